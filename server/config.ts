@@ -1,0 +1,171 @@
+/**
+ * Application configuration: embedded defaults, then `skillchat.config.json` (or the file named by
+ * SKILLCHAT_CONFIG), then environment overrides. Validated with zod so a typo is a clear error, not a silent default.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { SkillRoot } from './skills/types';
+
+export const CONFIG_FILE_NAME = 'skillchat.config.json';
+
+const limitsSchema = z
+  .object({
+    /** Bytes of SKILL.md read before parsing; larger files are not loaded. */
+    maxSkillFileBytes: z.number().int().positive().default(256 * 1024),
+    /** Bytes of frontmatter parsed (yaml's duplicate-key check is quadratic). */
+    maxFrontmatterBytes: z.number().int().positive().default(32 * 1024),
+    /** Bytes of a resource returned to the model; more is truncated with a notice. */
+    maxResourceBytes: z.number().int().positive().default(64 * 1024),
+    /** How deep discovery descends inside a root looking for skill folders. */
+    maxDepth: z.number().int().min(1).max(20).default(6),
+  })
+  .strict();
+
+const rootSchema = z
+  .object({ path: z.string().min(1), scope: z.enum(['project', 'user']).default('project') })
+  .strict();
+
+export const configFileSchema = z
+  .object({
+    /** Replaces the default roots when given (precedence = order). Relative paths are relative to the app dir. */
+    skillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
+    /** Added after the default roots. */
+    extraSkillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
+    limits: limitsSchema.partial().optional(),
+    database: z.string().min(1).optional(),
+    server: z
+      .object({
+        host: z.string().min(1).optional(),
+        port: z.number().int().min(1).max(65535).optional(),
+        allowedHosts: z.array(z.string().min(1)).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type Limits = z.infer<typeof limitsSchema>;
+
+export interface AppConfig {
+  appDir: string;
+  home: string;
+  roots: SkillRoot[];
+  limits: Limits;
+  databasePath: string;
+  server: { host: string; port: number; allowedHosts: string[] };
+  /** Where the configuration came from, for diagnostics. */
+  configFile: string | null;
+}
+
+export const DEFAULT_LIMITS: Limits = limitsSchema.parse({});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * The default roots in precedence order: `<app>/.skills`, every `.agents/skills` from the app directory up to the
+ * filesystem root (nearest first), `~/.agents/skills`, `~/.skillchat/skills`.
+ */
+export function defaultRoots(appDir: string, home: string): SkillRoot[] {
+  const roots: SkillRoot[] = [{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }];
+  const userAgents = path.join(home, '.agents', 'skills');
+  let dir = path.resolve(appDir);
+  for (;;) {
+    const candidate = path.join(dir, '.agents', 'skills');
+    // The home folder's .agents/skills is the user root below; listing it twice would be a self-collision.
+    if (candidate !== userAgents) roots.push({ path: candidate, scope: 'project', kind: 'agents' });
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  roots.push({ path: userAgents, scope: 'user', kind: 'user-agents' });
+  roots.push({ path: path.join(home, '.skillchat', 'skills'), scope: 'user', kind: 'user-skillchat' });
+  return roots;
+}
+
+function toRoot(entry: string | { path: string; scope: 'project' | 'user' }, appDir: string, home: string): SkillRoot {
+  const raw = typeof entry === 'string' ? entry : entry.path;
+  const expanded = raw === '~' ? home : raw.startsWith('~/') ? path.join(home, raw.slice(2)) : raw;
+  const abs = path.resolve(appDir, expanded);
+  const scope = typeof entry === 'string' ? (abs.startsWith(home + path.sep) ? 'user' : 'project') : entry.scope;
+  return { path: abs, scope, kind: 'configured' };
+}
+
+export interface LoadConfigOptions {
+  appDir?: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+/**
+ * Environment overrides:
+ * - SKILLCHAT_CONFIG: config file path (default `<app>/skillchat.config.json`, optional).
+ * - SKILLCHAT_SKILL_ROOTS: roots separated by `path.delimiter` (`:`), replacing the default/config roots.
+ * - SKILLCHAT_DB: SQLite file (default `<app>/data/skillchat.db`).
+ * - SKILLCHAT_HOST / PORT: bind address (default 127.0.0.1:3000).
+ * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
+  const env = options.env ?? process.env;
+  const appDir = path.resolve(options.appDir ?? env.SKILLCHAT_APP_DIR ?? process.cwd());
+  const home = options.home ?? env.SKILLCHAT_HOME ?? os.homedir();
+
+  const explicitFile = env.SKILLCHAT_CONFIG;
+  const configPath = path.resolve(appDir, explicitFile ?? CONFIG_FILE_NAME);
+  let file: ConfigFile = {};
+  let configFile: string | null = null;
+  if (fs.existsSync(configPath)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(configPath, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`${path.basename(configPath)}: not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = configFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new ConfigError(`${path.basename(configPath)}: ${issues}`);
+    }
+    file = parsed.data;
+    configFile = configPath;
+  } else if (explicitFile) {
+    throw new ConfigError(`SKILLCHAT_CONFIG names a file that does not exist: ${explicitFile}`);
+  }
+
+  let roots: SkillRoot[];
+  if (env.SKILLCHAT_SKILL_ROOTS) {
+    roots = env.SKILLCHAT_SKILL_ROOTS.split(path.delimiter)
+      .filter(Boolean)
+      .map((p) => toRoot(p, appDir, home));
+  } else if (file.skillRoots) {
+    roots = file.skillRoots.map((r) => toRoot(r, appDir, home));
+  } else {
+    roots = defaultRoots(appDir, home);
+  }
+  for (const extra of file.extraSkillRoots ?? []) roots.push(toRoot(extra, appDir, home));
+
+  const portRaw = env.PORT ?? env.SKILLCHAT_PORT;
+  const port = portRaw ? Number(portRaw) : (file.server?.port ?? 3000);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`PORT must be 1-65535, got ${portRaw}`);
+
+  return {
+    appDir,
+    home,
+    roots,
+    limits: { ...DEFAULT_LIMITS, ...file.limits },
+    databasePath: path.resolve(appDir, env.SKILLCHAT_DB ?? file.database ?? path.join('data', 'skillchat.db')),
+    server: {
+      host: env.SKILLCHAT_HOST ?? file.server?.host ?? '127.0.0.1',
+      port,
+      allowedHosts: [
+        ...(file.server?.allowedHosts ?? []),
+        ...(env.SKILLCHAT_ALLOWED_HOSTS?.split(',').map((h) => h.trim()) ?? []),
+      ].filter(Boolean),
+    },
+    configFile,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The skills engine's data. Everything here is plain data so the CLI, tests, route handlers and the admin page
+ * can share it. Absolute paths stay on the server: anything sent to a browser goes through `redact` helpers.
+ */
+
+/**
+ * - `error`: the skill was not loaded (no readable SKILL.md, unparseable frontmatter, no description).
+ * - `warning`: the skill was loaded but breaks the spec (skills-ref would reject it), or a root/discovery problem.
+ * - `info`: something was recovered or is worth knowing (e.g. an unquoted `: ` in a description was re-read quoted).
+ */
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable machine code, kebab-case: `name-mismatch`, `description-too-long`, `yaml-invalid`, ... */
+  code: string;
+  /** Human message. Uses skills-ref's exact wording where skills-ref has a message for the problem. */
+  message: string;
+  /** A short suggestion for fixing it, for the admin page. */
+  hint?: string;
+  /** Absolute path of the skill folder the problem is about (server-side only). */
+  skillDir?: string;
+  /** Absolute path of the root it was found under (server-side only). */
+  root?: string;
+}
+
+/** Known frontmatter fields, copied key by key (never `Object.assign` parsed YAML: `__proto__`). */
+export interface SkillFrontmatter {
+  name?: string;
+  description?: string;
+  license?: string;
+  compatibility?: string;
+  'allowed-tools'?: string;
+  metadata?: Record<string, string>;
+}
+
+export type SkillScope = 'project' | 'user';
+
+export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured';
+
+export interface SkillRoot {
+  /** Absolute path (as configured, not realpath'd). */
+  path: string;
+  scope: SkillScope;
+  kind: RootKind;
+}
+
+export interface RootReport extends SkillRoot {
+  exists: boolean;
+  skillCount: number;
+}
+
+export interface Skill {
+  /** Effective name: frontmatter `name` (trimmed, NFKC) when it is a non-empty string, else the folder name. */
+  name: string;
+  description: string;
+  /** Absolute real path of the skill folder. */
+  dir: string;
+  /** Absolute path of the skill file (`SKILL.md`, or `skill.md` when only that exists). */
+  file: string;
+  /** Absolute path of the root it was found under, and the folder's path relative to it (posix separators). */
+  root: string;
+  relDir: string;
+  scope: SkillScope;
+  frontmatter: SkillFrontmatter;
+  /** Size and mtime of the skill file when it was parsed: the rescan cache key. */
+  size: number;
+  mtimeMs: number;
+  /** Problems with this skill that did not stop it loading. */
+  diagnostics: Diagnostic[];
+}
+
+export interface Collision {
+  name: string;
+  /** Skill folder that won (highest-precedence root, then first found). */
+  winner: string;
+  /** Every shadowed folder, in precedence order. */
+  losers: string[];
+}
+
+export interface DiscoveryResult {
+  /** Loaded skills after collision resolution, sorted by name. */
+  skills: Skill[];
+  /** Every diagnostic: per-skill ones (loaded and not loaded), root and collision ones. */
+  diagnostics: Diagnostic[];
+  collisions: Collision[];
+  roots: RootReport[];
+  /** When the scan ended (ms since epoch) and how long it took. */
+  scannedAt: number;
+  durationMs: number;
+}
