@@ -1,0 +1,58 @@
+/**
+ * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
+ * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
+ */
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../server/config';
+
+const appDir = path.resolve(import.meta.dirname, '..');
+const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
+
+function newestSourceMtime(): number {
+  let newest = 0;
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(p);
+      else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const dir of ['app', 'components', 'server']) {
+    if (fs.existsSync(path.join(appDir, dir))) visit(path.join(appDir, dir));
+  }
+  for (const file of ['next.config.ts', 'package.json', 'package-lock.json']) {
+    const p = path.join(appDir, file);
+    if (fs.existsSync(p)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function needsBuild(): boolean {
+  const buildId = path.join(appDir, '.next', 'BUILD_ID');
+  return !fs.existsSync(buildId) || fs.statSync(buildId).mtimeMs < newestSourceMtime();
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig({ appDir });
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`skillchat: configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+if (needsBuild()) {
+  console.log('skillchat: building (first start or sources changed)…');
+  const build = spawnSync(nextBin, ['build'], { cwd: appDir, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const { host, port } = config.server;
+console.log(`skillchat: http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], { cwd: appDir, stdio: 'inherit', env: process.env });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,19 @@
+/**
+ * Runs once per server start, before requests: opens the database (applying migrations and marking answers left
+ * streaming by a crash as interrupted) and runs the first skill scan, so problems show up in the server log at once.
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { getApp } = await import('./server/app');
+  const { getDb, getOpenReport } = await import('./server/db');
+  const app = getApp();
+  const report = getOpenReport(getDb(app.config.databasePath));
+  if (report?.interruptedMessages) {
+    console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
+  }
+  const { skills, diagnostics, durationMs } = await app.registry.current();
+  const problems = diagnostics.filter((d) => d.severity !== 'info').length;
+  console.log(
+    `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The composition root: one configuration, one skill registry, one database and one model per process, created
+ * lazily (never at import time, so `next build` touches nothing) and kept on globalThis so Next dev reloads and all
+ * route modules share them.
+ */
+import { type AppConfig, loadConfig } from './config';
+import { createDbChatStore } from './chat/db-store';
+import type { ChatStore } from './chat/store';
+import { getLanguageModel } from './model/provider';
+import { getSkillRegistry, type SkillRegistry } from './skills/registry';
+
+export interface App {
+  config: AppConfig;
+  registry: SkillRegistry;
+  store: ChatStore;
+  model: ReturnType<typeof getLanguageModel>;
+}
+
+const g = globalThis as typeof globalThis & { __skillchatApp?: App };
+
+export function getApp(): App {
+  if (!g.__skillchatApp) {
+    const config = loadConfig();
+    g.__skillchatApp = {
+      config,
+      registry: getSkillRegistry(config),
+      store: createDbChatStore(config.databasePath),
+      model: getLanguageModel(process.env),
+    };
+  }
+  return g.__skillchatApp;
+}

@@ -1,0 +1,85 @@
+/** The `ChatStore` over SQLite: a thin adapter from the chat's needs to the named queries of `server/db`. */
+import {
+  type Chat,
+  DEFAULT_CHAT_TITLE,
+  deleteChat,
+  deleteMessagesAfter,
+  deriveTitle,
+  ensureChat,
+  finishAssistantMessage,
+  getChat,
+  getChatActivations,
+  getDb,
+  getMessages,
+  listChats,
+  recordActivation,
+  renameChat,
+  saveUserMessage,
+  startAssistantMessage,
+  touchChat,
+} from '../db';
+import type { ChatStore } from './store';
+import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+
+function summary(chat: Chat): ChatSummary {
+  return { id: chat.id, title: chat.title, createdAt: chat.createdAt.getTime(), updatedAt: chat.updatedAt.getTime() };
+}
+
+export function createDbChatStore(databasePath: string): ChatStore {
+  const db = () => getDb(databasePath);
+  const activationsOf = (chatId: string): ChatActivation[] =>
+    getChatActivations(chatId, db()).map((a) => ({
+      skillName: a.skillName,
+      count: a.count,
+      firstAt: a.firstAt.getTime(),
+      lastAt: a.lastAt.getTime(),
+      lastHow: a.lastHow,
+    }));
+
+  return {
+    listChats: () => listChats({}, db()).map(summary),
+    createChat: ({ id, title }) => {
+      const { chat, created } = ensureChat({ id: id ?? crypto.randomUUID(), title }, db());
+      return { chat: summary(chat), created };
+    },
+    renameChat: (id, title) => {
+      const chat = renameChat(id, title, db());
+      return chat ? summary(chat) : null;
+    },
+    deleteChat: (id) => deleteChat(id, db()),
+    loadChatView: (id) => {
+      const chat = getChat(id, db());
+      if (!chat) return null;
+      return { chat: summary(chat), messages: getMessages<ChatMessage>(id, db()), activations: activationsOf(id) };
+    },
+    getChat: (id) => {
+      const chat = getChat(id, db());
+      return chat ? summary(chat) : null;
+    },
+    getMessages: (chatId) => getMessages<ChatMessage>(chatId, db()),
+    saveUserMessage: (chatId, message) => {
+      saveUserMessage(chatId, message, db());
+    },
+    setTitleFromFirstMessage: (chatId, text) => {
+      const chat = getChat(chatId, db());
+      // Only a chat still called by the default title gets one from its first message; a name given by a person stays.
+      if (chat && chat.title === DEFAULT_CHAT_TITLE) renameChat(chatId, deriveTitle(text), db());
+    },
+    deleteMessagesAfter: (chatId, messageId) => {
+      deleteMessagesAfter(chatId, messageId, {}, db());
+    },
+    startAssistantMessage: (chatId, id) => {
+      startAssistantMessage(chatId, id, {}, db());
+    },
+    finishAssistantMessage: (id, result) => {
+      finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());
+    },
+    touchChat: (chatId) => {
+      touchChat(chatId, new Date(), db());
+    },
+    getActivatedNames: (chatId) => activationsOf(chatId).map((a) => a.skillName),
+    recordActivation: (chatId, skillName, how) => {
+      recordActivation(chatId, skillName, how, new Date(), db());
+    },
+  };
+}

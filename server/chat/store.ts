@@ -1,0 +1,33 @@
+/**
+ * What a chat turn needs from persistence. The DB-backed implementation wires the named queries of `server/db`;
+ * keeping the interface here lets the turn be exercised against a fresh database in tests.
+ */
+import type { ActivationHow } from './tools';
+import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+
+export type AnswerStatus = 'complete' | 'aborted' | 'error';
+
+export interface ChatView {
+  chat: ChatSummary;
+  messages: ChatMessage[];
+  activations: ChatActivation[];
+}
+
+export interface ChatStore {
+  listChats(): ChatSummary[];
+  /** Idempotent for an existing id: returns it with `created: false`. */
+  createChat(input: { id?: string; title?: string }): { chat: ChatSummary; created: boolean };
+  renameChat(id: string, title: string): ChatSummary | null;
+  deleteChat(id: string): boolean;
+  loadChatView(id: string): ChatView | null;
+  getChat(id: string): ChatSummary | null;
+  getMessages(chatId: string): ChatMessage[];
+  saveUserMessage(chatId: string, message: ChatMessage): void;
+  setTitleFromFirstMessage(chatId: string, text: string): void;
+  deleteMessagesAfter(chatId: string, messageId: string): void;
+  startAssistantMessage(chatId: string, id: string): void;
+  finishAssistantMessage(id: string, result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string }): void;
+  touchChat(chatId: string): void;
+  getActivatedNames(chatId: string): string[];
+  recordActivation(chatId: string, skillName: string, how: ActivationHow): void;
+}

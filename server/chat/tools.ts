@@ -1,0 +1,120 @@
+/**
+ * The skill tools offered to the model. Each tool resolves the skill by name from the turn's snapshot of the
+ * registry (never by joining a name into a path) and reads files only through `server/skills/resources.ts`.
+ * Failures are thrown as errors with safe, relative-path messages: the model sees them as tool errors and the
+ * browser renders an error card.
+ */
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { Limits } from '../config';
+import { type DisplayContext, displaySkillLocation } from '../skills/display';
+import { listSkillFiles } from '../skills/files';
+import { readSkillInstructions, readSkillResource } from '../skills/resources';
+import type { Skill } from '../skills/types';
+import { type ActivateOutput, type ReadResourceOutput, TOOL_ACTIVATE, TOOL_READ_RESOURCE } from './types';
+
+export type ActivationHow = 'explicit' | 'model';
+
+export interface SkillToolContext {
+  /** Skills the model may use this turn, by name. */
+  skills: ReadonlyMap<string, Skill>;
+  /** Names already active in this chat; activation adds to it. */
+  activated: Set<string>;
+  limits: Limits;
+  display: DisplayContext;
+  /** Persists an activation (the chat's activations and the event log). */
+  onActivated: (name: string, how: ActivationHow) => void;
+  /** Name of the skill the person invoked with `/name` this turn: its activation counts as explicit. */
+  explicitSkill?: string;
+}
+
+export class SkillToolError extends Error {
+  override name = 'SkillToolError';
+}
+
+function unknownSkill(name: string, skills: ReadonlyMap<string, Skill>): SkillToolError {
+  const available = [...skills.keys()].sort().join(', ') || '(none)';
+  return new SkillToolError(`Skill "${name}" not found. Available skills: ${available}`);
+}
+
+/** Activation shared by the model's tool call and the server-side bare `/name` invocation. */
+export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
+  const skill = ctx.skills.get(name);
+  if (!skill) throw unknownSkill(name, ctx.skills);
+  const base = {
+    name: skill.name,
+    description: skill.description,
+    location: displaySkillLocation(skill, ctx.display),
+    how,
+  };
+  if (ctx.activated.has(skill.name)) {
+    return {
+      ...base,
+      instructions: '',
+      resources: [],
+      truncated: false,
+      alreadyActive: true,
+      notice: `Skill "${skill.name}" is already active in this chat; its instructions were loaded earlier.`,
+    };
+  }
+  const read = await readSkillInstructions(skill, { maxBytes: ctx.limits.maxResourceBytes });
+  if (!read.ok) throw new SkillToolError(`Could not load skill "${skill.name}": ${read.error}`);
+  const listing = await listSkillFiles(skill.dir, { maxFiles: 100 });
+  const skillFile = skill.file.slice(skill.dir.length + 1);
+  const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
+  ctx.activated.add(skill.name);
+  ctx.onActivated(skill.name, how);
+  return {
+    ...base,
+    instructions: read.body,
+    resources: listing.capped ? [...resources, '… (more files not listed)'] : resources,
+    truncated: read.truncated,
+    ...(read.notice ? { notice: read.notice } : {}),
+  };
+}
+
+export async function readResource(ctx: SkillToolContext, name: string, relPath: string): Promise<ReadResourceOutput> {
+  const skill = ctx.skills.get(name);
+  if (!skill) throw unknownSkill(name, ctx.skills);
+  const result = await readSkillResource(skill, relPath, { maxBytes: ctx.limits.maxResourceBytes });
+  if (!result.ok) throw new SkillToolError(result.error);
+  return {
+    name: skill.name,
+    path: result.path,
+    content: result.content,
+    bytes: result.bytes,
+    truncated: result.truncated,
+    binary: result.binary,
+    mediaType: result.mediaType,
+    ...(result.notice ? { notice: result.notice } : {}),
+  };
+}
+
+export type SkillTools = ReturnType<typeof buildSkillTools>;
+
+/** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
+export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
+  const names = [...ctx.skills.keys()].sort();
+  return names.length === 0 ? undefined : buildSkillTools(ctx, names as [string, ...string[]]);
+}
+
+function buildSkillTools(ctx: SkillToolContext, names: [string, ...string[]]) {
+  const nameSchema = z.enum(names);
+  return {
+    [TOOL_ACTIVATE]: tool({
+      description:
+        'Load a skill: returns its instructions (the body of its SKILL.md) and the list of its files. Call it when the request matches the skill description. Do not call it for a skill in activated_skill_names.',
+      inputSchema: z.object({ name: nameSchema.describe('The skill name, exactly as in available_skills') }),
+      execute: ({ name }) => activateSkill(ctx, name, ctx.explicitSkill === name ? 'explicit' : 'model'),
+    }),
+    [TOOL_READ_RESOURCE]: tool({
+      description:
+        "Read a file from a skill's folder (e.g. references/REFERENCE.md, assets/x.json, scripts/run.sh). The path is relative to the skill folder; nothing outside it can be read.",
+      inputSchema: z.object({
+        name: nameSchema.describe('The skill name'),
+        path: z.string().min(1).max(1024).describe('Path relative to the skill folder'),
+      }),
+      execute: ({ name, path }) => readResource(ctx, name, path),
+    }),
+  };
+}

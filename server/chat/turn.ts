@@ -1,0 +1,220 @@
+/**
+ * One chat turn: validate, persist the user message, pick explicit invocation or the model, stream the answer as
+ * AI SDK UI message chunks, and persist the answer on end, abort and error.
+ *
+ * The answer is persisted from a tee'd copy of the stream (`consumeSseStream`), so a closed tab does not lose it:
+ * the model keeps running until it ends or a person presses Stop (`stopTurn`), which aborts the model.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  isStepCount,
+  type LanguageModel,
+  streamText,
+  toUIMessageStream,
+  type UIMessageStreamWriter,
+} from 'ai';
+import type { AppConfig } from '../config';
+import { AppError } from '../errors';
+import { renderCatalog } from '../skills/catalog';
+import { parseInvocation } from '../skills/invocation';
+import type { Skill } from '../skills/types';
+import { buildInstructions } from './instructions';
+import { messageText } from './request';
+import type { ChatStore } from './store';
+import { type ActivationHow, activateSkill, createSkillTools, type SkillToolContext } from './tools';
+import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE } from './types';
+
+/** Steps per turn: activation, a few resource reads, the answer. */
+export const MAX_STEPS = 8;
+
+export interface TurnDeps {
+  store: ChatStore;
+  config: AppConfig;
+  /** Loaded skills (the registry's current scan). */
+  skills: readonly Skill[];
+  model: { model: LanguageModel; label: string };
+}
+
+interface ActiveTurn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+// Kept on globalThis so Next dev reloads and every route module share one table of running turns.
+const g = globalThis as typeof globalThis & { __skillchatTurns?: Map<string, ActiveTurn> };
+const activeTurns = (g.__skillchatTurns ??= new Map());
+
+/** Stops the running turn of a chat (the Stop button). Returns false when nothing was running. */
+export function stopTurn(chatId: string): boolean {
+  const turn = activeTurns.get(chatId);
+  if (!turn) return false;
+  turn.controller.abort();
+  return true;
+}
+
+/** Resolves when the chat's running turn (if any) has been persisted. For tests and graceful shutdown. */
+export async function waitForTurn(chatId: string): Promise<void> {
+  await activeTurns.get(chatId)?.done;
+}
+
+function safeErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Model/provider errors can quote request URLs but never our files; strip anything that looks like a local path.
+  return `The answer failed: ${message.replace(/(^|\s)\/[^\s'"]+/g, '$1<path>')}`.slice(0, 500);
+}
+
+function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {
+  const id = randomUUID();
+  writer.write({ type: 'text-start', id });
+  writer.write({ type: 'text-delta', id, delta: text });
+  writer.write({ type: 'text-end', id });
+}
+
+export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
+  const { store, config } = deps;
+  const { chatId } = body;
+  const chat = store.getChat(chatId);
+  if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
+  if (activeTurns.has(chatId)) {
+    throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
+  }
+
+  let history = store.getMessages(chatId);
+  if (body.trigger === 'submit-message') {
+    const message = body.message!;
+    if (history.some((m) => m.id === message.id)) {
+      throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
+    }
+    store.saveUserMessage(chatId, message);
+    if (history.length === 0) store.setTitleFromFirstMessage(chatId, messageText(message));
+    history = [...history, message];
+  } else {
+    const lastUser = history.findLastIndex((m) => m.role === 'user');
+    if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
+    store.deleteMessagesAfter(chatId, history[lastUser]!.id);
+    history = history.slice(0, lastUser + 1);
+  }
+
+  const skills = new Map(deps.skills.map((s) => [s.name, s]));
+  const activated = new Set(store.getActivatedNames(chatId));
+  const lastUserText = messageText(history.at(-1)!);
+  const invocation = parseInvocation(lastUserText, (name) => skills.has(name));
+  const catalog = skills.size > 0 ? renderCatalog(deps.skills) : null;
+
+  const assistantId = randomUUID();
+  store.startAssistantMessage(chatId, assistantId);
+
+  let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
+  const ctx: SkillToolContext = {
+    skills,
+    activated,
+    limits: config.limits,
+    display: { appDir: config.appDir, home: config.home },
+    explicitSkill: invocation?.name,
+    onActivated: (name: string, how: ActivationHow) => {
+      store.recordActivation(chatId, name, how);
+      writerRef?.write({ type: 'data-activations', data: { names: [...activated].sort() } });
+    },
+  };
+
+  const controller = new AbortController();
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+  activeTurns.set(chatId, { controller, done });
+  const metadata = { model: deps.model.label, createdAt: Date.now() };
+
+  const stream = createUIMessageStream<ChatMessage>({
+    originalMessages: history,
+    generateId: () => assistantId,
+    execute: async ({ writer }) => {
+      writerRef = writer;
+      if (invocation && !invocation.rest) {
+        // A bare `/name` activates on the server: the person asked for the skill, there is nothing to answer yet.
+        writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
+        const toolCallId = `explicit-${randomUUID()}`;
+        writer.write({ type: 'tool-input-available', toolCallId, toolName: TOOL_ACTIVATE, input: { name: invocation.name } });
+        try {
+          const output = await activateSkill(ctx, invocation.name, 'explicit');
+          writer.write({ type: 'tool-output-available', toolCallId, output });
+          writeText(
+            writer,
+            output.alreadyActive
+              ? `**${output.name}** is already active in this chat.`
+              : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
+          );
+        } catch (error) {
+          writer.write({ type: 'tool-output-error', toolCallId, errorText: (error as Error).message });
+        }
+        writer.write({ type: 'finish' });
+        return;
+      }
+
+      const forModel = invocation
+        ? history.map((m, i) =>
+            i === history.length - 1 ? { ...m, parts: [{ type: 'text' as const, text: invocation.rest }] } : m,
+          )
+        : history;
+      const tools = createSkillTools(ctx);
+      const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+      const instructionsFor = (explicitSkill?: string) =>
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
+      const result = streamText({
+        model: deps.model.model,
+        instructions: instructionsFor(),
+        messages,
+        tools,
+        stopWhen: isStepCount(MAX_STEPS),
+        abortSignal: controller.signal,
+        prepareStep: ({ stepNumber }) => {
+          if (!invocation || !catalog) return undefined;
+          // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
+          if (stepNumber === 0) {
+            return { toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE }, instructions: instructionsFor(invocation.name) };
+          }
+          if (stepNumber === 1) return { instructions: instructionsFor() };
+          return undefined;
+        },
+      });
+      writer.merge(
+        toUIMessageStream({
+          stream: result.stream,
+          tools,
+          redactToolErrors: false,
+          messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+          onError: safeErrorMessage,
+        }),
+      );
+    },
+    onError: safeErrorMessage,
+    onEnd: ({ responseMessage, isAborted, outcome }) => {
+      try {
+        const failed = outcome.status === 'failed';
+        store.finishAssistantMessage(assistantId, {
+          parts: responseMessage.parts,
+          status: isAborted ? 'aborted' : failed ? 'error' : 'complete',
+          error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
+        });
+        store.touchChat(chatId);
+      } finally {
+        activeTurns.delete(chatId);
+        resolveDone();
+      }
+    },
+  });
+
+  return createUIMessageStreamResponse({
+    stream,
+    // Drain a copy on the server so the answer is finished and stored even when the browser goes away.
+    consumeSseStream: async ({ stream: copy }) => {
+      const reader = copy.getReader();
+      while (!(await reader.read()).done) {
+        /* drain */
+      }
+    },
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * The chat's wire types, shared by the route handlers and the browser (import with `import type` from components).
+ * Tool names on the wire use `_` (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); people see them with a dot.
+ */
+import type { UIMessage } from 'ai';
+
+export const TOOL_ACTIVATE = 'skills_activate';
+export const TOOL_READ_RESOURCE = 'skills_readResource';
+
+/** Display names, also used in `data-testid="tool-card-<display name>"`. */
+export const TOOL_DISPLAY_NAMES: Record<string, string> = {
+  [TOOL_ACTIVATE]: 'skills.activate',
+  [TOOL_READ_RESOURCE]: 'skills.readResource',
+};
+
+export interface ActivateInput {
+  name: string;
+}
+
+export interface ActivateOutput {
+  name: string;
+  description: string;
+  /** Skill folder for display: relative to its root, prefixed with the root's short label (e.g. `.skills/pdf`). */
+  location: string;
+  /** The SKILL.md body. Empty when `alreadyActive`. */
+  instructions: string;
+  /** Files in the skill folder (relative paths), capped. */
+  resources: string[];
+  truncated: boolean;
+  notice?: string;
+  /** The skill was already active in this chat: its instructions are not repeated. */
+  alreadyActive?: boolean;
+  how: 'explicit' | 'model';
+}
+
+export interface ReadResourceInput {
+  name: string;
+  path: string;
+}
+
+export interface ReadResourceOutput {
+  name: string;
+  path: string;
+  content: string;
+  bytes: number;
+  truncated: boolean;
+  binary: boolean;
+  mediaType: string;
+  notice?: string;
+}
+
+/** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
+
+export interface ChatMessageMetadata {
+  /** Label of the model that answered, e.g. `Offline model (built-in)`. */
+  model?: string;
+  createdAt?: number;
+}
+
+export type ChatDataParts = {
+  /** Sent after each activation so the header chips update live. */
+  activations: { names: string[] };
+};
+
+export type ChatTools = {
+  [TOOL_ACTIVATE]: { input: ActivateInput; output: ActivateOutput };
+  [TOOL_READ_RESOURCE]: { input: ReadResourceInput; output: ReadResourceOutput };
+};
+
+export type ChatMessage = UIMessage<ChatMessageMetadata, ChatDataParts, ChatTools>;
+
+/** Request body of POST /api/chat (the client sends only the newest message). */
+export interface ChatRequestBody {
+  chatId: string;
+  /** The new user message; absent for `regenerate-message`. */
+  message?: ChatMessage;
+  trigger: 'submit-message' | 'regenerate-message';
+}
+
+export interface ChatSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ChatActivation {
+  skillName: string;
+  count: number;
+  firstAt: number;
+  lastAt: number;
+  lastHow: 'explicit' | 'model';
+}
+
+export interface SkillSummary {
+  name: string;
+  description: string;
+}

@@ -1,0 +1,38 @@
+/**
+ * One error type for expected request failures, with codes shaped `kind:surface` (e.g. `not_found:chat`), mapped
+ * to HTTP status in one place so every handler fails the same way. Messages are shown to people: keep them
+ * specific and free of absolute paths.
+ */
+const STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+} as const;
+
+export type ErrorKind = keyof typeof STATUS;
+export type ErrorCode = `${ErrorKind}:${string}`;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.status = STATUS[code.split(':')[0] as ErrorKind];
+  }
+
+  toJSON() {
+    return { error: this.message, code: this.code };
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
