@@ -2,7 +2,7 @@
  * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
  * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
  */
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
@@ -53,6 +53,10 @@ if (needsBuild()) {
 
 const { host, port } = config.server;
 console.log(`skillchat: http://${host.includes(':') ? `[${host}]` : host}:${port}`);
-const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], { cwd: appDir, stdio: 'inherit', env: process.env });
+const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], {
+  cwd: appDir,
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

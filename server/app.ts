@@ -3,9 +3,10 @@
  * lazily (never at import time, so `next build` touches nothing) and kept on globalThis so Next dev reloads and all
  * route modules share them.
  */
-import { type AppConfig, loadConfig } from './config';
+
 import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
+import { type AppConfig, loadConfig } from './config';
 import { getLanguageModel } from './model/provider';
 import { getSkillRegistry, type SkillRegistry } from './skills/registry';
 

@@ -26,7 +26,10 @@ export interface ChatStore {
   setTitleFromFirstMessage(chatId: string, text: string): void;
   deleteMessagesAfter(chatId: string, messageId: string): void;
   startAssistantMessage(chatId: string, id: string): void;
-  finishAssistantMessage(id: string, result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string }): void;
+  finishAssistantMessage(
+    id: string,
+    result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string },
+  ): void;
   touchChat(chatId: string): void;
   getActivatedNames(chatId: string): string[];
   recordActivation(chatId: string, skillName: string, how: ActivationHow): void;

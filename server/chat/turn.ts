@@ -137,7 +137,12 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         // A bare `/name` activates on the server: the person asked for the skill, there is nothing to answer yet.
         writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
         const toolCallId = `explicit-${randomUUID()}`;
-        writer.write({ type: 'tool-input-available', toolCallId, toolName: TOOL_ACTIVATE, input: { name: invocation.name } });
+        writer.write({
+          type: 'tool-input-available',
+          toolCallId,
+          toolName: TOOL_ACTIVATE,
+          input: { name: invocation.name },
+        });
         try {
           const output = await activateSkill(ctx, invocation.name, 'explicit');
           writer.write({ type: 'tool-output-available', toolCallId, output });
@@ -174,7 +179,10 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
           if (!invocation || !catalog) return undefined;
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
           if (stepNumber === 0) {
-            return { toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE }, instructions: instructionsFor(invocation.name) };
+            return {
+              toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE },
+              instructions: instructionsFor(invocation.name),
+            };
           }
           if (stepNumber === 1) return { instructions: instructionsFor() };
           return undefined;

@@ -6,14 +6,19 @@ import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
-const createSchema = z.object({ id: chatIdSchema.optional(), title: z.string().trim().min(1).max(200).optional() }).strict();
+const createSchema = z
+  .object({ id: chatIdSchema.optional(), title: z.string().trim().min(1).max(200).optional() })
+  .strict();
 
 export const GET = handle(() => json({ chats: getApp().store.listChats() }));
 
 export const POST = handle(async (request: Request) => {
   const parsed = createSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {
-    throw new AppError('bad_request:chat', `Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+    throw new AppError(
+      'bad_request:chat',
+      `Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+    );
   }
   const { chat, created } = getApp().store.createChat(parsed.data);
   return json({ chat }, { status: created ? 201 : 200 });

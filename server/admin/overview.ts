@@ -1,0 +1,251 @@
+/**
+ * The admin page's read model: one plain object with everything `/admin` shows (roots, skills, problems,
+ * activations, the catalog), built from the registry's scan and the activation log. `buildAdminOverview` is pure
+ * (tests feed it a scan and rows); `loadAdminOverview` does the I/O.
+ */
+import path from 'node:path';
+import type { AppConfig } from '../config';
+import {
+  type ActivationEvent,
+  activationCountsBySkill,
+  countActivationEvents,
+  getDb,
+  listActivationEvents,
+  type SkillActivationCount,
+} from '../db';
+import { countTokens, renderCatalog } from '../skills/catalog';
+import type { SkillRegistry } from '../skills/registry';
+import type { DiscoveryResult, RootKind, Severity, SkillScope } from '../skills/types';
+import { createPathDisplay, type PathDisplay, type PathMode, relativeToRoot } from './paths';
+
+export type SkillStatus = 'ok' | 'warnings' | 'not-loaded';
+
+export interface AdminRoot {
+  /** 1 = highest precedence. */
+  precedence: number;
+  path: string;
+  scope: SkillScope;
+  kind: RootKind;
+  exists: boolean;
+  skillCount: number;
+}
+
+export interface AdminSkillRow {
+  name: string;
+  description: string;
+  /** Where the skill folder is, as displayed. */
+  location: string;
+  root: string;
+  scope: SkillScope;
+  status: SkillStatus;
+  /** Diagnostics about this skill (warnings and errors; info notes are not counted). */
+  problemCount: number;
+  /** Tokens of its entry in the catalog; null when not loaded (it is not in the catalog). */
+  catalogTokens: number | null;
+  activationCount: number;
+  lastActivatedAt: number | null;
+}
+
+export interface AdminProblem {
+  severity: Severity;
+  code: string;
+  message: string;
+  hint: string | null;
+  /** The root the problem was found under, as displayed; null for problems not tied to a root. */
+  root: string | null;
+  /** The skill folder relative to its root (`pdf`, `team/pdf`); null for root-level problems. */
+  skillPath: string | null;
+}
+
+export interface AdminNotLoaded {
+  /** The folder name: a skill that was not loaded has no trustworthy name. */
+  name: string;
+  location: string;
+  reasons: string[];
+}
+
+export interface AdminCollision {
+  name: string;
+  winner: string;
+  shadowed: string[];
+}
+
+export interface AdminActivation {
+  id: number;
+  at: number;
+  skillName: string;
+  chatId: string;
+  chatTitle: string;
+  how: 'explicit' | 'model';
+}
+
+export interface AdminActivationCount {
+  skillName: string;
+  count: number;
+  explicitCount: number;
+  modelCount: number;
+  chatCount: number;
+  lastAt: number;
+}
+
+export interface AdminOverview {
+  scannedAt: number;
+  durationMs: number;
+  pathMode: PathMode;
+  roots: AdminRoot[];
+  skills: AdminSkillRow[];
+  problems: AdminProblem[];
+  notLoaded: AdminNotLoaded[];
+  collisions: AdminCollision[];
+  activations: { events: AdminActivation[]; total: number; bySkill: AdminActivationCount[] };
+  catalog: { text: string; tokens: number; skillCount: number };
+}
+
+export interface ActivationData {
+  events: ActivationEvent[];
+  total: number;
+  bySkill: SkillActivationCount[];
+}
+
+/** The catalog entry of one skill, as `renderCatalog` writes it, for its token count. */
+function entryTokens(skill: { name: string; description: string }): number {
+  return countTokens(JSON.stringify({ name: skill.name, description: skill.description }));
+}
+
+function counts(severity: Severity): boolean {
+  return severity !== 'info';
+}
+
+export function buildAdminOverview(scan: DiscoveryResult, activations: ActivationData, display: PathDisplay): AdminOverview {
+  const countByName = new Map(activations.bySkill.map((c) => [c.skillName, c]));
+  const problemsByDir = new Map<string, number>();
+  for (const d of scan.diagnostics) {
+    if (d.skillDir && counts(d.severity)) problemsByDir.set(d.skillDir, (problemsByDir.get(d.skillDir) ?? 0) + 1);
+  }
+
+  const shadowedDirs = new Set(scan.collisions.flatMap((c) => c.losers));
+  const loadedDirs = new Set(scan.skills.map((s) => s.dir));
+  const rows: AdminSkillRow[] = scan.skills.map((skill) => {
+    const activation = countByName.get(skill.name);
+    const problemCount = skill.diagnostics.filter((d) => counts(d.severity)).length;
+    return {
+      name: skill.name,
+      description: skill.description,
+      location: display.folder(skill.dir),
+      root: display.root(skill.root),
+      scope: skill.scope,
+      status: problemCount > 0 ? 'warnings' : 'ok',
+      problemCount,
+      catalogTokens: entryTokens(skill),
+      activationCount: activation?.count ?? 0,
+      lastActivatedAt: activation ? activation.lastAt.getTime() : null,
+    };
+  });
+
+  // Skills that failed to load: their folders carry error diagnostics and appear in no skill and no collision.
+  const notLoadedByDir = new Map<string, { root: string | undefined; reasons: string[] }>();
+  for (const d of scan.diagnostics) {
+    if (d.severity !== 'error' || !d.skillDir || loadedDirs.has(d.skillDir) || shadowedDirs.has(d.skillDir)) continue;
+    const entry = notLoadedByDir.get(d.skillDir) ?? { root: d.root, reasons: [] };
+    entry.reasons.push(display.text(d.message));
+    notLoadedByDir.set(d.skillDir, entry);
+  }
+  const notLoaded: AdminNotLoaded[] = [...notLoadedByDir].map(([dir, { reasons }]) => ({
+    name: path.basename(dir),
+    location: display.folder(dir),
+    reasons,
+  }));
+  const scopeOfRoot = new Map(scan.roots.map((r) => [r.path, r.scope]));
+  for (const [dir, { root }] of notLoadedByDir) {
+    rows.push({
+      name: path.basename(dir),
+      description: '',
+      location: display.folder(dir),
+      root: root ? display.root(root) : '',
+      scope: (root && scopeOfRoot.get(root)) || 'project',
+      status: 'not-loaded',
+      problemCount: problemsByDir.get(dir) ?? 0,
+      catalogTokens: null,
+      activationCount: countByName.get(path.basename(dir))?.count ?? 0,
+      lastActivatedAt: null,
+    });
+  }
+
+  const problems: AdminProblem[] = scan.diagnostics.map((d) => ({
+    severity: d.severity,
+    code: d.code,
+    message: display.text(d.message),
+    hint: d.hint ? display.text(d.hint) : null,
+    root: d.root ? display.root(d.root) : null,
+    skillPath: d.skillDir && d.root ? (relativeToRoot(d.skillDir, d.root) ?? display.folder(d.skillDir)) : null,
+  }));
+  const severityOrder: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+  problems.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
+
+  const catalogText = renderCatalog(scan.skills);
+  return {
+    scannedAt: scan.scannedAt,
+    durationMs: scan.durationMs,
+    pathMode: display.mode,
+    roots: scan.roots.map((r, i) => ({
+      precedence: i + 1,
+      path: display.root(r.path),
+      scope: r.scope,
+      kind: r.kind,
+      exists: r.exists,
+      skillCount: r.skillCount,
+    })),
+    skills: rows,
+    problems,
+    notLoaded,
+    collisions: scan.collisions.map((c) => ({
+      name: c.name,
+      winner: display.folder(c.winner),
+      shadowed: c.losers.map((l) => display.folder(l)),
+    })),
+    activations: {
+      events: activations.events.map((e) => ({
+        id: e.id,
+        at: e.at.getTime(),
+        skillName: e.skillName,
+        chatId: e.chatId,
+        chatTitle: e.chatTitle,
+        how: e.how,
+      })),
+      total: activations.total,
+      bySkill: activations.bySkill.map((c) => ({
+        skillName: c.skillName,
+        count: c.count,
+        explicitCount: c.explicitCount,
+        modelCount: c.modelCount,
+        chatCount: c.chatCount,
+        lastAt: c.lastAt.getTime(),
+      })),
+    },
+    catalog: { text: catalogText, tokens: countTokens(catalogText), skillCount: scan.skills.length },
+  };
+}
+
+/** Newest activation events shown on the page; the total says how many exist. */
+export const ACTIVATION_LOG_LIMIT = 200;
+
+export function loadActivationData(databasePath: string): ActivationData {
+  const db = getDb(databasePath);
+  return {
+    events: listActivationEvents({ limit: ACTIVATION_LOG_LIMIT }, db),
+    total: countActivationEvents({}, db),
+    bySkill: activationCountsBySkill(db),
+  };
+}
+
+export async function loadAdminOverview(
+  app: { config: AppConfig; registry: SkillRegistry },
+  options: { paths?: PathMode } = {},
+): Promise<AdminOverview> {
+  const scan = await app.registry.current();
+  return buildAdminOverview(
+    scan,
+    loadActivationData(app.config.databasePath),
+    createPathDisplay(app.config, options.paths),
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * How the admin page shows filesystem paths. The operator may see absolute paths (they are on the server), but the
+ * default stays relative to the app folder or `~`, like everything else sent to a browser: a screenshot or a
+ * shared screen of the admin page should not leak the server's layout. `absolute` is an explicit choice.
+ */
+import path from 'node:path';
+import { displayRoot, redactPaths } from '../skills/display';
+
+export type PathMode = 'display' | 'absolute';
+
+export interface PathDisplay {
+  mode: PathMode;
+  root(abs: string): string;
+  /** A skill folder (or any path under a root): the root's display form plus the path inside it. */
+  folder(abs: string): string;
+  /** A message that may name absolute paths (diagnostics about roots do). */
+  text(message: string): string;
+}
+
+function inside(parent: string, child: string): string | null {
+  const rel = path.relative(parent, child);
+  if (rel === '') return '';
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
+  return rel.split(path.sep).join('/');
+}
+
+export function createPathDisplay(
+  ctx: { appDir: string; home: string; roots: ReadonlyArray<{ path: string }> },
+  mode: PathMode = 'display',
+): PathDisplay {
+  if (mode === 'absolute') return { mode, root: (p) => p, folder: (p) => p, text: (m) => m };
+  const root = (abs: string) => displayRoot(abs, ctx);
+  // Longest root first, so a root nested in another labels its own skills.
+  const roots = [...ctx.roots].map((r) => r.path).sort((a, b) => b.length - a.length);
+  const folders = [
+    ...roots.map((abs) => ({ abs, display: root(abs) })),
+    { abs: ctx.appDir, display: '.' },
+    { abs: ctx.home, display: '~' },
+  ];
+  return {
+    mode,
+    root,
+    folder(abs) {
+      for (const r of roots) {
+        const rel = inside(r, abs);
+        if (rel !== null) return rel ? `${root(r)}/${rel}` : root(r);
+      }
+      return redactPaths(abs, folders);
+    },
+    text: (message) => redactPaths(message, folders),
+  };
+}
+
+/** A skill folder relative to its root (`pdf`, `team/pdf`), or its display form when it is the root itself. */
+export function relativeToRoot(skillDir: string, rootDir: string): string | null {
+  return inside(rootDir, skillDir);
+}

@@ -1,0 +1,212 @@
+/**
+ * A chat turn end to end on the server: real skills from `.skills/`, the offline model, a fresh SQLite file.
+ * What the browser would receive is read from the response; what a reload would show is read from the store.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { getMessageRecords } from '../db';
+import { createOfflineModel } from '../model/offline-model';
+import { discoverSkills } from '../skills/discovery';
+import type { Skill } from '../skills/types';
+import { createDbChatStore } from './db-store';
+import type { ChatStore } from './store';
+import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
+import type { ChatMessage } from './types';
+
+const appDir = path.resolve(import.meta.dirname, '../..');
+let tmp: string;
+let store: ChatStore;
+let skills: Skill[];
+
+function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
+  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'home') });
+  return {
+    store,
+    config,
+    skills,
+    model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
+    ...overrides,
+  };
+}
+
+let seq = 0;
+function userMessage(text: string): ChatMessage {
+  seq += 1;
+  return { id: `u${seq}`, role: 'user', parts: [{ type: 'text', text }] };
+}
+
+async function send(chatId: string, text: string, d = deps()) {
+  const response = await runChatTurn({ chatId, trigger: 'submit-message', message: userMessage(text) }, d);
+  const wire = await response.text();
+  await waitForTurn(chatId);
+  const view = store.loadChatView(chatId)!;
+  return { wire, view, answer: view.messages.at(-1)! };
+}
+
+function toolParts(message: ChatMessage, type: string) {
+  return message.parts.filter((p) => p.type === type) as Array<{
+    type: string;
+    state: string;
+    input?: { name?: string; path?: string };
+    output?: { content?: string; instructions?: string; alreadyActive?: boolean };
+    errorText?: string;
+  }>;
+}
+
+function text(message: ChatMessage): string {
+  return message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-turn-'));
+  store = createDbChatStore(path.join(tmp, 'chat.db'));
+  const result = await discoverSkills([{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }], {
+    limits: loadConfig({ appDir, env: {} }).limits,
+  });
+  skills = result.skills;
+});
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('runChatTurn', () => {
+  it('explicit /skill with a request: forced activation, resource reads with their markers, then an answer', async () => {
+    const { chat } = store.createChat({ id: 'explicit' });
+    const { answer, view } = await send(
+      chat.id,
+      '/skills-system-validation validate that skills.activate and skills.readResource work',
+    );
+    const [activation] = toolParts(answer, 'tool-skills_activate');
+    expect(activation?.state).toBe('output-available');
+    expect(activation?.input?.name).toBe('skills-system-validation');
+    const reads = toolParts(answer, 'tool-skills_readResource');
+    const byPath = new Map(reads.map((r) => [r.input?.path, r]));
+    expect(byPath.get('references/REFERENCE.md')?.output?.content).toContain('SKILLCHAT_CONFORMANCE_REFERENCE_v1');
+    expect(byPath.get('assets/fixture.json')?.output?.content).toContain('"fixture_id": "skills-system-validation"');
+    expect(byPath.get('scripts/echo.sh')?.output?.content).toContain('SKILLCHAT_SKILLS_SCRIPT_OK');
+    expect(text(answer)).toContain('SKILLCHAT_CONFORMANCE_REFERENCE_v1');
+    expect(view.activations).toEqual([
+      expect.objectContaining({ skillName: 'skills-system-validation', count: 1, lastHow: 'explicit' }),
+    ]);
+    expect(view.chat.title).toContain('skills-system-validation');
+  });
+
+  it('bare /skill activates on the server without a model call, once per chat', async () => {
+    const { chat } = store.createChat({ id: 'bare' });
+    const throwingModel = createOfflineModel({
+      createMatcher: () => {
+        throw new Error('the model must not be called for a bare /skill');
+      },
+    });
+    const first = await send(chat.id, '/csv-to-json', deps({ model: { model: throwingModel, label: 'x' } }));
+    const [card] = toolParts(first.answer, 'tool-skills_activate');
+    expect(card?.state).toBe('output-available');
+    expect(card?.output?.instructions).toMatch(/csv/i);
+    const second = await send(chat.id, '/csv-to-json', deps({ model: { model: throwingModel, label: 'x' } }));
+    expect(toolParts(second.answer, 'tool-skills_activate')[0]?.output?.alreadyActive).toBe(true);
+    expect(second.view.activations).toEqual([expect.objectContaining({ skillName: 'csv-to-json', count: 1 })]);
+  });
+
+  it('refuses reads outside the skill folder with safe errors and no file content', async () => {
+    const { chat } = store.createChat({ id: 'escape' });
+    await send(chat.id, '/skills-system-validation');
+    const { answer, wire } = await send(
+      chat.id,
+      'read ../SKILL.md and /etc/passwd and references/../../../../etc/passwd',
+    );
+    const reads = toolParts(answer, 'tool-skills_readResource');
+    expect(reads.map((r) => r.input?.path).sort()).toEqual(
+      ['../SKILL.md', '/etc/passwd', 'references/../../../../etc/passwd'].sort(),
+    );
+    for (const read of reads) {
+      expect(read.state).toBe('output-error');
+      expect(read.errorText).toBeTruthy();
+    }
+    expect(wire).not.toContain('root:x:0:0');
+    expect(wire).not.toContain(appDir);
+    expect(wire).not.toContain(tmp);
+  });
+
+  it('a message that matches no skill gets an answer without skill tools', async () => {
+    const { chat } = store.createChat({ id: 'plain' });
+    const { answer } = await send(chat.id, "hello there, what's the weather like?");
+    expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
+    expect(text(answer).length).toBeGreaterThan(0);
+  });
+
+  it('a message that clearly matches a skill activates it (model activation)', async () => {
+    const { chat } = store.createChat({ id: 'match' });
+    const { answer, view } = await send(chat.id, 'Please write a commit message for my staged changes');
+    expect(toolParts(answer, 'tool-skills_activate')[0]?.input?.name).toBe('commit-message');
+    expect(view.activations[0]).toEqual(expect.objectContaining({ skillName: 'commit-message', lastHow: 'model' }));
+  });
+
+  it('with no skills: no catalog, no tools', async () => {
+    const { chat } = store.createChat({ id: 'none' });
+    const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: [] }));
+    expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
+  });
+
+  it('rejects unknown chats and duplicate message ids, changing nothing', async () => {
+    await expect(
+      runChatTurn({ chatId: 'missing', trigger: 'submit-message', message: userMessage('hi') }, deps()),
+    ).rejects.toMatchObject({
+      status: 404,
+    });
+    const { chat } = store.createChat({ id: 'dupe' });
+    const message = userMessage('hello');
+    await (await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).text();
+    await waitForTurn(chat.id);
+    const before = store.getMessages(chat.id).length;
+    await expect(runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).rejects.toMatchObject({
+      status: 409,
+    });
+    expect(store.getMessages(chat.id)).toHaveLength(before);
+  });
+
+  it('regenerate replaces the last answer', async () => {
+    const { chat } = store.createChat({ id: 'regen' });
+    const { answer } = await send(chat.id, 'hello');
+    await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
+    await waitForTurn(chat.id);
+    const messages = store.getMessages(chat.id);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1]!.id).not.toBe(answer.id);
+  });
+
+  it('Stop aborts the answer and keeps what was said', async () => {
+    const { chat } = store.createChat({ id: 'stop' });
+    const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });
+    const response = await runChatTurn(
+      { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
+      slow,
+    );
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
+    expect(stopTurn(chat.id)).toBe(true);
+    await waitForTurn(chat.id);
+    const records = getMessageRecords(chat.id);
+    const answer = records.at(-1)!;
+    expect(answer.status).toBe('aborted');
+    expect(text(answer.message as ChatMessage).length).toBeGreaterThan(0);
+  });
+
+  it('a closed tab does not lose the answer', async () => {
+    const { chat } = store.createChat({ id: 'closed-tab' });
+    const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 5 }), label: 'slow' } });
+    const response = await runChatTurn(
+      { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
+      slow,
+    );
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await waitForTurn(chat.id);
+    const answer = getMessageRecords(chat.id).at(-1)!;
+    expect(answer.status).toBe('complete');
+    expect(text(answer.message as ChatMessage)).toMatch(/offline/i);
+  });
+});

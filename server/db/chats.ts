@@ -1,0 +1,113 @@
+/**
+ * Chat queries. Every query takes the connection last, defaulting to the process's `getDb()`; tests pass their own.
+ */
+import { randomUUID } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import { type Db, getDb } from './client';
+import { DbError } from './errors';
+import { type ChatRow, chats } from './schema';
+
+export type Chat = ChatRow;
+
+export const DEFAULT_CHAT_TITLE = 'New chat';
+/** Titles derived from a first message; long enough to tell chats apart in a sidebar. */
+export const DERIVED_TITLE_LENGTH = 60;
+/** Any title, including one typed by a person when renaming. */
+export const MAX_TITLE_LENGTH = 200;
+
+/**
+ * A chat title from the first message: its first non-blank line, whitespace collapsed, cut at a word boundary
+ * to at most `maxLength` characters (counted in code points, so an emoji is never split) with an ellipsis.
+ */
+export function deriveTitle(text: string, maxLength = DERIVED_TITLE_LENGTH): string {
+  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  const title = line.replace(/\s+/g, ' ').trim();
+  if (title === '') return DEFAULT_CHAT_TITLE;
+  const chars = Array.from(title);
+  if (chars.length <= maxLength) return title;
+  const cut = chars.slice(0, maxLength - 1).join('');
+  const lastSpace = cut.lastIndexOf(' ');
+  // Back off to the last word boundary unless that throws away more than half the title (one very long word).
+  const trimmed = lastSpace > cut.length / 2 ? cut.slice(0, lastSpace) : cut;
+  return `${trimmed.trimEnd()}…`;
+}
+
+function normalizeTitle(title: string | undefined): string {
+  const clean = (title ?? '').replace(/\s+/g, ' ').trim();
+  if (clean === '') return DEFAULT_CHAT_TITLE;
+  return Array.from(clean).slice(0, MAX_TITLE_LENGTH).join('');
+}
+
+export interface CreateChatInput {
+  /** Client-generated id (the `useChat` id); a random UUID when omitted. */
+  id?: string;
+  title?: string;
+  at?: Date;
+}
+
+/** Creates a chat; throws `DbError('chat-exists')` if the id is taken (use `ensureChat` for "create if new"). */
+export function createChat(input: CreateChatInput = {}, db: Db = getDb()): Chat {
+  const id = input.id ?? randomUUID();
+  if (id.trim() === '') throw new DbError('invalid-input', 'A chat id cannot be empty');
+  const at = input.at ?? new Date();
+  const chat = db
+    .insert(chats)
+    .values({ id, title: normalizeTitle(input.title), createdAt: at, updatedAt: at })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!chat) throw new DbError('chat-exists', `A chat with id ${id} already exists`);
+  return chat;
+}
+
+/** The chat with `input.id`, created with `input.title` if it does not exist yet (the first message of a chat). */
+export function ensureChat(
+  input: CreateChatInput & { id: string },
+  db: Db = getDb(),
+): { chat: Chat; created: boolean } {
+  return db.transaction(
+    () => {
+      const existing = getChat(input.id, db);
+      if (existing) return { chat: existing, created: false };
+      return { chat: createChat(input, db), created: true };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+export function getChat(id: string, db: Db = getDb()): Chat | null {
+  return db.select().from(chats).where(eq(chats.id, id)).get() ?? null;
+}
+
+/** True when `id` names a chat; lets writes fail with `chat-not-found` instead of a bare foreign key error. */
+export function chatExists(id: string, db: Db = getDb()): boolean {
+  return db.select({ id: chats.id }).from(chats).where(eq(chats.id, id)).get() !== undefined;
+}
+
+/** Most recently active first. */
+export function listChats(options: { limit?: number } = {}, db: Db = getDb()): Chat[] {
+  const query = db.select().from(chats).orderBy(desc(chats.updatedAt), desc(chats.createdAt), desc(chats.id));
+  return options.limit === undefined ? query.all() : query.limit(options.limit).all();
+}
+
+/** Renames without touching `updatedAt` (a rename is not activity). Null when the chat does not exist. */
+export function renameChat(id: string, title: string, db: Db = getDb()): Chat | null {
+  return (
+    db
+      .update(chats)
+      .set({ title: normalizeTitle(title) })
+      .where(eq(chats.id, id))
+      .returning()
+      .get() ?? null
+  );
+}
+
+/** Deletes the chat; its messages and activations go with it (ON DELETE CASCADE). False when it did not exist. */
+export function deleteChat(id: string, db: Db = getDb()): boolean {
+  return db.delete(chats).where(eq(chats.id, id)).run().changes > 0;
+}
+
+/** Marks activity on the chat (moves it to the top of `listChats`). False when it does not exist. */
+export function touchChat(id: string, at: Date = new Date(), db: Db = getDb()): boolean {
+  return db.update(chats).set({ updatedAt: at }).where(eq(chats.id, id)).run().changes > 0;
+}

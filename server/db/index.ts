@@ -1,0 +1,23 @@
+/** The database API: import from `@/server/db`. Nothing here opens the database until a query runs. */
+export * from './activations';
+export * from './chats';
+export {
+  closeDb,
+  type Db,
+  getDb,
+  getOpenReport,
+  markStreamingInterrupted,
+  type OpenDbOptions,
+  type OpenReport,
+  openDb,
+} from './client';
+export * from './errors';
+export * from './messages';
+export {
+  ACTIVATION_HOWS,
+  type ActivationHow,
+  MESSAGE_ROLES,
+  MESSAGE_STATUSES,
+  type MessageRole,
+  type MessageStatus,
+} from './schema';

@@ -1,0 +1,299 @@
+/**
+ * Message queries: the one persistence path for chat messages. The flow of a turn:
+ * `saveUserMessage` -> `startAssistantMessage` (row `streaming`, before calling the model) ->
+ * `finishAssistantMessage` (on end, stop or error). Rows left `streaming` by a crash are marked `interrupted`
+ * when the database is next opened (`markStreamingInterrupted` in `client.ts`).
+ */
+import type { UIMessage } from 'ai';
+import { and, asc, eq, gt, gte, max } from 'drizzle-orm';
+import { z } from 'zod';
+import { chatExists } from './chats';
+import { type Db, getDb } from './client';
+import { DbError } from './errors';
+import { chats, MESSAGE_ROLES, type MessageRole, type MessageRow, type MessageStatus, messages } from './schema';
+
+export type MessagePart = UIMessage['parts'][number];
+
+/** A message as stored: the AI SDK message plus what the UI needs to show an unfinished or failed answer. */
+export interface StoredMessage<M extends UIMessage = UIMessage> {
+  message: M;
+  chatId: string;
+  seq: number;
+  status: MessageStatus;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /**
+   * Set when the stored JSON could not be read back. Unreadable `parts` are replaced by one text part saying so
+   * (the chat still loads and the gap is visible); unreadable parts inside a valid array are dropped; unreadable
+   * metadata is dropped.
+   */
+  readError?: string;
+}
+
+/**
+ * Messages of a chat, in order. Parts are checked only for shape (an array of objects with a string `type`), not
+ * against the tool schemas: run the AI SDK's `validateUIMessages` where that matters. `M` lets a caller name its
+ * own message type (`UIMessage<Meta, Data, Tools>`); it is not checked.
+ */
+export function getMessages<M extends UIMessage = UIMessage>(chatId: string, db: Db = getDb()): M[] {
+  return getMessageRecords<M>(chatId, db).map((record) => record.message);
+}
+
+/** Like `getMessages`, with status, error and timestamps: for showing interrupted or failed answers. */
+export function getMessageRecords<M extends UIMessage = UIMessage>(
+  chatId: string,
+  db: Db = getDb(),
+): StoredMessage<M>[] {
+  const rows = db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)).all();
+  return rows.map((row) => toStoredMessage<M>(row));
+}
+
+export function getMessage<M extends UIMessage = UIMessage>(id: string, db: Db = getDb()): StoredMessage<M> | null {
+  const row = db.select().from(messages).where(eq(messages.id, id)).get();
+  return row ? toStoredMessage<M>(row) : null;
+}
+
+export interface SaveMessageOptions {
+  status?: MessageStatus;
+  error?: string | null;
+  at?: Date;
+}
+
+/**
+ * Inserts `message` at the end of the chat, or replaces the stored message with the same id in place (same
+ * position, same `createdAt`): an edited user message, or an assistant message sent back with tool approvals.
+ * Marks activity on the chat. Throws `chat-not-found`, or `message-conflict` when the id belongs to another chat.
+ */
+export function saveMessage(
+  chatId: string,
+  message: UIMessage,
+  options: SaveMessageOptions = {},
+  db: Db = getDb(),
+): StoredMessage {
+  const at = options.at ?? new Date();
+  const values = {
+    role: message.role,
+    parts: serialize(message.parts, 'parts'),
+    metadata: message.metadata === undefined ? null : serialize(message.metadata, 'metadata'),
+    status: options.status ?? 'complete',
+    error: options.error ?? null,
+    updatedAt: at,
+  } satisfies Partial<MessageRow>;
+  return db.transaction(
+    () => {
+      const seq = claimPosition(db, chatId, message.id);
+      const row = db
+        .insert(messages)
+        .values({ id: message.id, chatId, seq, createdAt: at, ...values })
+        .onConflictDoUpdate({ target: messages.id, set: values })
+        .returning()
+        .get();
+      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId)).run();
+      return toStoredMessage(row);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** `saveMessage` for the person's message, which is always complete. */
+export function saveUserMessage(chatId: string, message: UIMessage, db: Db = getDb()): StoredMessage {
+  if (message.role !== 'user') {
+    throw new DbError('invalid-input', `saveUserMessage expects a user message, got ${message.role}`);
+  }
+  return saveMessage(chatId, message, { status: 'complete' }, db);
+}
+
+/**
+ * Records an answer about to stream, before the model is called, so a crash leaves a trace. A new id gets an
+ * empty assistant row at the end of the chat. An existing assistant id in the same chat (the AI SDK continues the
+ * last assistant message after tool approvals) keeps its parts and position and goes back to `streaming`.
+ */
+export function startAssistantMessage(
+  chatId: string,
+  id: string,
+  options: { at?: Date; metadata?: unknown } = {},
+  db: Db = getDb(),
+): StoredMessage {
+  const at = options.at ?? new Date();
+  const metadata = options.metadata === undefined ? undefined : serialize(options.metadata, 'metadata');
+  return db.transaction(
+    () => {
+      const existing = db.select({ role: messages.role }).from(messages).where(eq(messages.id, id)).get();
+      if (existing && existing.role !== 'assistant') {
+        throw new DbError('message-conflict', `Message ${id} exists and is a ${existing.role} message`);
+      }
+      const seq = claimPosition(db, chatId, id);
+      const restart = { status: 'streaming', error: null, updatedAt: at, ...(metadata && { metadata }) } as const;
+      const row = db
+        .insert(messages)
+        .values({ id, chatId, seq, role: 'assistant', parts: '[]', metadata, createdAt: at, ...restart })
+        .onConflictDoUpdate({ target: messages.id, set: restart })
+        .returning()
+        .get();
+      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId)).run();
+      return toStoredMessage(row);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+export interface FinishAssistantMessage {
+  parts: UIMessage['parts'];
+  status: Exclude<MessageStatus, 'streaming'>;
+  error?: string | null;
+  /** Replaces the stored metadata when given. */
+  metadata?: unknown;
+  at?: Date;
+}
+
+/**
+ * Writes the final parts and status of an answer. Null when the message is gone (its chat was deleted while it
+ * streamed): the caller has nothing left to save, which is not an error.
+ */
+export function finishAssistantMessage(
+  id: string,
+  result: FinishAssistantMessage,
+  db: Db = getDb(),
+): StoredMessage | null {
+  const at = result.at ?? new Date();
+  return db.transaction(
+    () => {
+      const row = db
+        .update(messages)
+        .set({
+          parts: serialize(result.parts, 'parts'),
+          status: result.status,
+          error: result.error ?? null,
+          updatedAt: at,
+          ...(result.metadata !== undefined && { metadata: serialize(result.metadata, 'metadata') }),
+        })
+        .where(eq(messages.id, id))
+        .returning()
+        .get();
+      if (!row) return null;
+      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, row.chatId)).run();
+      return toStoredMessage(row);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/**
+ * Deletes the messages after `messageId` in its chat (and `messageId` itself with `inclusive`), returning how many
+ * went. For regenerate: pass the user message being answered again to drop the old answer. 0 when `messageId`
+ * is not in the chat.
+ */
+export function deleteMessagesAfter(
+  chatId: string,
+  messageId: string,
+  options: { inclusive?: boolean } = {},
+  db: Db = getDb(),
+): number {
+  return db.transaction(
+    () => {
+      const anchor = db
+        .select({ seq: messages.seq })
+        .from(messages)
+        .where(and(eq(messages.id, messageId), eq(messages.chatId, chatId)))
+        .get();
+      if (!anchor) return 0;
+      const from = options.inclusive ? gte(messages.seq, anchor.seq) : gt(messages.seq, anchor.seq);
+      return db
+        .delete(messages)
+        .where(and(eq(messages.chatId, chatId), from))
+        .run().changes;
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/**
+ * The position for message `id` in `chatId`: its current one when it is already there, else after the last.
+ * Must run inside an immediate transaction (read-then-write).
+ */
+function claimPosition(db: Db, chatId: string, id: string): number {
+  if (id === '') throw new DbError('invalid-input', 'A message id cannot be empty');
+  if (!chatExists(chatId, db)) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+  const existing = db
+    .select({ chatId: messages.chatId, seq: messages.seq })
+    .from(messages)
+    .where(eq(messages.id, id))
+    .get();
+  if (existing) {
+    // Ids come from the client: never let one move or overwrite a message of another chat.
+    if (existing.chatId !== chatId) throw new DbError('message-conflict', `Message ${id} belongs to another chat`);
+    return existing.seq;
+  }
+  const last = db
+    .select({ seq: max(messages.seq) })
+    .from(messages)
+    .where(eq(messages.chatId, chatId))
+    .get();
+  return (last?.seq ?? 0) + 1;
+}
+
+function serialize(value: unknown, what: string): string {
+  const json = JSON.stringify(value);
+  // JSON.stringify returns undefined for undefined, functions and symbols: storing "undefined" would be corrupt.
+  if (json === undefined) throw new DbError('invalid-input', `Message ${what} cannot be stored as JSON`);
+  return json;
+}
+
+// Shape only: enough for the UI and `convertToModelMessages` not to crash on a corrupt row.
+const partSchema = z.looseObject({ type: z.string().min(1) });
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function readParts(text: string): { parts: MessagePart[]; problem?: string } {
+  const parsed = parseJson(text);
+  if (!parsed.ok || !Array.isArray(parsed.value)) {
+    const problem = parsed.ok ? 'stored parts are not an array' : 'stored parts are not valid JSON';
+    return { parts: [{ type: 'text', text: `[This message could not be read: ${problem}.]` }], problem };
+  }
+  const valid = parsed.value.filter((part) => partSchema.safeParse(part).success);
+  const dropped = parsed.value.length - valid.length;
+  // Checked for shape above; the full part types are the AI SDK's to validate (`validateUIMessages`).
+  const parts = valid as MessagePart[];
+  return dropped > 0 ? { parts, problem: `${dropped} unreadable part(s) dropped` } : { parts };
+}
+
+function toStoredMessage<M extends UIMessage = UIMessage>(row: MessageRow): StoredMessage<M> {
+  const problems: string[] = [];
+  const { parts, problem } = readParts(row.parts);
+  if (problem) problems.push(problem);
+
+  let metadata: unknown;
+  if (row.metadata !== null) {
+    const parsed = parseJson(row.metadata);
+    if (parsed.ok) metadata = parsed.value;
+    else problems.push('stored metadata is not valid JSON');
+  }
+
+  // Only our code writes `role`; anything else means a hand-edited row, shown as an assistant message.
+  const role: MessageRole = (MESSAGE_ROLES as readonly string[]).includes(row.role) ? row.role : 'assistant';
+  if (role !== row.role) problems.push(`unknown role ${JSON.stringify(row.role)}`);
+
+  const message: UIMessage = { id: row.id, role, parts, ...(metadata !== undefined && { metadata }) };
+  const stored: StoredMessage<M> = {
+    // The caller's message type is a claim about the tool and data parts we cannot check here (see getMessages).
+    message: message as M,
+    chatId: row.chatId,
+    seq: row.seq,
+    status: row.status,
+    error: row.error,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  if (problems.length > 0) {
+    stored.readError = problems.join('; ');
+    console.warn(`[db] message ${row.id} in chat ${row.chatId}: ${stored.readError}`);
+  }
+  return stored;
+}

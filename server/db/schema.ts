@@ -1,0 +1,123 @@
+/**
+ * The SQLite schema. One table per concept; `npx drizzle-kit generate` turns changes here into a new SQL file in
+ * `drizzle/` (commit it with its `meta/` snapshot). To add a table: define it below, export its row types, generate.
+ *
+ * Enums are TypeScript-only (no CHECK constraints): SQLite cannot alter a CHECK without rebuilding the table, and
+ * every write goes through the typed queries in this folder anyway.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/**
+ * - `streaming`: the answer is being written (a row left in this state at startup means the process died).
+ * - `interrupted`: was `streaming` when the process stopped; set at startup.
+ * - `aborted`: stopped on purpose (Stop button, closed request).
+ * - `error`: the model or a tool failed; `error` holds the message.
+ */
+export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error', 'aborted'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** `explicit`: the person asked for the skill (`/name`); `model`: the model called `skills_activate`. */
+export const ACTIVATION_HOWS = ['explicit', 'model'] as const;
+export type ActivationHow = (typeof ACTIVATION_HOWS)[number];
+
+/** Milliseconds since the epoch, read back as `Date`. */
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+export const chats = sqliteTable(
+  'chats',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    createdAt: timestamp('created_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    /** Last activity (a message written); renaming does not move a chat up the list. */
+    updatedAt: timestamp('updated_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [index('chats_updated_at_idx').on(t.updatedAt)],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    /** The AI SDK `UIMessage.id`. */
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    /** Position in the chat (1, 2, ...): timestamps can tie or go backwards with the clock; this cannot. */
+    seq: integer('seq').notNull(),
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /**
+     * JSON of `UIMessage.parts`. Plain text rather than drizzle's `mode: 'json'`, which parses inside the driver
+     * mapping: one corrupt row would then throw for the whole listing. `messages.ts` parses it leniently.
+     */
+    parts: text('parts').notNull(),
+    /** JSON of `UIMessage.metadata`, or NULL when the message has none. Parsed leniently like `parts`. */
+    metadata: text('metadata'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: timestamp('updated_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [
+    // Serves "messages of a chat in order" and makes a duplicate position impossible.
+    uniqueIndex('messages_chat_seq_idx').on(t.chatId, t.seq),
+    index('messages_chat_created_idx').on(t.chatId, t.createdAt),
+    // Partial: only rows mid-stream, so the startup recovery does not scan every message.
+    index('messages_streaming_idx').on(t.status).where(sql`status = 'streaming'`),
+  ],
+);
+
+/** One row per (chat, skill): a summary kept in step with `activation_events` by `recordActivation`. */
+export const activations = sqliteTable(
+  'activations',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    skillName: text('skill_name').notNull(),
+    firstHow: text('first_how', { enum: ACTIVATION_HOWS }).notNull(),
+    lastHow: text('last_how', { enum: ACTIVATION_HOWS }).notNull(),
+    /** Counts per `how` rather than one total, so "asked for by the person" vs "chosen by the model" stays visible. */
+    explicitCount: integer('explicit_count').notNull().default(0),
+    modelCount: integer('model_count').notNull().default(0),
+    firstAt: timestamp('first_at').notNull(),
+    lastAt: timestamp('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.skillName] })],
+);
+
+/** Append-only log, one row per activation, for the admin page's list across chats. */
+export const activationEvents = sqliteTable(
+  'activation_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    skillName: text('skill_name').notNull(),
+    how: text('how', { enum: ACTIVATION_HOWS }).notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [
+    index('activation_events_at_idx').on(t.at),
+    // Without it, deleting a chat scans the whole log to cascade.
+    index('activation_events_chat_idx').on(t.chatId),
+  ],
+);
+
+export type ChatRow = typeof chats.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type ActivationRow = typeof activations.$inferSelect;
+export type ActivationEventRow = typeof activationEvents.$inferSelect;

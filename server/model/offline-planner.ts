@@ -1,0 +1,213 @@
+/**
+ * The offline model's decision for one step. The SDK calls the model again after every tool result, so each call
+ * re-reads the whole turn from the prompt and picks the next move:
+ *   forced tool -> that tool;
+ *   a matching skill not yet active -> skills_activate;
+ *   paths named by the user (or, for "validate/check/test/verify", by the skill's instructions) not yet read this
+ *   turn -> skills_readResource for each, in parallel;
+ *   otherwise -> answer from what the tools returned.
+ * Every branch only moves forward (an activation is tried once per turn, a path read once), so it cannot loop.
+ * A forced tool choice is the exception by definition: the caller forces step 0 only (see `prepareStep`).
+ */
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { composeAnswer } from './offline-answer';
+import {
+  activatedName,
+  type CatalogEntry,
+  type PromptView,
+  readPrompt,
+  TOOL_ACTIVATE,
+  TOOL_READ_RESOURCE,
+} from './offline-prompt';
+import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
+
+/** The shape of `createMatcher` in `server/skills/match.ts`, injectable so the model does not own the ranking. */
+export interface SkillMatcher {
+  rank(text: string, limit?: number): { name: string; score: number }[];
+  match(text: string, limit?: number): { name: string; score: number }[];
+}
+export type MatcherFactory = (skills: CatalogEntry[]) => SkillMatcher;
+
+export interface PlannedCall {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+export type OfflinePlan = { type: 'tool-calls'; calls: PlannedCall[] } | { type: 'text'; text: string };
+
+/** Reads in one turn, all sources together: enough for a skill's references, not a crawl of its folder. */
+export const MAX_READS_PER_TURN = 8;
+
+/** "check", "tests", "verify"... but not "checkout" or "testament". */
+const CHECK_INTENT = /\b(validat\w*|check(s|ed|ing)?|test(s|ed|ing)?|verif\w*|conformance)\b/i;
+
+type CallOptions = Pick<LanguageModelV4CallOptions, 'prompt' | 'tools' | 'toolChoice'>;
+
+interface Situation {
+  view: PromptView;
+  matcher: SkillMatcher | null;
+  /** The skill the message points at: explicit instruction, `/name`, or the best match above threshold. */
+  target: string | null;
+  active: Set<string>;
+  canActivate: (name: string) => boolean;
+  canCall: (toolName: string) => boolean;
+}
+
+/** A tiny cache: the catalog is the same on every step of a turn and across turns until skills change. */
+function cachedFactory(create: MatcherFactory): (catalog: CatalogEntry[]) => SkillMatcher {
+  let key = '';
+  let cached: SkillMatcher | null = null;
+  return (catalog) => {
+    const nextKey = JSON.stringify(catalog);
+    if (cached === null || nextKey !== key) {
+      cached = create(catalog);
+      key = nextKey;
+    }
+    return cached;
+  };
+}
+
+function invokedName(text: string, isKnown: (name: string) => boolean): string | null {
+  const m = /^\s*[/$]([\p{L}\p{N}-]+)(?=\s|$)/u.exec(text);
+  return m?.[1] && isKnown(m[1]) ? m[1] : null;
+}
+
+function assess(options: CallOptions, matcherFor: (catalog: CatalogEntry[]) => SkillMatcher): Situation {
+  const view = readPrompt(options);
+  const toolChoice = options.toolChoice ?? { type: 'auto' };
+  const catalogNames = new Set(view.catalog.map((s) => s.name));
+  const activatable = view.activatableNames ? new Set(view.activatableNames) : catalogNames;
+  const canActivate = (name: string) => activatable.has(name);
+  const canCall = (toolName: string) => toolChoice.type !== 'none' && view.offeredTools.has(toolName);
+  const matcher = view.catalog.length > 0 ? matcherFor(view.catalog) : null;
+
+  const active = new Set(view.activeNames);
+  for (const exchange of view.turn) {
+    const name = activatedName(exchange);
+    if (name !== null) active.add(name);
+  }
+
+  let target = view.explicitSkill ?? invokedName(view.userText, (n) => catalogNames.has(n) || activatable.has(n));
+  if (target === null && matcher && view.userText.trim() !== '') {
+    target = matcher.match(view.userText, 5).find((m) => canActivate(m.name))?.name ?? null;
+  }
+  return { view, matcher, target, active, canActivate, canCall };
+}
+
+/** Which skill's folder a path refers to: the one activated this turn, else the one the message is about. */
+function skillForReads(s: Situation): string | null {
+  const { view } = s;
+  const activationsThisTurn = view.turn.filter((e) => e.toolName === TOOL_ACTIVATE);
+  for (let i = activationsThisTurn.length - 1; i >= 0; i--) {
+    const exchange = activationsThisTurn[i];
+    const name = exchange ? activatedName(exchange) : null;
+    if (name !== null) return name;
+  }
+  // An activation this turn failed or was declined: reading from some other skill would answer the wrong question.
+  if (activationsThisTurn.length > 0) return null;
+  if (s.target !== null) return s.active.has(s.target) ? s.target : null;
+  if (s.active.size === 0) return null;
+  if (s.matcher) {
+    const best = s.matcher.rank(view.userText, 20).find((m) => s.active.has(m.name));
+    if (best) return best.name;
+  }
+  return view.activeNames.at(-1) ?? null;
+}
+
+function pendingReads(s: Situation, skill: string): string[] {
+  const { view } = s;
+  const done = new Set<string>();
+  for (const e of view.turn) {
+    if (e.toolName === TOOL_READ_RESOURCE && typeof e.input.path === 'string') {
+      done.add(normalizeRequestedPath(e.input.path));
+    }
+  }
+  const isSkillName = (n: string) => view.catalog.some((c) => c.name === n);
+  const wanted = findPathsInMessage(view.userText, { isSkillName });
+  const record = view.activations.get(skill);
+  if (record && CHECK_INTENT.test(view.userText)) {
+    for (const p of pointedFiles(record)) if (!wanted.includes(p)) wanted.push(p);
+  }
+  const budget = Math.max(0, MAX_READS_PER_TURN - done.size);
+  return wanted.filter((p) => !done.has(p)).slice(0, budget);
+}
+
+function bestGuessSkill(s: Situation): string | null {
+  if (s.target !== null) return s.target;
+  const ranked = s.matcher?.rank(s.view.userText, 5).find((m) => s.canActivate(m.name));
+  if (ranked) return ranked.name;
+  const names = s.view.activatableNames ?? s.view.catalog.map((c) => c.name);
+  return names.find((n) => !s.active.has(n)) ?? names[0] ?? null;
+}
+
+/** A forced tool choice carries only the tool's name; the arguments come from the same reading of the prompt. */
+function forcedCall(s: Situation, toolName: string): PlannedCall {
+  if (toolName === TOOL_ACTIVATE) {
+    const name = bestGuessSkill(s);
+    return { toolName, input: name === null ? {} : { name } };
+  }
+  if (toolName === TOOL_READ_RESOURCE) {
+    const name = skillForReads(s) ?? bestGuessSkill(s);
+    const path = name === null ? undefined : pendingReads(s, name)[0];
+    return { toolName, input: { ...(name === null ? {} : { name }), path: path ?? 'SKILL.md' } };
+  }
+  return { toolName, input: {} };
+}
+
+function suggestions(s: Situation): CatalogEntry[] {
+  if (!s.matcher || s.view.userText.trim() === '') return [];
+  return s.matcher
+    .rank(s.view.userText, 3)
+    .filter((m) => m.score > 0)
+    .map((m) => s.view.catalog.find((c) => c.name === m.name))
+    .filter((c): c is CatalogEntry => c !== undefined);
+}
+
+function naturalStep(s: Situation): OfflinePlan | null {
+  const attempted = s.view.turn.some((e) => e.toolName === TOOL_ACTIVATE);
+  if (
+    s.target !== null &&
+    !attempted &&
+    !s.active.has(s.target) &&
+    s.canActivate(s.target) &&
+    s.canCall(TOOL_ACTIVATE)
+  ) {
+    return { type: 'tool-calls', calls: [{ toolName: TOOL_ACTIVATE, input: { name: s.target } }] };
+  }
+  const skill = skillForReads(s);
+  if (skill !== null && s.canCall(TOOL_READ_RESOURCE)) {
+    const paths = pendingReads(s, skill);
+    if (paths.length > 0) {
+      return {
+        type: 'tool-calls',
+        calls: paths.map((path) => ({ toolName: TOOL_READ_RESOURCE, input: { name: skill, path } })),
+      };
+    }
+  }
+  return null;
+}
+
+export function createPlanner(createMatcher: MatcherFactory): (options: CallOptions) => OfflinePlan {
+  const matcherFor = cachedFactory(createMatcher);
+  return (options) => {
+    const s = assess(options, matcherFor);
+    const toolChoice = options.toolChoice ?? { type: 'auto' };
+    if (toolChoice.type === 'tool' && s.view.offeredTools.has(toolChoice.toolName)) {
+      return { type: 'tool-calls', calls: [forcedCall(s, toolChoice.toolName)] };
+    }
+    const step = naturalStep(s);
+    if (step) return step;
+    // `required` with nothing natural to do: activate the closest skill, once (a second time would loop).
+    const attempted = s.view.turn.some((e) => e.toolName === TOOL_ACTIVATE);
+    if (toolChoice.type === 'required' && !attempted && s.canCall(TOOL_ACTIVATE)) {
+      return { type: 'tool-calls', calls: [forcedCall(s, TOOL_ACTIVATE)] };
+    }
+    const text = composeAnswer({
+      view: s.view,
+      target: s.target,
+      suggestions: suggestions(s),
+      canActivate: s.target !== null && s.canActivate(s.target) && s.canCall(TOOL_ACTIVATE),
+    });
+    return { type: 'text', text };
+  };
+}

@@ -1,0 +1,362 @@
+/**
+ * What the offline model knows, read from exactly what any model receives: the prompt (system instructions,
+ * messages, tool calls and results) and the tool definitions. No side channel to the chat layer, so the offline
+ * model exercises the same contract a hosted model does.
+ */
+import type {
+  JSONValue,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
+} from '@ai-sdk/provider';
+
+export const TOOL_ACTIVATE = 'skills_activate';
+export const TOOL_READ_RESOURCE = 'skills_readResource';
+
+export interface CatalogEntry {
+  name: string;
+  description: string;
+}
+
+/** A tool result reduced to what an answer needs; `pending` when the call has no result in the prompt. */
+export type ToolOutcome =
+  | { status: 'ok'; value: unknown }
+  | { status: 'error'; message: string }
+  | { status: 'denied'; reason?: string }
+  | { status: 'pending' };
+
+export interface ToolExchange {
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+  outcome: ToolOutcome;
+}
+
+export interface ActivationRecord {
+  name: string;
+  description: string;
+  instructions: string;
+  resources: string[] | undefined;
+}
+
+export interface PromptView {
+  system: string;
+  /** From the `available_skills` JSON in the instructions; falls back to the activation tool's name enum. */
+  catalog: CatalogEntry[];
+  /** Names the activation tool accepts (its schema enum), or null when it has no enum or is not offered. */
+  activatableNames: string[] | null;
+  offeredTools: Set<string>;
+  /** `explicit_skill: <name>` from the instructions, when it names a known skill. */
+  explicitSkill: string | null;
+  /**
+   * Active per the instructions' `activated_skill_names` (which the chat layer may refresh between steps, so it can
+   * include a skill activated this turn) plus successful activations earlier in the conversation.
+   */
+  activeNames: string[];
+  /** The latest user message's text. */
+  userText: string;
+  /** How many user messages the prompt holds (1 on the first turn). */
+  turnNumber: number;
+  /** Tool calls since the latest user message, in order, with their results. */
+  turn: ToolExchange[];
+  /** Activation outputs seen anywhere in the prompt, latest wins: a skill's instructions and file list. */
+  activations: Map<string, ActivationRecord>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The end of the balanced `{...}` starting at `start`, honouring JSON strings (a `}` inside a description must not
+ * close the object). Returns -1 when it never balances.
+ */
+function balancedObjectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** The JSON object that holds `"available_skills"` as its own key, wherever it sits in the instructions. */
+function findCatalogObject(system: string): Record<string, unknown> | null {
+  const key = '"available_skills"';
+  for (let at = system.indexOf(key); at !== -1; at = system.indexOf(key, at + key.length)) {
+    // Nearest `{` first: the innermost enclosing object is the catalog; outer ones may wrap it in other data.
+    let tries = 0;
+    for (let open = system.lastIndexOf('{', at); open !== -1 && tries < 32; open = system.lastIndexOf('{', open - 1)) {
+      tries++;
+      const end = balancedObjectEnd(system, open);
+      if (end < at) continue;
+      try {
+        const parsed: unknown = JSON.parse(system.slice(open, end + 1));
+        if (isRecord(parsed) && Array.isArray(parsed.available_skills)) return parsed;
+      } catch {
+        // Not JSON from this brace (prose with a `{`): try the next one out.
+      }
+      if (open === 0) break;
+    }
+  }
+  return null;
+}
+
+function catalogFromJson(obj: Record<string, unknown>): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  for (const item of obj.available_skills as unknown[]) {
+    if (isRecord(item) && typeof item.name === 'string' && item.name !== '') {
+      entries.push({ name: item.name, description: typeof item.description === 'string' ? item.description : '' });
+    }
+  }
+  return entries;
+}
+
+function decodeXml(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** skills-ref's `to-prompt` XML, in case instructions are ever rendered that way. */
+function catalogFromXml(system: string): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  for (const m of system.matchAll(/<skill>\s*<name>([\s\S]*?)<\/name>\s*<description>([\s\S]*?)<\/description>/g)) {
+    const name = decodeXml((m[1] ?? '').trim());
+    if (name) entries.push({ name, description: decodeXml((m[2] ?? '').trim()) });
+  }
+  return entries;
+}
+
+function parseNameList(raw: string): string[] {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed)) return parsed.filter((x): x is string => typeof x === 'string' && x !== '');
+    } catch {
+      // Fall through to the lenient split (e.g. `[a, b]` without quotes).
+    }
+  }
+  return trimmed
+    .replace(/^\[|\]$/g, '')
+    .split(/[,\s]+/)
+    .map((s) => s.replace(/^["']|["']$/g, ''))
+    .filter((s) => s !== '');
+}
+
+/** `activated_skill_names: ["a","b"]` as a line, or the same key inside a JSON object. */
+function findActivatedNames(system: string, catalogObject: Record<string, unknown> | null): string[] {
+  const names: string[] = [];
+  if (catalogObject && Array.isArray(catalogObject.activated_skill_names)) {
+    for (const n of catalogObject.activated_skill_names) if (typeof n === 'string') names.push(n);
+  }
+  for (const m of system.matchAll(/"?activated_skill_names"?\s*[:=]\s*(\[[^\]\n]*\]|[^\n]*)/g)) {
+    names.push(...parseNameList(m[1] ?? ''));
+  }
+  return [...new Set(names)];
+}
+
+function findExplicitSkill(system: string, isKnown: (name: string) => boolean): string | null {
+  for (const m of system.matchAll(/"?explicit_skill"?\s*[:=]\s*"?([\p{L}\p{N}_-]+)/gu)) {
+    const name = m[1];
+    if (name && isKnown(name)) return name;
+  }
+  return null;
+}
+
+function nameEnum(tools: LanguageModelV4CallOptions['tools'], toolName: string): string[] | null {
+  const tool = tools?.find((t) => t.type === 'function' && t.name === toolName);
+  if (tool?.type !== 'function') return null;
+  const schema: unknown = tool.inputSchema;
+  if (!isRecord(schema) || !isRecord(schema.properties)) return null;
+  const nameProp = schema.properties.name;
+  if (!isRecord(nameProp) || !Array.isArray(nameProp.enum)) return null;
+  return nameProp.enum.filter((x): x is string => typeof x === 'string');
+}
+
+function maybeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorMessage(value: JSONValue): string {
+  if (typeof value === 'string') return value;
+  if (isRecord(value) && typeof value.message === 'string') return value.message;
+  if (isRecord(value) && typeof value.error === 'string') return value.error;
+  return JSON.stringify(value);
+}
+
+/** A thrown error reaches the prompt as `String(error)`: "Error: Path ..." reads worse than the message alone. */
+function withoutErrorPrefix(message: string): string {
+  return message.replace(/^(?:[A-Z][A-Za-z]*)?Error:\s*/, '');
+}
+
+/**
+ * Tools report failure two ways: `execute` throws (the SDK sends `error-text`), or it returns `{ error }` as data.
+ * Both mean the same to the reader of the answer.
+ */
+export function toOutcome(output: LanguageModelV4ToolResultOutput): ToolOutcome {
+  let value: unknown;
+  switch (output.type) {
+    case 'execution-denied':
+      return { status: 'denied', reason: output.reason };
+    case 'error-text':
+      return { status: 'error', message: withoutErrorPrefix(output.value) };
+    case 'error-json':
+      return { status: 'error', message: withoutErrorPrefix(errorMessage(output.value)) };
+    case 'json':
+      value = output.value;
+      break;
+    case 'text':
+      value = maybeJson(output.value);
+      break;
+    case 'content':
+      value = maybeJson(
+        output.value
+          .map((part) => (part.type === 'text' ? part.text : ''))
+          .filter((t) => t !== '')
+          .join('\n'),
+      );
+      break;
+  }
+  if (isRecord(value) && typeof value.error === 'string') return { status: 'error', message: value.error };
+  return { status: 'ok', value };
+}
+
+function asInput(input: unknown): Record<string, unknown> {
+  if (isRecord(input)) return input;
+  // Tool-call inputs are objects once the SDK has parsed them; a string here means a raw JSON argument.
+  if (typeof input === 'string') {
+    const parsed = maybeJson(input);
+    if (isRecord(parsed)) return parsed;
+  }
+  return {};
+}
+
+function collectExchanges(messages: LanguageModelV4Prompt): ToolExchange[] {
+  const exchanges: ToolExchange[] = [];
+  const byId = new Map<string, ToolExchange>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' && message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') {
+        const exchange: ToolExchange = {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: asInput(part.input),
+          outcome: { status: 'pending' },
+        };
+        exchanges.push(exchange);
+        byId.set(part.toolCallId, exchange);
+      } else if (part.type === 'tool-result') {
+        const exchange = byId.get(part.toolCallId);
+        if (exchange) exchange.outcome = toOutcome(part.output);
+      }
+    }
+  }
+  return exchanges;
+}
+
+function textOf(message: LanguageModelV4Prompt[number]): string {
+  if (message.role === 'system') return message.content;
+  const texts: string[] = [];
+  for (const part of message.content) if (part.type === 'text') texts.push(part.text);
+  return texts.join('\n');
+}
+
+function stringArray(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+/** The skill a successful activation result is about, or null. `alreadyActive` results count: the skill is active. */
+export function activatedName(exchange: ToolExchange): string | null {
+  if (exchange.toolName !== TOOL_ACTIVATE || exchange.outcome.status !== 'ok') return null;
+  const value = exchange.outcome.value;
+  if (isRecord(value) && typeof value.name === 'string') return value.name;
+  return typeof exchange.input.name === 'string' ? exchange.input.name : null;
+}
+
+function recordActivations(exchanges: ToolExchange[], into: Map<string, ActivationRecord>): void {
+  for (const exchange of exchanges) {
+    const name = activatedName(exchange);
+    if (name === null || exchange.outcome.status !== 'ok') continue;
+    const value = exchange.outcome.value;
+    // An `alreadyActive` result carries no instructions and an empty file list: it must not replace the real one.
+    if (!isRecord(value) || value.alreadyActive === true) continue;
+    into.set(name, {
+      name,
+      description: typeof value.description === 'string' ? value.description : '',
+      instructions: typeof value.instructions === 'string' ? value.instructions : '',
+      resources: stringArray(value.resources),
+    });
+  }
+}
+
+export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 'tools'>): PromptView {
+  const { prompt } = options;
+  const system = prompt
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const offeredTools = new Set((options.tools ?? []).map((t) => t.name));
+  const activatableNames = nameEnum(options.tools, TOOL_ACTIVATE);
+
+  const catalogObject = findCatalogObject(system);
+  let catalog = catalogObject ? catalogFromJson(catalogObject) : catalogFromXml(system);
+  if (catalog.length === 0 && activatableNames) catalog = activatableNames.map((name) => ({ name, description: '' }));
+  const known = new Set([...catalog.map((s) => s.name), ...(activatableNames ?? [])]);
+
+  let lastUser = -1;
+  let turnNumber = 0;
+  prompt.forEach((m, i) => {
+    if (m.role === 'user') {
+      lastUser = i;
+      turnNumber++;
+    }
+  });
+  const before = lastUser === -1 ? prompt : prompt.slice(0, lastUser);
+  const after = lastUser === -1 ? [] : prompt.slice(lastUser + 1);
+  const history = collectExchanges(before);
+  const turn = collectExchanges(after);
+
+  const activeNames = findActivatedNames(system, catalogObject);
+  for (const exchange of history) {
+    const name = activatedName(exchange);
+    if (name !== null && !activeNames.includes(name)) activeNames.push(name);
+  }
+  const activations = new Map<string, ActivationRecord>();
+  recordActivations(history, activations);
+  recordActivations(turn, activations);
+
+  const userMessage = lastUser === -1 ? undefined : prompt[lastUser];
+  return {
+    system,
+    catalog,
+    activatableNames,
+    offeredTools,
+    explicitSkill: findExplicitSkill(system, (name) => known.has(name)),
+    activeNames,
+    userText: userMessage ? textOf(userMessage) : '',
+    turnNumber,
+    turn,
+    activations,
+  };
+}

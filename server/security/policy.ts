@@ -1,0 +1,130 @@
+/**
+ * Who may reach what, decided once per process from the environment and configuration.
+ *
+ * Exposure rule: the server counts as loopback-only when the address Next actually listens on is an IPv4 loopback
+ * literal (127.x.x.x) and no allowed Host names another machine. Everything else counts as exposed: `0.0.0.0`, a LAN
+ * address, `localhost` and `::1` (Next reports `-H 0.0.0.0` and no `-H` as `localhost`, and `-H ::` as `[::1]`, so
+ * those names cannot be told apart from a wildcard bind), an unknown bind, or a loopback bind that a reverse proxy
+ * serves under another name. The listen address comes from what Next itself records at `listen()`
+ * (`__NEXT_PRIVATE_ORIGIN`), not from `SKILLCHAT_HOST`, so `next start -H 0.0.0.0` run by hand with a leftover
+ * `SKILLCHAT_HOST=127.0.0.1` still counts as exposed. In doubt, the admin token is required.
+ */
+import {
+  type AllowedHost,
+  isIPv4Loopback,
+  isLoopbackHostname,
+  LOOPBACK_HOSTS,
+  parseAllowedHost,
+  parseHostHeader,
+} from './hosts';
+import { MIN_TOKEN_LENGTH } from './token';
+
+export type AdminAccess =
+  /** Loopback-only and no token configured: the admin pages are open. */
+  | { mode: 'open' }
+  /** A token is configured and required. */
+  | { mode: 'token'; token: string }
+  /** A token is required but none usable is configured: the admin pages are refused, with the reason. */
+  | { mode: 'locked'; reason: string };
+
+export interface AccessPolicy {
+  exposed: boolean;
+  /** Why the server counts as exposed or not, for the admin page and logs. */
+  exposure: string;
+  /** Host headers served: loopback names, configured names, and this machine's addresses when exposed. */
+  allowedHosts: AllowedHost[];
+  /** The operator's `allowedHosts` alone: the names a reverse proxy may put in `Origin`. */
+  configuredHosts: AllowedHost[];
+  admin: AdminAccess;
+  /** Configuration problems worth a log line (an unparseable allowed host, ...). */
+  warnings: string[];
+}
+
+export interface PolicyInput {
+  env: Readonly<Record<string, string | undefined>>;
+  /** `config.server.allowedHosts` (the config file and `SKILLCHAT_ALLOWED_HOSTS`). */
+  allowedHosts: readonly string[];
+  /** This machine's interface addresses (`os.networkInterfaces()`), allowed as Host when exposed. */
+  interfaceAddresses?: readonly string[];
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/** The hostname Next reports it listens on, or null when unknown. */
+export function listenHostname(env: PolicyInput['env']): string | null {
+  const origin = env.__NEXT_PRIVATE_ORIGIN;
+  if (!origin) return null;
+  try {
+    return parseHostHeader(new URL(origin).host)?.hostname ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function bracketed(address: string): string {
+  return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+}
+
+export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
+  const warnings: string[] = [];
+  const configuredHosts: AllowedHost[] = [];
+  for (const entry of input.allowedHosts) {
+    const parsed = parseAllowedHost(entry);
+    if (parsed) configuredHosts.push(parsed);
+    else warnings.push(`allowedHosts: "${entry}" is not a host name or address; ignored`);
+  }
+
+  const listen = listenHostname(input.env);
+  const remoteNames = configuredHosts.filter((h) => !isLoopbackHostname(h.hostname));
+  let exposed: boolean;
+  let exposure: string;
+  if (listen === null) {
+    exposed = true;
+    exposure = 'the listen address is unknown; treated as exposed';
+  } else if (!isIPv4Loopback(listen)) {
+    exposed = true;
+    exposure =
+      listen === 'localhost' || listen === '[::1]'
+        ? `listening as ${listen}, which Next also reports for wildcard binds; treated as exposed (use -H 127.0.0.1)`
+        : `listening on ${listen}`;
+  } else if (remoteNames.length > 0) {
+    exposed = true;
+    exposure = `listening on ${listen}, but allowedHosts names ${remoteNames.map((h) => h.hostname).join(', ')}`;
+  } else {
+    exposed = false;
+    exposure = `listening on ${listen} (loopback only)`;
+  }
+
+  const allowedHosts: AllowedHost[] = [...LOOPBACK_HOSTS, ...configuredHosts];
+  if (exposed) {
+    // IP literals cannot be rebound by DNS: a browser sends `Host: 192.168.1.5` only when its address bar says so.
+    const own = [input.env.SKILLCHAT_HOST ?? '', listen ?? '', ...(input.interfaceAddresses ?? [])];
+    for (const address of own) {
+      if (WILDCARDS.has(address)) continue;
+      const parsed = parseAllowedHost(address);
+      if (parsed && !allowedHosts.some((h) => h.hostname === parsed.hostname && h.port === null)) {
+        allowedHosts.push({ hostname: parsed.hostname, port: null });
+      }
+    }
+  } else if (listen !== null && !allowedHosts.some((h) => h.hostname === listen)) {
+    allowedHosts.push({ hostname: bracketed(listen), port: null }); // e.g. 127.0.0.2
+  }
+
+  const token = input.env.SKILLCHAT_ADMIN_TOKEN?.trim() ?? '';
+  let admin: AdminAccess;
+  if (token !== '' && token.length < MIN_TOKEN_LENGTH) {
+    admin = { mode: 'locked', reason: `SKILLCHAT_ADMIN_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters` };
+  } else if (token !== '') {
+    // A configured token is always required, loopback or not: the operator asked for it.
+    admin = { mode: 'token', token };
+  } else if (exposed) {
+    admin = {
+      mode: 'locked',
+      reason: 'the server is reachable from the network and SKILLCHAT_ADMIN_TOKEN is not set (npm start sets one)',
+    };
+  } else {
+    admin = { mode: 'open' };
+  }
+
+  return { exposed, exposure, allowedHosts, configuredHosts, admin, warnings };
+}

@@ -1,0 +1,31 @@
+/**
+ * The process's access policy, built on first use (after Next has started listening, so the listen address is
+ * known) and kept on `globalThis` so the proxy and route modules share one. Configuration and interfaces are read
+ * once: changing who may connect takes a restart, like changing the bind address does.
+ */
+import os from 'node:os';
+import { loadConfig } from '../config';
+import { type AccessPolicy, buildAccessPolicy } from './policy';
+
+const g = globalThis as typeof globalThis & { __skillchatAccessPolicy?: AccessPolicy };
+
+function interfaceAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .flatMap((info) => (info && !info.internal ? [info.address] : []));
+}
+
+export function getAccessPolicy(): AccessPolicy {
+  if (!g.__skillchatAccessPolicy) {
+    const config = loadConfig();
+    const policy = buildAccessPolicy({
+      env: process.env,
+      allowedHosts: config.server.allowedHosts,
+      interfaceAddresses: interfaceAddresses(),
+    });
+    for (const warning of policy.warnings) console.warn(`[skillchat] ${warning}`);
+    console.log(`[skillchat] access: ${policy.exposure}; admin ${policy.admin.mode === 'token' ? 'requires the token' : policy.admin.mode}`);
+    g.__skillchatAccessPolicy = policy;
+  }
+  return g.__skillchatAccessPolicy;
+}
