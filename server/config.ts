@@ -97,7 +97,7 @@ function toRoot(entry: string | { path: string; scope: 'project' | 'user' }, app
 
 export interface LoadConfigOptions {
   appDir?: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Readonly<Record<string, string | undefined>>;
   home?: string;
 }
 

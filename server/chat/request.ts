@@ -36,7 +36,7 @@ export const chatRequestSchema = z
   })
   .loose();
 
-function describe(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
@@ -53,7 +53,7 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
 /** Parses a raw JSON body; throws `AppError` with a specific reason. */
 export function parseChatRequest(raw: unknown): ChatRequestBody {
   const parsed = chatRequestSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat request: ${describe(parsed.error)}`);
+  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat request: ${describeIssues(parsed.error)}`);
   const { chatId, trigger, message } = parsed.data;
   if (trigger === 'submit-message') {
     if (!message) throw new AppError('bad_request:chat', 'Invalid chat request: message is required to submit');

@@ -45,7 +45,8 @@ interface ActiveTurn {
 
 // Kept on globalThis so Next dev reloads and every route module share one table of running turns.
 const g = globalThis as typeof globalThis & { __skillchatTurns?: Map<string, ActiveTurn> };
-const activeTurns = (g.__skillchatTurns ??= new Map());
+if (!g.__skillchatTurns) g.__skillchatTurns = new Map();
+const activeTurns = g.__skillchatTurns;
 
 /** Stops the running turn of a chat (the Stop button). Returns false when nothing was running. */
 export function stopTurn(chatId: string): boolean {

@@ -146,7 +146,7 @@ function fromSystemError(shown: string, skillName: string, error: unknown): Fail
   switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return fail(shown, 'not-found', String(error));
+      return fail(shown, 'not-found', `File "${shown}" does not exist in skill "${skillName}"`);
     case 'EISDIR':
       return fail(shown, 'not-a-file', `Path "${shown}" is a folder, not a file`);
     case 'ENXIO': // open() of a socket
