@@ -3,12 +3,18 @@ import { displayBaseUrl, getLanguageModel, OFFLINE_LABEL } from './provider';
 
 describe('getLanguageModel', () => {
   it('uses the offline model without a key (an empty or blank key counts as none)', () => {
-    for (const env of [{}, { OPENAI_API_KEY: '' }, { OPENAI_API_KEY: '  ', OPENAI_BASE_URL: 'http://x/v1' }]) {
+    for (const env of [{}, { OPENAI_API_KEY: '' }, { OPENAI_API_KEY: '  ', OPENAI_BASE_URL: ' ' }]) {
       const selection = getLanguageModel(env);
       expect(selection).toMatchObject({ kind: 'offline', label: OFFLINE_LABEL });
       expect(selection.model.specificationVersion).toBe('v4');
       expect(selection.model.provider).toBe('skillchat');
     }
+  });
+
+  it('uses a base URL without a key (local servers need none), over Chat Completions', () => {
+    const selection = getLanguageModel({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3' });
+    expect(selection).toMatchObject({ kind: 'openai', label: 'llama3 via http://127.0.0.1:11434/v1' });
+    expect(selection.model.provider).toBe('openai.chat');
   });
 
   it('uses the Responses API for OpenAI itself', () => {

@@ -61,7 +61,9 @@ function contextWindowFor(modelId: string, env: ModelEnv): number | undefined {
 
 export function getLanguageModel(env: ModelEnv = process.env): LanguageModelSelection {
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
-  if (!apiKey) {
+  const baseURL = nonEmpty(env.OPENAI_BASE_URL);
+  // A base URL alone selects that endpoint: Ollama, LM Studio and llama.cpp servers need no key.
+  if (!apiKey && !baseURL) {
     const chunkDelayMs = Number(nonEmpty(env.SKILLCHAT_OFFLINE_CHUNK_DELAY_MS) ?? DEFAULT_OFFLINE_CHUNK_DELAY_MS);
     return {
       model: createOfflineModel({
@@ -71,9 +73,8 @@ export function getLanguageModel(env: ModelEnv = process.env): LanguageModelSele
       kind: 'offline',
     };
   }
-  const baseURL = nonEmpty(env.OPENAI_BASE_URL);
   const modelId = nonEmpty(env.OPENAI_MODEL) ?? DEFAULT_OPENAI_MODEL;
-  const provider = createOpenAI({ apiKey, baseURL });
+  const provider = createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL });
   const contextWindow = contextWindowFor(modelId, env);
   // Ollama, vLLM, LM Studio, llama.cpp and most gateways speak Chat Completions, not the Responses API.
   const model = baseURL ? provider.chat(modelId) : provider(modelId);
