@@ -164,7 +164,7 @@ describe('parseFrontmatter', () => {
     expect(Object.getPrototypeOf(data)).toBeNull();
     expect(Object.keys(data)).toEqual(['__proto__', 'name']);
     expect(Object.hasOwn(data, '__proto__')).toBe(true);
-    expect((data.__proto__ as Record<string, unknown>).polluted).toBe('yes');
+    expect({ ...(Object.getOwnPropertyDescriptor(data, '__proto__')?.value as object) }).toEqual({ polluted: 'yes' });
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -315,14 +315,16 @@ describe('parseFrontmatter', () => {
     });
 
     it('keeps later line numbers right after a multi-line repair', () => {
-      expect(parse('description: a: b\n  c\nname: x\nname: y\n')).toMatchObject({
+      // The colon on line 2 is recovered; the duplicate key on line 5 is what stops the parse.
+      expect(parse('description: a: b\n  c\nname: x\nname: y\n')).toEqual({
         ok: false,
+        code: 'yaml-invalid',
+        message: 'Invalid YAML in frontmatter: Map keys must be unique at line 5, column 1',
+      });
+      // Strict mode reports the first problem, as skills-ref would.
+      expect(parse('description: a: b\n  c\nname: x\nname: y\n', { mode: 'strict' })).toMatchObject({
         message:
           'Invalid YAML in frontmatter: Nested mappings are not allowed in compact mappings at line 2, column 14',
-      });
-      // The first error was recovered, so the one reported is the original; the duplicate is on line 5.
-      expect(parse('description: ok\nname: x\nname: y\n')).toMatchObject({
-        message: 'Invalid YAML in frontmatter: Map keys must be unique at line 4, column 1',
       });
     });
 
@@ -403,7 +405,8 @@ describe('parseFrontmatter', () => {
       });
     });
 
-    it('parses a frontmatter at the default cap quickly (duplicate-key checks are quadratic)', () => {
+    // The cap exists because yaml's duplicate-key check is quadratic; parse time is reported by `npm run bench`.
+    it('parses a frontmatter right at the default cap', () => {
       const lines: string[] = [];
       let size = 0;
       for (let i = 0; size < DEFAULT_LIMITS.maxFrontmatterBytes - 16; i++) {
@@ -411,10 +414,8 @@ describe('parseFrontmatter', () => {
         lines.push(line);
         size += line.length;
       }
-      const started = performance.now();
       const result = parseFrontmatterTree(lines.join(''), DEFAULT_LIMITS);
       expect(result.ok).toBe(true);
-      expect(performance.now() - started).toBeLessThan(5000);
     });
   });
 

@@ -173,12 +173,14 @@ export function parseFrontmatterTree(
     if (error) {
       const failure = invalidYaml(`${error.message} at ${where(error.pos[0])}`);
       firstFailure ??= failure;
-      if (mode === 'strict' || !RECOVERABLE_ERRORS.has(error.code)) return firstFailure;
       const lineIndex = lineCounter.linePos(error.pos[0]).line - 1;
+      // A line that still fails after quoting: the original error is the one to fix. Any other error is
+      // reported as itself, since it is what stops the skill loading (earlier repairs keep line numbers).
       if (repairedLines.has(lineIndex)) return firstFailure;
+      if (mode === 'strict' || !RECOVERABLE_ERRORS.has(error.code)) return failure;
       const repair = quoteLineValue(lines, lineIndex);
-      if (!repair) return firstFailure;
-      repairedLines.add(lineIndex);
+      if (!repair) return failure;
+      for (let i = 0; i < repair.lineCount; i++) repairedLines.add(lineIndex + i);
       lines = repair.lines;
       recovered.push(repairDiagnostic(repair, lineIndex + firstLine, error));
       continue;
@@ -304,15 +306,15 @@ function quoteLineValue(lines: string[], index: number): LineRepair | null {
     if (line.length - line.trimStart().length <= indent.length) break;
     last = i;
   }
-  const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  const escapeQuoted = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   const next = [...lines];
-  const opening = `${indent}${key}: "${escape(value)}`;
+  const opening = `${indent}${key}: "${escapeQuoted(value)}`;
   if (last === index) {
     next[index] = `${opening.trimEnd()}"`;
   } else {
     next[index] = opening;
     for (let i = index + 1; i <= last; i++) {
-      const line = escape(lines[i] ?? '');
+      const line = escapeQuoted(lines[i] ?? '');
       next[i] = i === last ? `${line.trimEnd()}"` : line;
     }
   }

@@ -52,9 +52,8 @@ describe('validateMetadata', () => {
     });
 
     it('treats __proto__ as an ordinary unexpected field', () => {
-      const data: Record<string, unknown> = Object.create(null);
-      data.__proto__ = 'x';
-      Object.assign(data, valid);
+      // fromEntries defines an own property, as parsed YAML does; assignment would set the prototype instead.
+      const data: Record<string, unknown> = Object.fromEntries([['__proto__', 'x'], ...Object.entries(valid)]);
       expect(messages(data)).toEqual([`Unexpected fields in frontmatter: __proto__. Only ${ALLOWED} are allowed.`]);
     });
   });
