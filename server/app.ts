@@ -8,6 +8,7 @@ import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { getLanguageModel } from './model/provider';
+import { createPermissionPolicy, type PermissionPolicy } from './permissions/policy';
 import { getSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
@@ -15,6 +16,7 @@ export interface App {
   registry: SkillRegistry;
   store: ChatStore;
   model: ReturnType<typeof getLanguageModel>;
+  policy: PermissionPolicy;
 }
 
 const g = globalThis as typeof globalThis & { __skillchatApp?: App };
@@ -27,6 +29,7 @@ export function getApp(): App {
       registry: getSkillRegistry(config),
       store: createDbChatStore(config.databasePath),
       model: getLanguageModel(process.env),
+      policy: createPermissionPolicy(config),
     };
   }
   return g.__skillchatApp;

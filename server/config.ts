@@ -13,11 +13,23 @@ export const CONFIG_FILE_NAME = 'skillchat.config.json';
 const limitsSchema = z
   .object({
     /** Bytes of SKILL.md read before parsing; larger files are not loaded. */
-    maxSkillFileBytes: z.number().int().positive().default(256 * 1024),
+    maxSkillFileBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * 1024),
     /** Bytes of frontmatter parsed (yaml's duplicate-key check is quadratic). */
-    maxFrontmatterBytes: z.number().int().positive().default(32 * 1024),
+    maxFrontmatterBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024),
     /** Bytes of a resource returned to the model; more is truncated with a notice. */
-    maxResourceBytes: z.number().int().positive().default(64 * 1024),
+    maxResourceBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024),
     /** How deep discovery descends inside a root looking for skill folders. */
     maxDepth: z.number().int().min(1).max(20).default(6),
   })
@@ -27,8 +39,60 @@ const rootSchema = z
   .object({ path: z.string().min(1), scope: z.enum(['project', 'user']).default('project') })
   .strict();
 
+export const PERMISSIONS = ['allow', 'ask', 'deny'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const permissionsSchema = z
+  .object({
+    /** Skill-name globs to a permission (`"pdf-*": "ask"`); the most specific pattern wins. */
+    rules: z.record(z.string().min(1), z.enum(PERMISSIONS)).optional(),
+    /** Default per source; `parent-agents` is `.agents/skills` in a folder above the app. */
+    defaults: z
+      .object({
+        app: z.enum(PERMISSIONS),
+        agents: z.enum(PERMISSIONS),
+        'parent-agents': z.enum(PERMISSIONS),
+        'user-agents': z.enum(PERMISSIONS),
+        'user-skillchat': z.enum(PERMISSIONS),
+        configured: z.enum(PERMISSIONS),
+      })
+      .partial()
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type PermissionsConfig = z.infer<typeof permissionsSchema>;
+
+/** Per-skill modes, set by the operator with name globs (`server/skills/modes.ts` says what each one does). */
+export const SKILL_MODES = ['pinned', 'auto', 'search', 'manual', 'off'] as const;
+export type SkillMode = (typeof SKILL_MODES)[number];
+
+const catalogSchema = z
+  .object({
+    /** Tokens the catalog may take when the model's context window is unknown (default 4000). */
+    budgetTokens: z.number().int().positive().optional(),
+    /** Share of the model's context window the catalog may take, when the window is known (default 2). */
+    budgetPercent: z.number().positive().max(100).optional(),
+  })
+  .strict();
+
+export type CatalogConfig = z.infer<typeof catalogSchema>;
+
+const skillsSchema = z
+  .object({
+    /** Skill-name globs to a mode (`"pdf-*": "pinned"`); the most specific pattern wins (see globs.ts). */
+    modes: z.record(z.string().min(1), z.enum(SKILL_MODES)).optional(),
+  })
+  .strict();
+
 export const configFileSchema = z
   .object({
+    permissions: permissionsSchema.optional(),
+    catalog: catalogSchema.optional(),
+    skills: skillsSchema.optional(),
+    /** Watch the skill roots and reload on change (default true; SKILLCHAT_WATCH=0 turns it off). */
+    watch: z.boolean().optional(),
     /** Replaces the default roots when given (precedence = order). Relative paths are relative to the app dir. */
     skillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
     /** Added after the default roots. */
@@ -56,6 +120,10 @@ export interface AppConfig {
   limits: Limits;
   databasePath: string;
   server: { host: string; port: number; allowedHosts: string[] };
+  permissions: PermissionsConfig;
+  catalog: CatalogConfig;
+  skills: { modes: Record<string, SkillMode> };
+  watch: boolean;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -108,6 +176,7 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_DB: SQLite file (default `<app>/data/skillchat.db`).
  * - SKILLCHAT_HOST / PORT: bind address (default 127.0.0.1:3000).
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
+ * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
@@ -150,7 +219,8 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
 
   const portRaw = env.PORT ?? env.SKILLCHAT_PORT;
   const port = portRaw ? Number(portRaw) : (file.server?.port ?? 3000);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`PORT must be 1-65535, got ${portRaw}`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new ConfigError(`PORT must be 1-65535, got ${portRaw}`);
 
   return {
     appDir,
@@ -166,6 +236,13 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
         ...(env.SKILLCHAT_ALLOWED_HOSTS?.split(',').map((h) => h.trim()) ?? []),
       ].filter(Boolean),
     },
+    permissions: file.permissions ?? {},
+    catalog: file.catalog ?? {},
+    skills: { modes: file.skills?.modes ?? {} },
+    watch:
+      env.SKILLCHAT_WATCH !== undefined && env.SKILLCHAT_WATCH !== ''
+        ? env.SKILLCHAT_WATCH !== '0'
+        : (file.watch ?? true),
     configFile,
   };
 }

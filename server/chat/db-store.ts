@@ -1,5 +1,6 @@
 /** The `ChatStore` over SQLite: a thin adapter from the chat's needs to the named queries of `server/db`. */
 import {
+  addGrant,
   type Chat,
   DEFAULT_CHAT_TITLE,
   deleteChat,
@@ -11,9 +12,13 @@ import {
   getChatActivations,
   getDb,
   getMessages,
+  hasGrant,
   listChats,
   recordActivation,
+  recordDecision,
+  recordScriptRun,
   renameChat,
+  saveMessage,
   saveUserMessage,
   startAssistantMessage,
   touchChat,
@@ -81,5 +86,14 @@ export function createDbChatStore(databasePath: string): ChatStore {
     recordActivation: (chatId, skillName, how) => {
       recordActivation(chatId, skillName, how, new Date(), db());
     },
+    replaceMessage: (chatId, message) => {
+      saveMessage(chatId, message, { status: 'complete' }, db());
+    },
+    hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, db()),
+    addGrant: (skillName, contentHash) => {
+      addGrant(skillName, contentHash, new Date(), db());
+    },
+    recordDecision: (input) => recordDecision(input, db()),
+    recordScriptRun: (input) => recordScriptRun(input, db()),
   };
 }

@@ -28,11 +28,16 @@ const userMessageSchema = z
   })
   .loose();
 
+const approvalSchema = z
+  .object({ approvalId: z.string().min(1).max(200), approved: z.boolean(), always: z.boolean().optional() })
+  .strict();
+
 export const chatRequestSchema = z
   .object({
     chatId: chatIdSchema,
     message: userMessageSchema.optional(),
-    trigger: z.enum(['submit-message', 'regenerate-message']).default('submit-message'),
+    trigger: z.enum(['submit-message', 'regenerate-message', 'approval-response']).default('submit-message'),
+    approvals: z.array(approvalSchema).min(1).max(20).optional(),
   })
   .loose();
 
@@ -54,7 +59,11 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
 export function parseChatRequest(raw: unknown): ChatRequestBody {
   const parsed = chatRequestSchema.safeParse(raw);
   if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat request: ${describeIssues(parsed.error)}`);
-  const { chatId, trigger, message } = parsed.data;
+  const { chatId, trigger, message, approvals } = parsed.data;
+  if (trigger === 'approval-response') {
+    if (!approvals) throw new AppError('bad_request:chat', 'Invalid chat request: approvals are required');
+    return { chatId, trigger, approvals };
+  }
   if (trigger === 'submit-message') {
     if (!message) throw new AppError('bad_request:chat', 'Invalid chat request: message is required to submit');
     const text = messageText(message as ChatMessage);

@@ -33,4 +33,23 @@ export interface ChatStore {
   touchChat(chatId: string): void;
   getActivatedNames(chatId: string): string[];
   recordActivation(chatId: string, skillName: string, how: ActivationHow): void;
+  /** Replaces a stored message by id, keeping its position (approval answers). */
+  replaceMessage(chatId: string, message: ChatMessage): void;
+  hasGrant(skillName: string, contentHash: string): boolean;
+  addGrant(skillName: string, contentHash: string): void;
+  recordDecision(input: {
+    chatId: string;
+    skillName: string;
+    decision: 'allowed' | 'denied' | 'always';
+    contentHash: string;
+  }): void;
+  recordScriptRun(input: {
+    chatId: string;
+    skillName: string;
+    script: string;
+    args: string[];
+    exitCode: number | null;
+    timedOut: boolean;
+    durationMs: number;
+  }): void;
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { getMessageRecords } from '../db';
 import { createOfflineModel } from '../model/offline-model';
+import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
@@ -28,6 +29,7 @@ function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
     config,
     skills,
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
+    policy: createPermissionPolicy(config),
     ...overrides,
   };
 }

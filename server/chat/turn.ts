@@ -18,9 +18,11 @@ import {
 } from 'ai';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
+import type { PermissionPolicy } from '../permissions/policy';
 import { renderCatalog } from '../skills/catalog';
 import { parseInvocation } from '../skills/invocation';
 import type { Skill } from '../skills/types';
+import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import type { ChatStore } from './store';
@@ -36,6 +38,7 @@ export interface TurnDeps {
   /** Loaded skills (the registry's current scan). */
   skills: readonly Skill[];
   model: { model: LanguageModel; label: string };
+  policy: PermissionPolicy;
 }
 
 interface ActiveTurn {
@@ -74,6 +77,36 @@ function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {
   writer.write({ type: 'text-end', id });
 }
 
+/** Applies the trigger to the stored history: the messages the model answers and the id the answer is stored under. */
+async function prepareHistory(
+  body: ChatRequestBody,
+  deps: TurnDeps,
+  approvalCtx: () => ApprovalContext,
+): Promise<{ history: ChatMessage[]; answerId: string }> {
+  const { store } = deps;
+  const { chatId } = body;
+  const history = store.getMessages(chatId);
+  if (body.trigger === 'submit-message') {
+    const message = body.message!;
+    if (history.some((m) => m.id === message.id)) {
+      throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
+    }
+    store.saveUserMessage(chatId, message);
+    if (history.length === 0) store.setTitleFromFirstMessage(chatId, messageText(message));
+    return { history: [...history, message], answerId: randomUUID() };
+  }
+  if (body.trigger === 'approval-response') {
+    // The answer continues the message that asked: same id, the approved tools run first.
+    const answered = await applyApprovals(history.at(-1), body.approvals ?? [], approvalCtx());
+    store.replaceMessage(chatId, answered);
+    return { history: [...history.slice(0, -1), answered], answerId: answered.id };
+  }
+  const lastUser = history.findLastIndex((m) => m.role === 'user');
+  if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
+  store.deleteMessagesAfter(chatId, history[lastUser]!.id);
+  return { history: history.slice(0, lastUser + 1), answerId: randomUUID() };
+}
+
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
   const { store, config } = deps;
   const { chatId } = body;
@@ -83,29 +116,34 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
   }
 
-  let history = store.getMessages(chatId);
-  if (body.trigger === 'submit-message') {
-    const message = body.message!;
-    if (history.some((m) => m.id === message.id)) {
-      throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
-    }
-    store.saveUserMessage(chatId, message);
-    if (history.length === 0) store.setTitleFromFirstMessage(chatId, messageText(message));
-    history = [...history, message];
-  } else {
-    const lastUser = history.findLastIndex((m) => m.role === 'user');
-    if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
-    store.deleteMessagesAfter(chatId, history[lastUser]!.id);
-    history = history.slice(0, lastUser + 1);
-  }
-
-  const skills = new Map(deps.skills.map((s) => [s.name, s]));
+  // Skills denied by the operator are invisible to the model: not in the catalog, not in the tools' enum.
+  const allSkills = new Map(deps.skills.map((s) => [s.name, s]));
+  const skills = new Map(
+    deps.skills.filter((s) => deps.policy.resolve(s).permission !== 'deny').map((s) => [s.name, s]),
+  );
   const activated = new Set(store.getActivatedNames(chatId));
-  const lastUserText = messageText(history.at(-1)!);
-  const invocation = parseInvocation(lastUserText, (name) => skills.has(name));
-  const catalog = skills.size > 0 ? renderCatalog(deps.skills) : null;
+  const display = { appDir: config.appDir, home: config.home };
+  let explicitSkill: string | undefined;
+  const approvalContext = (): ApprovalContext => ({
+    chatId,
+    skills,
+    policy: deps.policy,
+    store,
+    display,
+    activated,
+    explicitSkill,
+  });
 
-  const assistantId = randomUUID();
+  const { history, answerId } = await prepareHistory(body, deps, approvalContext);
+  const continuing = body.trigger === 'approval-response';
+  const lastUserText = messageText(history.findLast((m) => m.role === 'user') ?? { parts: [] });
+  const invocation = continuing ? null : parseInvocation(lastUserText, (name) => allSkills.has(name));
+  explicitSkill = invocation?.name;
+  const denied =
+    invocation && !skills.has(invocation.name) ? deps.policy.resolve(allSkills.get(invocation.name)!) : null;
+  const catalog = skills.size > 0 ? renderCatalog([...skills.values()]) : null;
+
+  const assistantId = answerId;
   store.startAssistantMessage(chatId, assistantId);
 
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
@@ -113,8 +151,8 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     skills,
     activated,
     limits: config.limits,
-    display: { appDir: config.appDir, home: config.home },
-    explicitSkill: invocation?.name,
+    display,
+    explicitSkill,
     onActivated: (name: string, how: ActivationHow) => {
       store.recordActivation(chatId, name, how);
       writerRef?.write({ type: 'data-activations', data: { names: [...activated].sort() } });
@@ -134,6 +172,23 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     generateId: () => assistantId,
     execute: async ({ writer }) => {
       writerRef = writer;
+      if (denied && invocation) {
+        writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
+        const toolCallId = `explicit-${randomUUID()}`;
+        writer.write({
+          type: 'tool-input-available',
+          toolCallId,
+          toolName: TOOL_ACTIVATE,
+          input: { name: invocation.name },
+        });
+        writer.write({
+          type: 'tool-output-error',
+          toolCallId,
+          errorText: `Skill "${invocation.name}" is not allowed here (${denied.reason}).`,
+        });
+        writer.write({ type: 'finish' });
+        return;
+      }
       if (invocation && !invocation.rest) {
         // A bare `/name` activates on the server: the person asked for the skill, there is nothing to answer yet.
         writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
@@ -176,6 +231,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         tools,
         stopWhen: isStepCount(MAX_STEPS),
         abortSignal: controller.signal,
+        toolApproval: createToolApproval(approvalContext()),
         prepareStep: ({ stepNumber }) => {
           if (!invocation || !catalog) return undefined;
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.

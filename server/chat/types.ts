@@ -69,12 +69,24 @@ export type ChatTools = {
 
 export type ChatMessage = UIMessage<ChatMessageMetadata, ChatDataParts, ChatTools>;
 
-/** Request body of POST /api/chat (the client sends only the newest message). */
+/** A person's answer to an approval prompt on a tool card. */
+export interface ApprovalAnswer {
+  approvalId: string;
+  approved: boolean;
+  /** "Always allow": store a grant tied to the skill's current content. */
+  always?: boolean;
+}
+
+/**
+ * Request body of POST /api/chat. The client sends only the newest user message; for approvals only the answers
+ * (the server applies them to the stored message: tool parts are never taken from a browser).
+ */
 export interface ChatRequestBody {
   chatId: string;
-  /** The new user message; absent for `regenerate-message`. */
+  /** The new user message; only for `submit-message`. */
   message?: ChatMessage;
-  trigger: 'submit-message' | 'regenerate-message';
+  trigger: 'submit-message' | 'regenerate-message' | 'approval-response';
+  approvals?: ApprovalAnswer[];
 }
 
 export interface ChatSummary {

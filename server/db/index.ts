@@ -13,6 +13,7 @@ export {
 } from './client';
 export * from './errors';
 export * from './messages';
+export * from './permissions';
 export {
   ACTIVATION_HOWS,
   type ActivationHow,
@@ -20,4 +21,6 @@ export {
   MESSAGE_STATUSES,
   type MessageRole,
   type MessageStatus,
+  PERMISSION_DECISIONS,
+  type PermissionDecision,
 } from './schema';

@@ -117,7 +117,62 @@ export const activationEvents = sqliteTable(
   ],
 );
 
+/**
+ * "Always allow" for a skill, tied to the hash of its SKILL.md and scripts: a grant for other content does not
+ * apply, so an edit brings the approval prompt back. Revoked grants stay, with `revoked_at`, as a record.
+ */
+export const permissionGrants = sqliteTable(
+  'permission_grants',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    skillName: text('skill_name').notNull(),
+    contentHash: text('content_hash').notNull(),
+    grantedAt: timestamp('granted_at').notNull(),
+    revokedAt: timestamp('revoked_at'),
+  },
+  (t) => [index('permission_grants_skill_idx').on(t.skillName, t.contentHash)],
+);
+
+/** `allowed` / `denied`: a person's answer to an approval prompt; `always`: allowed and granted for this content. */
+export const PERMISSION_DECISIONS = ['allowed', 'denied', 'always'] as const;
+export type PermissionDecision = (typeof PERMISSION_DECISIONS)[number];
+
+/** Every answer to an approval prompt, for the admin page. The chat link goes when the chat is deleted. */
+export const permissionDecisions = sqliteTable(
+  'permission_decisions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    skillName: text('skill_name').notNull(),
+    decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
+    contentHash: text('content_hash').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('permission_decisions_at_idx').on(t.at)],
+);
+
+/** Every sandboxed script run: what ran, with what, and how it ended. */
+export const scriptRuns = sqliteTable(
+  'script_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    skillName: text('skill_name').notNull(),
+    script: text('script').notNull(),
+    /** JSON array of strings. */
+    args: text('args').notNull(),
+    exitCode: integer('exit_code'),
+    timedOut: integer('timed_out', { mode: 'boolean' }).notNull().default(false),
+    durationMs: integer('duration_ms').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('script_runs_at_idx').on(t.at)],
+);
+
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type ActivationRow = typeof activations.$inferSelect;
 export type ActivationEventRow = typeof activationEvents.$inferSelect;
+export type PermissionGrantRow = typeof permissionGrants.$inferSelect;
+export type PermissionDecisionRow = typeof permissionDecisions.$inferSelect;
+export type ScriptRunRow = typeof scriptRuns.$inferSelect;

@@ -9,5 +9,5 @@ export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
   const app = getApp();
   const { skills } = await app.registry.current();
-  return runChatTurn(body, { store: app.store, config: app.config, skills, model: app.model });
+  return runChatTurn(body, { store: app.store, config: app.config, skills, model: app.model, policy: app.policy });
 });

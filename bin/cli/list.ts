@@ -1,0 +1,166 @@
+/**
+ * `list`: what the app would load and why not the rest: roots, skills with their status, folders that were not
+ * loaded, collisions and the catalog's token cost. The answer to "why doesn't my skill show up?".
+ */
+import path from 'node:path';
+import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
+import { discover } from './app';
+import { type Command, commandHelp, parseArgs } from './command';
+
+export type SkillStatus = 'ok' | 'warnings';
+
+export interface ListedSkill extends Skill {
+  status: SkillStatus;
+}
+
+/** `list --json`: the DiscoveryResult, each skill with its status, plus the catalog's size in o200k tokens. */
+export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
+  skills: ListedSkill[];
+  catalogTokens: number;
+}
+
+/** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
+export function skillStatus(skill: Skill): SkillStatus {
+  return skill.diagnostics.some((d) => d.severity !== 'info') ? 'warnings' : 'ok';
+}
+
+/**
+ * The catalog is left out of the prompt when there are no skills, so it costs nothing then. Imported here, not at
+ * the top: the o200k table takes a few hundred ms to load, which every other command would pay for nothing.
+ */
+export async function catalogTokens(skills: readonly Skill[]): Promise<number> {
+  if (skills.length === 0) return 0;
+  const { countTokens, renderCatalog } = await import('../../server/skills/catalog');
+  return countTokens(renderCatalog(skills));
+}
+
+export async function toListJson(result: DiscoveryResult): Promise<ListJson> {
+  return {
+    ...result,
+    skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill) })),
+    catalogTokens: await catalogTokens(result.skills),
+  };
+}
+
+/** Where a folder is as people see it in their tree: under the root as configured, not its realpath. */
+function location(root: string, relDir: string): string {
+  return relDir ? path.join(root, ...relDir.split('/')) : root;
+}
+
+/** Diagnostics compared by content: the same problem can reach the result and a skill as separate objects. */
+function key(d: Diagnostic): string {
+  return JSON.stringify([d.severity, d.code, d.message, d.skillDir ?? '', d.root ?? '']);
+}
+
+function table(rows: string[][], indent = '  '): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => indent + r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  '));
+}
+
+function diagnosticLine(d: Diagnostic, indent: string): string {
+  return `${indent}${d.severity.padEnd(7)}  ${d.code}: ${d.message}`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function formatList(data: ListJson): string {
+  const lines: string[] = [];
+
+  lines.push('Roots (highest precedence first)');
+  lines.push(
+    ...table([
+      ['#', 'SCOPE', 'KIND', 'SKILLS', 'PATH'],
+      ...data.roots.map((r, i) => [
+        String(i + 1),
+        r.scope,
+        r.kind,
+        r.exists ? String(r.skillCount) : 'missing',
+        r.path,
+      ]),
+    ]),
+  );
+
+  lines.push('', `Skills (${data.skills.length})`);
+  if (data.skills.length === 0) lines.push('  (none)');
+  else {
+    const rows = table([
+      ['NAME', 'STATUS', 'SCOPE', 'LOCATION'],
+      ...data.skills.map((s) => [s.name, s.status, s.scope, location(s.root, s.relDir)]),
+    ]);
+    lines.push(rows[0]!);
+    data.skills.forEach((skill, i) => {
+      lines.push(rows[i + 1]!);
+      for (const d of skill.diagnostics) lines.push(diagnosticLine(d, '      '));
+    });
+  }
+
+  const shown = new Set(data.skills.flatMap((s) => s.diagnostics.map(key)));
+  // A folder that was not loaded has at least one `error`; everything said about it is grouped under it.
+  const notLoaded = new Map<string, Diagnostic[]>();
+  for (const d of data.diagnostics) {
+    if (d.severity === 'error' && d.skillDir && !shown.has(key(d))) notLoaded.set(d.skillDir, []);
+  }
+  for (const d of data.diagnostics) {
+    if (d.skillDir && notLoaded.has(d.skillDir) && !shown.has(key(d))) {
+      notLoaded.get(d.skillDir)!.push(d);
+      shown.add(key(d));
+    }
+  }
+  if (notLoaded.size > 0) {
+    lines.push('', `Not loaded (${notLoaded.size})`);
+    for (const [dir, diagnostics] of notLoaded) {
+      lines.push(`  ${dir}`, ...diagnostics.map((d) => diagnosticLine(d, '      ')));
+    }
+  }
+
+  if (data.collisions.length > 0) {
+    lines.push('', `Collisions (${data.collisions.length})`);
+    for (const c of data.collisions) {
+      lines.push(`  ${c.name}`, `      wins:     ${c.winner}`, ...c.losers.map((l) => `      shadowed: ${l}`));
+    }
+  }
+
+  // Root problems, collision warnings and the shadowed copies' own problems.
+  const other = data.diagnostics.filter((d) => !shown.has(key(d)));
+  if (other.length > 0) {
+    lines.push('', `Other diagnostics (${other.length})`);
+    lines.push(...other.map((d) => diagnosticLine(d, '  ')));
+  }
+
+  lines.push(
+    '',
+    `${plural(data.skills.length, 'skill')} loaded, ${plural(notLoaded.size, 'folder')} not loaded, ` +
+      `${plural(data.collisions.length, 'collision')}; catalog ${plural(data.catalogTokens, 'token')} (o200k).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export const listCommand: Command = {
+  name: 'list',
+  args: '[OPTIONS]',
+  summary: 'Show the skills the app would load, and why others are not loaded.',
+  details: [
+    'Scans the configured skill roots (skillchat.config.json, SKILLCHAT_SKILL_ROOTS,\nor the defaults) the way the app does, and prints the roots, the loaded skills\nwith their status and diagnostics, the folders that were not loaded, name\ncollisions (winner and shadowed copies) and the catalog size in tokens.',
+  ],
+  options: [
+    ['--root DIR', 'Scan DIR instead of the configured roots (repeatable; first wins).'],
+    ['--json', 'Print the discovery result as JSON, with catalogTokens.'],
+  ],
+  async run(args, io) {
+    const parsed = parseArgs(
+      args,
+      { flags: ['--json'], options: ['--root'], positionals: { names: '', min: 0, max: 0 } },
+      listCommand,
+    );
+    if (parsed.help) {
+      io.out(commandHelp(listCommand));
+      return 0;
+    }
+    const { result } = await discover(parsed.options.get('--root') ?? []);
+    const data = await toListJson(result);
+    io.out(parsed.flags.has('--json') ? `${JSON.stringify(data, null, 2)}\n` : formatList(data));
+    return 0;
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * `skills`: the skills-ref commands (`validate`, `read-properties`, `to-prompt`, same output and exit codes) and the
+ * app's view of skills (`list`, `match`, `read-resource`), all thin layers over server/skills/. Run through the
+ * `bin/skills` wrapper, which finds this project's tsx.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../server/config';
+import { PROJECT_DIR } from './cli/app';
+import { type Command, errorMessage, type Io, PROGRAM, printUsageError, twoColumns, UsageError } from './cli/command';
+import { listCommand } from './cli/list';
+import { matchCommand } from './cli/match';
+import { readResourceCommand } from './cli/read-resource';
+import { readPropertiesCommand, toPromptCommand, validateCommand } from './cli/skills-ref';
+
+const COMMANDS: Command[] = [
+  validateCommand,
+  readPropertiesCommand,
+  toPromptCommand,
+  listCommand,
+  matchCommand,
+  readResourceCommand,
+];
+
+function usage(): string {
+  const commands = twoColumns(COMMANDS.map((c) => [c.name, c.summary] as const));
+  const options = twoColumns([
+    ['--version', 'Show the version and exit.'],
+    ['--help', 'Show this message and exit.'],
+  ]);
+  return (
+    `Usage: ${PROGRAM} [OPTIONS] COMMAND [ARGS]...\n\n` +
+    '  Agent Skills tools for skillchat: validate skills the way skills-ref does,\n' +
+    '  and see what the app loads and matches.\n\n' +
+    `Options:\n${options}\n\nCommands:\n${commands}\n\n` +
+    `Run '${PROGRAM} COMMAND --help' for a command's options.\n`
+  );
+}
+
+function version(): string {
+  const pkg: { version?: unknown } = JSON.parse(fs.readFileSync(path.join(PROJECT_DIR, 'package.json'), 'utf8'));
+  return `${PROGRAM}, version ${String(pkg.version)}\n`;
+}
+
+async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+    io.out(usage());
+    return 0;
+  }
+  if (first === '--version') {
+    io.out(version());
+    return 0;
+  }
+  // `help COMMAND` is `COMMAND --help`.
+  const [name, args] = first === 'help' ? [rest[0], ['--help']] : [first, rest];
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(usage());
+    if (name !== undefined) io.err(`\nError: No such command '${name}'.\n`);
+    return 2;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) return printUsageError(error, io);
+    // A broken skillchat.config.json is the person's to fix, not a crash: say what is wrong with it.
+    if (error instanceof ConfigError) {
+      io.err(`Error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+// `skills list | head` closes the pipe early; that is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+main(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `${PROGRAM}: unexpected error: ${error instanceof Error ? error.stack : errorMessage(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,147 @@
+/**
+ * Consent end to end on the server: a skill under `ask` waits for the person; Deny tells the model and records no
+ * activation; "always allow" holds until SKILL.md changes; `/name` is consent; `deny` hides the skill entirely.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppConfig, loadConfig, type Permission } from '../config';
+import { createOfflineModel } from '../model/offline-model';
+import { createPermissionPolicy } from '../permissions/policy';
+import { discoverSkills } from '../skills/discovery';
+import { createDbChatStore } from './db-store';
+import type { ChatStore } from './store';
+import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import type { ApprovalAnswer, ChatMessage } from './types';
+
+const appDir = path.resolve(import.meta.dirname, '../..');
+const SKILL = 'skills-system-validation';
+let tmp: string;
+let root: string;
+let store: ChatStore;
+
+async function deps(permission: Permission): Promise<TurnDeps> {
+  const base = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite') }, home: path.join(tmp, 'home') });
+  const config: AppConfig = { ...base, permissions: { rules: { [SKILL]: permission } } };
+  const { skills } = await discoverSkills([{ path: root, scope: 'project', kind: 'configured' }], {
+    limits: config.limits,
+  });
+  return {
+    store,
+    config,
+    skills,
+    model: { model: createOfflineModel(), label: 'offline' },
+    policy: createPermissionPolicy(config),
+  };
+}
+
+let n = 0;
+async function post(chatId: string, body: { text?: string; approvals?: ApprovalAnswer[] }, d: TurnDeps) {
+  n += 1;
+  const response = await runChatTurn(
+    body.approvals
+      ? { chatId, trigger: 'approval-response', approvals: body.approvals }
+      : {
+          chatId,
+          trigger: 'submit-message',
+          message: { id: `m${n}`, role: 'user', parts: [{ type: 'text', text: body.text! }] },
+        },
+    d,
+  );
+  await response.text();
+  await waitForTurn(chatId);
+  return store.loadChatView(chatId)!;
+}
+
+type Part = { type: string; state?: string; approval?: { id: string }; errorText?: string };
+const activation = (m: ChatMessage) => m.parts.find((p) => p.type === 'tool-skills_activate') as Part | undefined;
+const text = (m: ChatMessage) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-approvals-'));
+  root = path.join(tmp, 'skills');
+  fs.cpSync(path.join(appDir, '.skills', SKILL), path.join(root, SKILL), { recursive: true });
+  store = createDbChatStore(path.join(tmp, 'db.sqlite'));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('skills under ask', () => {
+  it('the activation waits for approval; Deny tells the model and records nothing', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'deny' });
+    let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    const waiting = activation(view.messages.at(-1)!)!;
+    expect(waiting.state).toBe('approval-requested');
+    expect(view.activations).toEqual([]);
+
+    view = await post(chat.id, { approvals: [{ approvalId: waiting.approval!.id, approved: false }] }, d);
+    const answer = view.messages.at(-1)!;
+    expect(view.messages).toHaveLength(2); // the answer continued in place
+    expect(activation(answer)?.state).toBe('output-denied');
+    expect(text(answer)).toMatch(/not approved|denied/i);
+    expect(view.activations).toEqual([]);
+  });
+
+  it('Allow loads the skill; an unknown or repeated approval is refused', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'allow' });
+    let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    const id = activation(view.messages.at(-1)!)!.approval!.id;
+    await expect(
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: 'nope', approved: true }] },
+        d,
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    view = await post(chat.id, { approvals: [{ approvalId: id, approved: true }] }, d);
+    expect(activation(view.messages.at(-1)!)?.state).toBe('output-available');
+    expect(text(view.messages.at(-1)!)).toContain('SKILLCHAT_CONFORMANCE_REFERENCE_v1');
+    expect(view.activations).toEqual([expect.objectContaining({ skillName: SKILL, count: 1, lastHow: 'model' })]);
+    await expect(
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: id, approved: true }] },
+        d,
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('"always allow" skips the prompt next time, until SKILL.md changes', async () => {
+    const d = await deps('ask');
+    const first = store.createChat({ id: 'always-1' }).chat;
+    const view = await post(first.id, { text: 'please validate that the skills system works' }, d);
+    const id = activation(view.messages.at(-1)!)!.approval!.id;
+    await post(first.id, { approvals: [{ approvalId: id, approved: true, always: true }] }, d);
+
+    const second = store.createChat({ id: 'always-2' }).chat;
+    const again = await post(second.id, { text: 'please validate that the skills system works' }, d);
+    expect(activation(again.messages.at(-1)!)?.state).toBe('output-available');
+
+    fs.appendFileSync(path.join(root, SKILL, 'SKILL.md'), '\nOne more line.\n');
+    const edited = await deps('ask');
+    const third = store.createChat({ id: 'always-3' }).chat;
+    const asked = await post(third.id, { text: 'please validate that the skills system works' }, edited);
+    expect(activation(asked.messages.at(-1)!)?.state).toBe('approval-requested');
+  });
+
+  it('explicit /name counts as consent', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'explicit-consent' });
+    const view = await post(chat.id, { text: `/${SKILL} validate that it works` }, d);
+    expect(activation(view.messages.at(-1)!)?.state).toBe('output-available');
+  });
+});
+
+describe('skills under deny', () => {
+  it('are not offered to the model and /name is refused with a reason', async () => {
+    const d = await deps('deny');
+    const { chat } = store.createChat({ id: 'denied' });
+    let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    expect(activation(view.messages.at(-1)!)).toBeUndefined();
+    view = await post(chat.id, { text: `/${SKILL}` }, d);
+    const refused = activation(view.messages.at(-1)!)!;
+    expect(refused.state).toBe('output-error');
+    expect(refused.errorText).toMatch(/not allowed here \(rule "skills-system-validation"\)/);
+    expect(view.activations).toEqual([]);
+  });
+});

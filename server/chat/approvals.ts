@@ -1,0 +1,112 @@
+/**
+ * Consent for skills under the `ask` policy, with the AI SDK's tool approval: the activation waits on the card until
+ * the person answers. Explicit `/name` counts as consent for that activation; "always allow" is a grant tied to the
+ * skill's content hash, so an edit to SKILL.md or a script brings the prompt back.
+ */
+import type { ToolApprovalStatus } from 'ai';
+import { AppError } from '../errors';
+import { skillContentHash } from '../permissions/content-hash';
+import type { PermissionPolicy } from '../permissions/policy';
+import { type DisplayContext, displaySkillLocation } from '../skills/display';
+import type { Skill } from '../skills/types';
+import type { ChatStore } from './store';
+import { type ApprovalAnswer, type ChatMessage, TOOL_ACTIVATE } from './types';
+
+export interface ApprovalContext {
+  chatId: string;
+  skills: ReadonlyMap<string, Skill>;
+  policy: PermissionPolicy;
+  store: Pick<ChatStore, 'hasGrant' | 'addGrant' | 'recordDecision'>;
+  display: DisplayContext;
+  activated: ReadonlySet<string>;
+  explicitSkill?: string;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** Decides, per tool call, whether the person must answer first. */
+export function createToolApproval(ctx: ApprovalContext) {
+  return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
+    if (toolCall.toolName !== TOOL_ACTIVATE) return undefined;
+    const name = (toolCall.input as { name?: unknown }).name;
+    const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
+    if (!skill) return undefined; // The tool reports the unknown name itself.
+    const { permission, reason } = ctx.policy.resolve(skill);
+    if (permission === 'deny') return { type: 'denied', reason: `Skill "${skill.name}" is not allowed (${reason}).` };
+    if (permission === 'allow' || ctx.activated.has(skill.name)) return undefined;
+    if (ctx.explicitSkill === skill.name) return { type: 'approved', reason: 'Invoked by the person with /name.' };
+    if (ctx.store.hasGrant(skill.name, await skillContentHash(skill))) {
+      return { type: 'approved', reason: 'Always allowed for this version of the skill.' };
+    }
+    const location = displaySkillLocation(skill, ctx.display);
+    return {
+      type: 'user-approval',
+      reason: `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${reason}.`,
+    };
+  };
+}
+
+type ApprovalPart = {
+  type: string;
+  state: string;
+  toolCallId: string;
+  input?: unknown;
+  approval?: { id: string; approved?: boolean; reason?: string };
+};
+
+function isApprovalPart(part: ChatMessage['parts'][number]): part is ChatMessage['parts'][number] & ApprovalPart {
+  return part.type.startsWith('tool-') && 'approval' in part && part.approval !== undefined;
+}
+
+/**
+ * Applies a person's answers to the pending approvals of the stored last answer, records the decisions and grants,
+ * and returns the updated message. Unknown or already answered approvals are a 409: nothing is changed.
+ */
+export async function applyApprovals(
+  message: ChatMessage | undefined,
+  answers: readonly ApprovalAnswer[],
+  ctx: ApprovalContext,
+): Promise<ChatMessage> {
+  if (!message || message.role !== 'assistant') {
+    throw new AppError('conflict:chat', 'There is no answer waiting for approval in this chat');
+  }
+  const pending = new Map(
+    message.parts
+      .filter(isApprovalPart)
+      .filter((p) => p.state === 'approval-requested')
+      .map((p) => [p.approval!.id, p]),
+  );
+  for (const answer of answers) {
+    if (!pending.has(answer.approvalId)) {
+      throw new AppError('conflict:chat', `No approval "${answer.approvalId}" is waiting in this chat`);
+    }
+  }
+  const byId = new Map(answers.map((a) => [a.approvalId, a]));
+  const parts = await Promise.all(
+    message.parts.map(async (part) => {
+      if (!isApprovalPart(part) || part.state !== 'approval-requested') return part;
+      const answer = byId.get(part.approval!.id);
+      if (!answer) return part;
+      const name = (part.input as { name?: unknown } | undefined)?.name;
+      const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
+      if (skill) {
+        const contentHash = await skillContentHash(skill);
+        const decision = !answer.approved ? 'denied' : answer.always ? 'always' : 'allowed';
+        if (decision === 'always') ctx.store.addGrant(skill.name, contentHash);
+        ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
+      }
+      return {
+        ...part,
+        state: 'approval-responded',
+        approval: {
+          ...part.approval!,
+          approved: answer.approved,
+          ...(answer.approved ? {} : { reason: 'The person denied this.' }),
+        },
+      } as ChatMessage['parts'][number];
+    }),
+  );
+  return { ...message, parts };
+}

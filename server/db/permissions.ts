@@ -1,0 +1,137 @@
+/**
+ * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
+ */
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { type Db, getDb } from './client';
+import {
+  type PermissionDecision,
+  type PermissionDecisionRow,
+  type PermissionGrantRow,
+  permissionDecisions,
+  permissionGrants,
+  type ScriptRunRow,
+  scriptRuns,
+} from './schema';
+
+/** True when an unrevoked grant exists for exactly this content. */
+export function hasGrant(skillName: string, contentHash: string, db: Db = getDb()): boolean {
+  const row = db
+    .select({ id: permissionGrants.id })
+    .from(permissionGrants)
+    .where(
+      and(
+        eq(permissionGrants.skillName, skillName),
+        eq(permissionGrants.contentHash, contentHash),
+        isNull(permissionGrants.revokedAt),
+      ),
+    )
+    .get();
+  return row !== undefined;
+}
+
+export function addGrant(
+  skillName: string,
+  contentHash: string,
+  at = new Date(),
+  db: Db = getDb(),
+): PermissionGrantRow {
+  return db.transaction(
+    () => {
+      const existing = db
+        .select()
+        .from(permissionGrants)
+        .where(
+          and(
+            eq(permissionGrants.skillName, skillName),
+            eq(permissionGrants.contentHash, contentHash),
+            isNull(permissionGrants.revokedAt),
+          ),
+        )
+        .get();
+      return (
+        existing ?? db.insert(permissionGrants).values({ skillName, contentHash, grantedAt: at }).returning().get()
+      );
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** Active grants, newest first. */
+export function listGrants(db: Db = getDb()): PermissionGrantRow[] {
+  return db
+    .select()
+    .from(permissionGrants)
+    .where(isNull(permissionGrants.revokedAt))
+    .orderBy(desc(permissionGrants.grantedAt), desc(permissionGrants.id))
+    .all();
+}
+
+/** Revokes one grant; false when it did not exist or was already revoked. */
+export function revokeGrant(id: number, at = new Date(), db: Db = getDb()): boolean {
+  return (
+    db
+      .update(permissionGrants)
+      .set({ revokedAt: at })
+      .where(and(eq(permissionGrants.id, id), isNull(permissionGrants.revokedAt)))
+      .run().changes > 0
+  );
+}
+
+export function recordDecision(
+  input: { chatId: string | null; skillName: string; decision: PermissionDecision; contentHash: string; at?: Date },
+  db: Db = getDb(),
+): void {
+  db.insert(permissionDecisions)
+    .values({ ...input, at: input.at ?? new Date() })
+    .run();
+}
+
+export function listDecisions(limit = 100, db: Db = getDb()): PermissionDecisionRow[] {
+  return db
+    .select()
+    .from(permissionDecisions)
+    .orderBy(desc(permissionDecisions.at), desc(permissionDecisions.id))
+    .limit(limit)
+    .all();
+}
+
+export interface ScriptRunInput {
+  chatId: string | null;
+  skillName: string;
+  script: string;
+  args: string[];
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  at?: Date;
+}
+
+export function recordScriptRun(input: ScriptRunInput, db: Db = getDb()): void {
+  db.insert(scriptRuns)
+    .values({
+      ...input,
+      args: JSON.stringify(input.args),
+      durationMs: Math.round(input.durationMs),
+      at: input.at ?? new Date(),
+    })
+    .run();
+}
+
+export function listScriptRuns(limit = 100, db: Db = getDb()): Array<Omit<ScriptRunRow, 'args'> & { args: string[] }> {
+  return db
+    .select()
+    .from(scriptRuns)
+    .orderBy(desc(scriptRuns.at), desc(scriptRuns.id))
+    .limit(limit)
+    .all()
+    .map((row) => {
+      let args: string[] = [];
+      try {
+        const parsed: unknown = JSON.parse(row.args);
+        if (Array.isArray(parsed)) args = parsed.map(String);
+      } catch {
+        // A corrupt row still lists; its arguments show as none.
+      }
+      return { ...row, args };
+    });
+}

@@ -1,0 +1,68 @@
+/**
+ * Who may activate a skill without asking. The operator decides, in the config: glob rules first
+ * (`"pdf-*": "ask"`), else a default per source. Nothing in a skill's own folder is consulted, so a skill can never
+ * grant itself more (`allowed-tools` in its frontmatter is shown to people, never obeyed).
+ */
+import path from 'node:path';
+import type { AppConfig, Permission, PermissionsConfig } from '../config';
+import { compileGlobRules } from '../skills/globs';
+import type { RootKind, Skill } from '../skills/types';
+
+export type PermissionSource = RootKind | 'parent-agents';
+
+/**
+ * Skills the operator put next to the app, or in their own home, are trusted; skills picked up from `.agents/skills`
+ * in a folder above the app (a cloned repository, a shared drive) ask first.
+ */
+export const DEFAULT_PERMISSIONS: Record<PermissionSource, Permission> = {
+  app: 'allow',
+  agents: 'allow',
+  'parent-agents': 'ask',
+  'user-agents': 'allow',
+  'user-skillchat': 'allow',
+  configured: 'allow',
+};
+
+export interface ResolvedPermission {
+  permission: Permission;
+  /** Why, for people: `rule "pdf-*"` or `default for .agents/skills in a parent folder`. */
+  reason: string;
+}
+
+const SOURCE_LABELS: Record<PermissionSource, string> = {
+  app: "the app's .skills folder",
+  agents: "the app's .agents/skills folder",
+  'parent-agents': '.agents/skills in a parent folder',
+  'user-agents': '~/.agents/skills',
+  'user-skillchat': '~/.skillchat/skills',
+  configured: 'a configured root',
+};
+
+export function permissionSource(
+  skill: Pick<Skill, 'root'>,
+  config: Pick<AppConfig, 'roots' | 'appDir'>,
+): PermissionSource {
+  const root = config.roots.find((r) => r.path === skill.root);
+  if (!root) return 'configured';
+  if (root.kind === 'agents' && root.path !== path.join(config.appDir, '.agents', 'skills')) return 'parent-agents';
+  return root.kind;
+}
+
+export interface PermissionPolicy {
+  resolve(skill: Pick<Skill, 'name' | 'root'>): ResolvedPermission;
+}
+
+export function createPermissionPolicy(
+  config: Pick<AppConfig, 'roots' | 'appDir'> & { permissions: PermissionsConfig },
+): PermissionPolicy {
+  const rules = compileGlobRules(config.permissions.rules);
+  const defaults = { ...DEFAULT_PERMISSIONS, ...config.permissions.defaults };
+  return {
+    resolve(skill) {
+      const rule = rules(skill.name);
+      if (rule) return { permission: rule.value, reason: `rule "${rule.pattern}"` };
+      const source = permissionSource(skill, config);
+      return { permission: defaults[source], reason: `default for ${SOURCE_LABELS[source]}` };
+    },
+  };
+}
