@@ -6,6 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
+import { buildAccessPolicy } from '../server/security/policy';
+import { generateAdminToken } from '../server/security/token';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
@@ -22,7 +24,7 @@ function newestSourceMtime(): number {
   for (const dir of ['app', 'components', 'server']) {
     if (fs.existsSync(path.join(appDir, dir))) visit(path.join(appDir, dir));
   }
-  for (const file of ['next.config.ts', 'package.json', 'package-lock.json']) {
+  for (const file of ['next.config.ts', 'proxy.ts', 'instrumentation.ts', 'package.json', 'package-lock.json']) {
     const p = path.join(appDir, file);
     if (fs.existsSync(p)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
   }
@@ -52,11 +54,29 @@ if (needsBuild()) {
 }
 
 const { host, port } = config.server;
-console.log(`skillchat: http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+// The server decides exposure again from the address Next reports; predicting it here with the same rules tells
+// us whether the admin page will need a token, so one can be generated and shown once.
+const childEnv: NodeJS.ProcessEnv = { ...process.env, SKILLCHAT_HOST: host };
+const access = buildAccessPolicy({
+  env: { ...childEnv, __NEXT_PRIVATE_ORIGIN: url },
+  allowedHosts: config.server.allowedHosts,
+});
+if (access.admin.mode === 'locked' && childEnv.SKILLCHAT_ADMIN_TOKEN?.trim()) {
+  console.error(`skillchat: ${access.admin.reason}`);
+  process.exit(1);
+}
+console.log(`skillchat: ${url}`);
+if (access.exposed && access.admin.mode === 'locked') {
+  childEnv.SKILLCHAT_ADMIN_TOKEN = generateAdminToken();
+  console.log(`skillchat: reachable from the network (${access.exposure}).`);
+  console.log(`skillchat: admin token for ${url}/admin (this run only; set SKILLCHAT_ADMIN_TOKEN to choose one):`);
+  console.log(`  ${childEnv.SKILLCHAT_ADMIN_TOKEN}`);
+}
 const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], {
   cwd: appDir,
   stdio: 'inherit',
-  env: process.env,
+  env: childEnv,
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -36,6 +36,8 @@ export interface AdminSkillRow {
   /** Where the skill folder is, as displayed. */
   location: string;
   root: string;
+  /** The folder inside its root (`pdf`, `team/pdf`). */
+  relDir: string;
   scope: SkillScope;
   status: SkillStatus;
   /** Diagnostics about this skill (warnings and errors; info notes are not counted). */
@@ -116,7 +118,11 @@ function counts(severity: Severity): boolean {
   return severity !== 'info';
 }
 
-export function buildAdminOverview(scan: DiscoveryResult, activations: ActivationData, display: PathDisplay): AdminOverview {
+export function buildAdminOverview(
+  scan: DiscoveryResult,
+  activations: ActivationData,
+  display: PathDisplay,
+): AdminOverview {
   const countByName = new Map(activations.bySkill.map((c) => [c.skillName, c]));
   const problemsByDir = new Map<string, number>();
   for (const d of scan.diagnostics) {
@@ -133,6 +139,7 @@ export function buildAdminOverview(scan: DiscoveryResult, activations: Activatio
       description: skill.description,
       location: display.folder(skill.dir),
       root: display.root(skill.root),
+      relDir: skill.relDir,
       scope: skill.scope,
       status: problemCount > 0 ? 'warnings' : 'ok',
       problemCount,
@@ -162,6 +169,7 @@ export function buildAdminOverview(scan: DiscoveryResult, activations: Activatio
       description: '',
       location: display.folder(dir),
       root: root ? display.root(root) : '',
+      relDir: (root && relativeToRoot(dir, root)) || path.basename(dir),
       scope: (root && scopeOfRoot.get(root)) || 'project',
       status: 'not-loaded',
       problemCount: problemsByDir.get(dir) ?? 0,

@@ -4,7 +4,7 @@
  * shared screen of the admin page should not leak the server's layout. `absolute` is an explicit choice.
  */
 import path from 'node:path';
-import { displayRoot, redactPaths } from '../skills/display';
+import { displayRoot } from '../skills/display';
 
 export type PathMode = 'display' | 'absolute';
 
@@ -22,6 +22,21 @@ function inside(parent: string, child: string): string | null {
   if (rel === '') return '';
   if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
   return rel.split(path.sep).join('/');
+}
+
+/**
+ * Replaces absolute folders in a message in one pass. Sequential replacement (as `redactPaths` does) re-matches
+ * inside text it already substituted: with roots `/app/.e2e/home/.agents/skills` and `/.agents/skills`, the first
+ * becomes `.e2e/home/.agents/skills`, in which the second then matches again. One regular expression, longest
+ * alternative first, anchored so a folder only matches where a path starts and ends, avoids both problems.
+ */
+export function replaceFolders(text: string, folders: ReadonlyArray<{ abs: string; display: string }>): string {
+  const usable = folders.filter((f) => f.abs.length > 1).sort((a, b) => b.abs.length - a.abs.length);
+  if (usable.length === 0) return text;
+  const byAbs = new Map(usable.map((f) => [f.abs, f.display]));
+  const alternatives = usable.map((f) => f.abs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const pattern = new RegExp(`(?<![\\w.~/-])(?:${alternatives})(?=$|[/\\s'"\`),:;]|\\.(?:\\s|$))`, 'g');
+  return text.replace(pattern, (match) => byAbs.get(match) ?? match);
 }
 
 export function createPathDisplay(
@@ -45,9 +60,9 @@ export function createPathDisplay(
         const rel = inside(r, abs);
         if (rel !== null) return rel ? `${root(r)}/${rel}` : root(r);
       }
-      return redactPaths(abs, folders);
+      return replaceFolders(abs, folders);
     },
-    text: (message) => redactPaths(message, folders),
+    text: (message) => replaceFolders(message, folders),
   };
 }
 

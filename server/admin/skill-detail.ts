@@ -62,9 +62,7 @@ export async function loadAdminSkill(
   const files = await Promise.all(
     listing.files.map(async (f): Promise<AdminSkillFile> => {
       const read = await readSkillResource(skill, f.path, { maxBytes: SNIFF_BYTES });
-      return read.ok
-        ? { ...f, binary: read.binary, error: null }
-        : { ...f, binary: null, error: read.error };
+      return read.ok ? { ...f, binary: read.binary, error: null } : { ...f, binary: null, error: read.error };
     }),
   );
 

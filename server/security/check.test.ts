@@ -79,7 +79,16 @@ describe('Origin on state-changing requests', () => {
 
 describe('admin paths', () => {
   it('recognises admin paths however they are spelled', () => {
-    for (const p of ['/admin', '/admin/', '/ADMIN', '//admin', '/%61dmin', '/admin/skills/x', '/api/admin/rescan', '/api//admin']) {
+    for (const p of [
+      '/admin',
+      '/admin/',
+      '/ADMIN',
+      '//admin',
+      '/%61dmin',
+      '/admin/skills/x',
+      '/api/admin/rescan',
+      '/api//admin',
+    ]) {
       expect(isAdminPath(p)).toBe(true);
     }
     for (const p of ['/', '/administrator', '/api/chats', '/chat/admin', '/api/adminx']) {
@@ -89,9 +98,9 @@ describe('admin paths', () => {
 
   it('are open on a loopback-only server without a token', () => {
     expect(check({ pathname: '/admin' })).toEqual({ action: 'allow' });
-    expect(
-      check({ method: 'POST', pathname: '/api/admin/rescan', origin: 'http://127.0.0.1:3100' }),
-    ).toEqual({ action: 'allow' });
+    expect(check({ method: 'POST', pathname: '/api/admin/rescan', origin: 'http://127.0.0.1:3100' })).toEqual({
+      action: 'allow',
+    });
   });
 
   it('send a browser without a session to the login page, and refuse APIs with 401', () => {
@@ -105,9 +114,9 @@ describe('admin paths', () => {
 
   it('let the login form and endpoints through', () => {
     expect(check({ pathname: '/admin/login' }, exposed)).toEqual({ action: 'allow' });
-    expect(
-      check({ method: 'POST', pathname: '/api/admin/login', origin: 'http://127.0.0.1:3100' }, exposed),
-    ).toEqual({ action: 'allow' });
+    expect(check({ method: 'POST', pathname: '/api/admin/login', origin: 'http://127.0.0.1:3100' }, exposed)).toEqual({
+      action: 'allow',
+    });
   });
 
   it('accept a valid session', () => {
@@ -124,13 +133,18 @@ describe('admin paths', () => {
   });
 
   it('are not opened by forwarding headers (they are not an input) or by the raw token as a cookie', () => {
-    expect(check({ pathname: '/admin', session: TOKEN }, exposed)).toMatchObject({ action: 'login', clearSession: true });
+    expect(check({ pathname: '/admin', session: TOKEN }, exposed)).toMatchObject({
+      action: 'login',
+      clearSession: true,
+    });
   });
 
   it('count forged sessions as failed guesses and stop checking them at the limit', () => {
     const limiter = createFailureLimiter({ max: 5, windowMs: 60_000 });
     for (let i = 0; i < 5; i++) {
-      expect(check({ pathname: '/api/admin/overview', session: `v1.${NOW + 1000}.guess${i}` }, exposed, limiter)).toMatchObject({
+      expect(
+        check({ pathname: '/api/admin/overview', session: `v1.${NOW + 1000}.guess${i}` }, exposed, limiter),
+      ).toMatchObject({
         status: 401,
         clearSession: true,
       });
@@ -190,7 +204,17 @@ describe('attemptLogin', () => {
 describe('safeNextPath', () => {
   it('keeps admin paths and refuses anything else', () => {
     expect(safeNextPath('/admin/skills/pdf')).toBe('/admin/skills/pdf');
-    for (const next of [null, '', '/', '//evil.example/admin', '/\\evil.example', 'https://evil.example/admin', '/chat/1', '/admin/login', '/admin x']) {
+    for (const next of [
+      null,
+      '',
+      '/',
+      '//evil.example/admin',
+      '/\\evil.example',
+      'https://evil.example/admin',
+      '/chat/1',
+      '/admin/login',
+      '/admin x',
+    ]) {
       expect(safeNextPath(next)).toBe('/admin');
     }
   });

@@ -55,7 +55,10 @@ export function normalisePath(pathname: string): string {
   } catch {
     // Malformed escapes: the router refuses them too; classify the raw form.
   }
-  const collapsed = decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/').toLowerCase();
+  const collapsed = decoded
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
+    .toLowerCase();
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
@@ -80,7 +83,13 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy, options:
 
   const host = parseHostHeader(facts.host);
   if (!host) {
-    return { action: 'deny', status: 400, code: 'bad_request:host', reason: 'Missing or malformed Host header', format: 'text' };
+    return {
+      action: 'deny',
+      status: 400,
+      code: 'bad_request:host',
+      reason: 'Missing or malformed Host header',
+      format: 'text',
+    };
   }
   if (!isHostAllowed(host, policy.allowedHosts)) {
     return {
@@ -122,13 +131,25 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy, options:
   if (admin.mode === 'open') return { action: 'allow' };
   if (admin.mode === 'locked') {
     if (format === 'text') return { action: 'login', next: facts.pathname, clearSession: false };
-    return { action: 'deny', status: 403, code: 'forbidden:admin_locked', reason: `Admin is disabled: ${admin.reason}`, format };
+    return {
+      action: 'deny',
+      status: 403,
+      code: 'forbidden:admin_locked',
+      reason: `Admin is disabled: ${admin.reason}`,
+      format,
+    };
   }
 
   const session = facts.session ?? '';
   if (session === '') {
     if (format === 'text') return { action: 'login', next: facts.pathname, clearSession: false };
-    return { action: 'deny', status: 401, code: 'unauthorized:admin', reason: 'Admin login required (POST /api/admin/login)', format };
+    return {
+      action: 'deny',
+      status: 401,
+      code: 'unauthorized:admin',
+      reason: 'Admin login required (POST /api/admin/login)',
+      format,
+    };
   }
   // A presented session is a credential: it is checked only while the failure limit allows, or the cookie would be
   // an unlimited way to guess the token.
@@ -159,7 +180,7 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy, options:
 
 /** A same-site path to return to after login: only admin pages, never another origin (`//evil`, `/\\evil`). */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/admin') || next.startsWith('//') || /[\\\s]/.test(next)) return '/admin';
+  if (!next?.startsWith('/admin') || next.startsWith('//') || /[\\\s]/.test(next)) return '/admin';
   const p = normalisePath(next);
   if (p === '/admin/login' || !(p === '/admin' || p.startsWith('/admin/'))) return '/admin';
   return next;

@@ -85,12 +85,19 @@ describe('parseOrigin', () => {
     expect(parseOrigin('http://[::1]:3000')).toEqual({ scheme: 'http', hostname: '[::1]', port: '3000' });
   });
 
-  it.each([null, '', 'null', 'file://', 'chrome-extension://abc', 'http://a:b@localhost', 'http://localhost/x', 'http://localhost/', 'nonsense'])(
-    'refuses %s',
-    (raw) => {
-      expect(parseOrigin(raw)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    '',
+    'null',
+    'file://',
+    'chrome-extension://abc',
+    'http://a:b@localhost',
+    'http://localhost/x',
+    'http://localhost/',
+    'nonsense',
+  ])('refuses %s', (raw) => {
+    expect(parseOrigin(raw)).toBeNull();
+  });
 });
 
 describe('isOriginAllowed', () => {

@@ -121,9 +121,7 @@ export function parseOrigin(raw: string | null | undefined): ParsedOrigin | null
 export function isOriginAllowed(origin: ParsedOrigin, host: HostPort, configured: readonly AllowedHost[]): boolean {
   const hostPort = host.port ?? (origin.scheme === 'https' ? '443' : '80');
   if (origin.hostname === host.hostname && origin.port === hostPort) return true;
-  return configured.some(
-    (a) => a.hostname === origin.hostname && (a.port === null || a.port === origin.port),
-  );
+  return configured.some((a) => a.hostname === origin.hostname && (a.port === null || a.port === origin.port));
 }
 
 /** The `host[:port]` of an allowlist entry or Host, for messages. */

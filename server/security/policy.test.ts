@@ -4,7 +4,11 @@ import { buildAccessPolicy } from './policy';
 
 const TOKEN = 'a-long-enough-admin-token';
 
-function policy(env: Record<string, string | undefined>, allowedHosts: string[] = [], interfaceAddresses: string[] = []) {
+function policy(
+  env: Record<string, string | undefined>,
+  allowedHosts: string[] = [],
+  interfaceAddresses: string[] = [],
+) {
   return buildAccessPolicy({ env, allowedHosts, interfaceAddresses });
 }
 
@@ -87,10 +91,12 @@ describe('admin access', () => {
       mode: 'token',
       token: TOKEN,
     });
-    expect(policy({ __NEXT_PRIVATE_ORIGIN: 'http://0.0.0.0:3000', SKILLCHAT_ADMIN_TOKEN: ` ${TOKEN} ` }).admin).toEqual({
-      mode: 'token',
-      token: TOKEN,
-    });
+    expect(policy({ __NEXT_PRIVATE_ORIGIN: 'http://0.0.0.0:3000', SKILLCHAT_ADMIN_TOKEN: ` ${TOKEN} ` }).admin).toEqual(
+      {
+        mode: 'token',
+        token: TOKEN,
+      },
+    );
   });
 
   it('is locked when exposed without a token, or with a short one', () => {

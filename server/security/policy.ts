@@ -80,19 +80,19 @@ export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
   let exposure: string;
   if (listen === null) {
     exposed = true;
-    exposure = 'the listen address is unknown; treated as exposed';
+    exposure = 'the listen address is unknown, so treated as exposed';
   } else if (!isIPv4Loopback(listen)) {
     exposed = true;
     exposure =
       listen === 'localhost' || listen === '[::1]'
-        ? `listening as ${listen}, which Next also reports for wildcard binds; treated as exposed (use -H 127.0.0.1)`
+        ? `listening as ${listen}, which Next also reports for wildcard binds, so treated as exposed (bind 127.0.0.1 for loopback only)`
         : `listening on ${listen}`;
   } else if (remoteNames.length > 0) {
     exposed = true;
     exposure = `listening on ${listen}, but allowedHosts names ${remoteNames.map((h) => h.hostname).join(', ')}`;
   } else {
     exposed = false;
-    exposure = `listening on ${listen} (loopback only)`;
+    exposure = `listening on ${listen}`;
   }
 
   const allowedHosts: AllowedHost[] = [...LOOPBACK_HOSTS, ...configuredHosts];

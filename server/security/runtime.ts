@@ -24,7 +24,9 @@ export function getAccessPolicy(): AccessPolicy {
       interfaceAddresses: interfaceAddresses(),
     });
     for (const warning of policy.warnings) console.warn(`[skillchat] ${warning}`);
-    console.log(`[skillchat] access: ${policy.exposure}; admin ${policy.admin.mode === 'token' ? 'requires the token' : policy.admin.mode}`);
+    console.log(
+      `[skillchat] access: ${policy.exposure}; admin ${policy.admin.mode === 'token' ? 'requires the token' : policy.admin.mode}`,
+    );
     g.__skillchatAccessPolicy = policy;
   }
   return g.__skillchatAccessPolicy;

@@ -31,7 +31,9 @@ export function tokensEqual(given: string, expected: string): boolean {
 }
 
 function signature(token: string, expiresAt: number): string {
-  return createHmac('sha256', token).update(`skillchat-admin-session.${SESSION_VERSION}.${expiresAt}`).digest('base64url');
+  return createHmac('sha256', token)
+    .update(`skillchat-admin-session.${SESSION_VERSION}.${expiresAt}`)
+    .digest('base64url');
 }
 
 /** A session cookie value valid until `now + SESSION_MAX_AGE_SECONDS`. */

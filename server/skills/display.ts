@@ -28,13 +28,3 @@ export function displaySkillLocation(skill: { root: string; relDir: string }, ct
   const root = displayRoot(skill.root, ctx);
   return skill.relDir ? `${root}/${skill.relDir}` : root;
 }
-
-/** Replaces every occurrence of the given absolute folders in a message by their display form. */
-export function redactPaths(text: string, folders: Array<{ abs: string; display: string }>): string {
-  let out = text;
-  // Longest first so a folder inside another is replaced by its own, more specific label.
-  for (const { abs, display } of [...folders].sort((a, b) => b.abs.length - a.abs.length)) {
-    if (abs) out = out.split(abs).join(display);
-  }
-  return out;
-}

@@ -1,0 +1,9 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import './admin.css';
+
+export const metadata: Metadata = { title: 'Admin · skillchat' };
+
+export default function AdminLayout({ children }: { children: ReactNode }) {
+  return <div className="admin">{children}</div>;
+}

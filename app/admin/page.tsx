@@ -1,0 +1,131 @@
+/**
+ * /admin: roots, skills, problems, activations and the catalog, from the registry's current scan. Server-rendered
+ * on every request; the Rescan button asks for a new scan and re-renders.
+ */
+import Link from 'next/link';
+import { ActivationCounts, ActivationLog } from '@/components/admin/activations';
+import { AdminHeader } from '@/components/admin/admin-header';
+import { LocalTime } from '@/components/admin/local-time';
+import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
+import { RescanButton } from '@/components/admin/rescan-button';
+import { RootsTable } from '@/components/admin/roots-table';
+import { SkillsTable } from '@/components/admin/skills-table';
+import { loadAdminOverview } from '@/server/admin/overview';
+import { getApp } from '@/server/app';
+import { getAccessPolicy } from '@/server/security/runtime';
+import { AccessDenied } from './_lib/access-denied';
+import { requireAdmin } from './_lib/guard';
+
+export const dynamic = 'force-dynamic';
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
+  const denied = await requireAdmin('/admin');
+  if (denied) return <AccessDenied denial={denied} />;
+  const absolute = (await searchParams).paths === 'absolute';
+  const overview = await loadAdminOverview(getApp(), { paths: absolute ? 'absolute' : 'display' });
+  const policy = getAccessPolicy();
+
+  const errors = overview.problems.filter((p) => p.severity === 'error').length;
+  const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
+  const loaded = overview.skills.filter((s) => s.status !== 'not-loaded').length;
+
+  return (
+    <>
+      <AdminHeader title="Skills and activations" loggedIn={policy.admin.mode === 'token'}>
+        <span className="scan-info muted small" data-testid="scan-info">
+          Scanned <LocalTime ms={overview.scannedAt} testId="scanned-at" /> in{' '}
+          <span data-testid="scan-duration">{Math.round(overview.durationMs)} ms</span>
+        </span>
+        <RescanButton />
+      </AdminHeader>
+      <main className="admin-main" data-testid="admin-page">
+        <nav className="section-nav" aria-label="Sections">
+          <a href="#roots">Roots {overview.roots.length}</a>
+          <a href="#skills">Skills {loaded}</a>
+          <a href="#problems" className={errors > 0 ? 'has-errors' : warnings > 0 ? 'has-warnings' : undefined}>
+            Problems {errors + warnings}
+          </a>
+          <a href="#activations">Activations {overview.activations.total}</a>
+          <a href="#catalog">Catalog {overview.catalog.tokens} tokens</a>
+          <span className="section-nav__spacer" />
+          <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
+            {absolute ? 'Show short paths' : 'Show absolute paths'}
+          </Link>
+        </nav>
+
+        <p className="access muted small" data-testid="access-summary">
+          {policy.exposed ? 'Reachable from the network' : 'Loopback only'}: {policy.exposure}.{' '}
+          {policy.admin.mode === 'open'
+            ? 'This page needs no token on a loopback-only server.'
+            : policy.admin.mode === 'token'
+              ? 'This page requires the admin token.'
+              : `Admin is disabled: ${policy.admin.reason}.`}
+        </p>
+
+        <section className="card" id="roots" aria-labelledby="roots-h">
+          <h2 id="roots-h">
+            Roots <span className="muted small">in precedence order</span>
+          </h2>
+          <RootsTable roots={overview.roots} />
+        </section>
+
+        <section className="card" id="skills" aria-labelledby="skills-h">
+          <h2 id="skills-h">Skills</h2>
+          <SkillsTable rows={overview.skills} />
+        </section>
+
+        <section className="card" id="problems" aria-labelledby="problems-h" data-testid="problems">
+          <h2 id="problems-h">
+            Problems{' '}
+            <span className="muted small">
+              {errors} {errors === 1 ? 'error' : 'errors'}, {warnings} {warnings === 1 ? 'warning' : 'warnings'}
+            </span>
+          </h2>
+          <ProblemsList problems={overview.problems} />
+          <div className="columns">
+            <div data-testid="not-loaded">
+              <h3>Not loaded</h3>
+              <NotLoadedList items={overview.notLoaded} />
+            </div>
+            <div data-testid="collisions">
+              <h3>Name collisions</h3>
+              <CollisionsList collisions={overview.collisions} />
+            </div>
+          </div>
+        </section>
+
+        <section className="card" id="activations" aria-labelledby="activations-h">
+          <h2 id="activations-h">Activations</h2>
+          <div className="stack">
+            <div data-testid="activation-log">
+              <h3>Log</h3>
+              <ActivationLog events={overview.activations.events} total={overview.activations.total} />
+            </div>
+            <div data-testid="activation-counts">
+              <h3>Per skill</h3>
+              <ActivationCounts counts={overview.activations.bySkill} />
+            </div>
+          </div>
+        </section>
+
+        <section className="card" id="catalog" aria-labelledby="catalog-h">
+          <h2 id="catalog-h">
+            Catalog{' '}
+            <span className="muted small">
+              <span data-testid="catalog-tokens">{overview.catalog.tokens}</span> tokens, {overview.catalog.skillCount}{' '}
+              skills
+            </span>
+          </h2>
+          <p className="muted small">
+            The exact <code>available_skills</code> block the model receives in its instructions.
+          </p>
+          <pre className="catalog" data-testid="catalog-text">
+            {overview.catalog.text}
+          </pre>
+        </section>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+/** /admin/skills/[name]: one skill's frontmatter, rendered instructions, files and diagnostics. */
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { AdminHeader } from '@/components/admin/admin-header';
+import { ScopeLabel, SeverityBadge } from '@/components/admin/badges';
+import { FileTree } from '@/components/admin/file-tree';
+import { Markdown } from '@/components/chat/markdown';
+import { loadAdminSkill } from '@/server/admin/skill-detail';
+import { getApp } from '@/server/app';
+import { getAccessPolicy } from '@/server/security/runtime';
+import { AccessDenied } from '../../_lib/access-denied';
+import { requireAdmin } from '../../_lib/guard';
+
+export const dynamic = 'force-dynamic';
+
+/** Route params may arrive still percent-encoded (`%C3%A4rger`); a stray `%` must not throw. */
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export default async function AdminSkillPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ name: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { name: rawName } = await params;
+  const name = decodeName(rawName);
+  const denied = await requireAdmin(`/admin/skills/${rawName}`);
+  if (denied) return <AccessDenied denial={denied} />;
+  const absolute = (await searchParams).paths === 'absolute';
+  const skill = await loadAdminSkill(getApp(), name, { paths: absolute ? 'absolute' : 'display' });
+  if (!skill) notFound();
+  const loggedIn = getAccessPolicy().admin.mode === 'token';
+
+  return (
+    <>
+      <AdminHeader title={skill.name} loggedIn={loggedIn} />
+      <main className="admin-main" data-testid="skill-detail" data-skill={skill.name}>
+        <p>
+          <Link href="/admin" className="small">
+            ← All skills
+          </Link>
+        </p>
+        <section className="card">
+          <h2>{skill.name}</h2>
+          <p className="description">{skill.description}</p>
+          <dl className="facts">
+            <dt>Location</dt>
+            <dd>
+              <code className="path" data-testid="skill-location">
+                {skill.location}
+              </code>
+            </dd>
+            <dt>Source root</dt>
+            <dd>
+              <code className="path">{skill.root}</code> <ScopeLabel scope={skill.scope} />
+            </dd>
+            <dt>Skill file</dt>
+            <dd>
+              <code className="path">{skill.skillFile}</code>
+            </dd>
+            {skill.instructionsTokens !== null && (
+              <>
+                <dt>Instructions</dt>
+                <dd>{skill.instructionsTokens} tokens when activated</dd>
+              </>
+            )}
+          </dl>
+        </section>
+
+        <section className="card" data-testid="skill-diagnostics">
+          <h2>Diagnostics</h2>
+          {skill.diagnostics.length === 0 ? (
+            <p className="empty">None: this skill follows the spec.</p>
+          ) : (
+            <ul className="plain-list">
+              {skill.diagnostics.map((d, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: diagnostics have no id and never reorder here
+                <li key={i} data-testid="skill-diagnostic" data-code={d.code}>
+                  <SeverityBadge severity={d.severity} /> <span className="message">{d.message}</span>
+                  {d.hint && <div className="muted small">{d.hint}</div>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <div className="columns columns--detail">
+          <section className="card">
+            <h2>Frontmatter</h2>
+            <pre className="code-block" data-testid="skill-frontmatter">
+              {skill.frontmatterText ?? JSON.stringify(skill.frontmatter, null, 2)}
+            </pre>
+            <h2>Files</h2>
+            <FileTree files={skill.files} />
+            {skill.filesCapped && <p className="muted small">More files exist than are listed.</p>}
+          </section>
+
+          <section className="card" data-testid="skill-instructions">
+            <h2>Instructions</h2>
+            {skill.instructions !== null ? (
+              <div className="instructions">
+                <Markdown text={skill.instructions} streaming={false} />
+              </div>
+            ) : (
+              <p className="error">{skill.instructionsError}</p>
+            )}
+          </section>
+        </div>
+      </main>
+    </>
+  );
+}

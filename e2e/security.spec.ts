@@ -1,0 +1,369 @@
+/**
+ * Access rules against real `next start` servers, each spawned here on its own port with its own environment
+ * (reusing the `.next` build the e2e web server made). Requests go to 127.0.0.1 only, through `node:http` so the
+ * `Host` header can be whatever the case needs (DNS rebinding arrives with the attacker's name in `Host`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+
+test.describe.configure({ mode: 'serial' });
+
+const appDir = path.resolve(import.meta.dirname, '..');
+const TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function send(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+interface Server {
+  port: number;
+  origin: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts `next start` with its own database and home folder, and waits until it answers. */
+async function startServer(name: string, port: number, bind: string, env: Record<string, string>): Promise<Server> {
+  const dir = path.join(appDir, '.e2e', `security-${name}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'home'), { recursive: true });
+  const child: ChildProcess = spawn(
+    path.join(appDir, 'node_modules', '.bin', 'next'),
+    ['start', '-H', bind, '-p', String(port)],
+    {
+      cwd: appDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        SKILLCHAT_DB: path.join(dir, 'test.db'),
+        SKILLCHAT_HOME: path.join(dir, 'home'),
+        OPENAI_API_KEY: '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
+    const ready = await send(port, { path: '/api/status' }).catch(() => null);
+    if (ready?.status === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`next start did not answer on ${port}:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { port, origin: `http://127.0.0.1:${port}`, output: () => output, stop };
+}
+
+function expectSecurityHeaders(reply: Reply) {
+  expect(reply.headers['x-frame-options']).toBe('DENY');
+  expect(reply.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(reply.headers['x-content-type-options']).toBe('nosniff');
+  expect(reply.headers['referrer-policy']).toBe('same-origin');
+  expect(reply.headers['access-control-allow-origin']).toBeUndefined();
+}
+
+function setCookies(reply: Reply): string[] {
+  const raw = reply.headers['set-cookie'];
+  return Array.isArray(raw) ? raw : raw ? [raw] : [];
+}
+
+test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
+  let server: Server;
+  test.beforeAll(async () => {
+    server = await startServer('exposed', 3201, '0.0.0.0', { SKILLCHAT_ADMIN_TOKEN: TOKEN });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('spoofed forwarding headers do not grant admin', async () => {
+    const spoofed = {
+      'x-forwarded-for': '127.0.0.1',
+      'x-forwarded-host': 'localhost',
+      'x-real-ip': '127.0.0.1',
+      forwarded: 'for=127.0.0.1;host=localhost',
+    };
+    const page = await send(server.port, { path: '/admin', headers: spoofed });
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe('/admin/login');
+    expect(page.body).not.toContain('data-testid="admin-page"');
+    const api = await send(server.port, { path: '/api/admin/overview', headers: spoofed });
+    expect(api.status).toBe(401);
+    expect(JSON.parse(api.body)).toMatchObject({ code: 'unauthorized:admin' });
+    const localhost = await send(server.port, { path: '/admin', headers: { host: `localhost:${server.port}` } });
+    expect(localhost.status).toBe(303);
+  });
+
+  test('a foreign Host is refused on a page and on an API', async () => {
+    for (const p of ['/', '/admin/login', '/api/status', '/api/chats']) {
+      const reply = await send(server.port, { path: p, headers: { host: `rebind.attacker.example:${server.port}` } });
+      expect(reply.status, p).toBe(421);
+      expect(reply.headers['content-type']).toContain('text/plain');
+      expect(reply.body).toContain('is not served here');
+      expectSecurityHeaders(reply);
+    }
+    const forwarded = await send(server.port, {
+      path: '/api/status',
+      headers: { host: 'rebind.attacker.example', 'x-forwarded-host': `127.0.0.1:${server.port}` },
+    });
+    expect(forwarded.status).toBe(421);
+  });
+
+  test('POST without Origin or with a foreign Origin is refused; the same origin is accepted', async () => {
+    const body = JSON.stringify({ title: 'from the security test' });
+    const json = { 'content-type': 'application/json' };
+    const missing = await send(server.port, { method: 'POST', path: '/api/chats', headers: json, body });
+    expect(missing.status).toBe(403);
+    expect(JSON.parse(missing.body)).toMatchObject({ code: 'forbidden:origin' });
+    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${server.port + 1}`]) {
+      const foreign = await send(server.port, {
+        method: 'POST',
+        path: '/api/chats',
+        headers: { ...json, origin },
+        body,
+      });
+      expect(foreign.status, origin).toBe(403);
+      expect(JSON.parse(foreign.body)).toMatchObject({ code: 'forbidden:origin' });
+      expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    const chat = await send(server.port, {
+      method: 'POST',
+      path: '/api/chat',
+      headers: { ...json, origin: 'https://evil.example' },
+      body: JSON.stringify({ chatId: 'x', trigger: 'submit-message' }),
+    });
+    expect(chat.status).toBe(403);
+    const same = await send(server.port, {
+      method: 'POST',
+      path: '/api/chats',
+      headers: { ...json, origin: server.origin },
+      body,
+    });
+    expect(same.status).toBe(201);
+    expectSecurityHeaders(same);
+  });
+
+  test('a wrong token is refused; the right one sets an HttpOnly SameSite=Strict cookie that opens /admin', async () => {
+    const login = (token: string, origin = server.origin) =>
+      send(server.port, {
+        method: 'POST',
+        path: '/api/admin/login',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ token }),
+      });
+    const wrong = await login('not-the-token-at-all');
+    expect(wrong.status).toBe(401);
+    expect(setCookies(wrong)).toEqual([]);
+    const crossSite = await login(TOKEN, 'https://evil.example');
+    expect(crossSite.status).toBe(403);
+
+    const right = await login(TOKEN);
+    expect(right.status).toBe(200);
+    const [cookie] = setCookies(right);
+    expect(cookie).toMatch(/^skillchat_admin=v1\./);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).not.toContain(TOKEN);
+
+    const session = cookie!.split(';')[0]!;
+    const page = await send(server.port, { path: '/admin', headers: { cookie: session } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-testid="admin-page"');
+    expect(page.body).not.toContain(appDir);
+    const rescan = await send(server.port, {
+      method: 'POST',
+      path: '/api/admin/rescan',
+      headers: { cookie: session, origin: server.origin },
+    });
+    expect(rescan.status).toBe(200);
+    const noOrigin = await send(server.port, {
+      method: 'POST',
+      path: '/api/admin/rescan',
+      headers: { cookie: session },
+    });
+    expect(noOrigin.status).toBe(403);
+    // The raw token as a cookie is not a session.
+    const raw = await send(server.port, {
+      path: '/api/admin/overview',
+      headers: { cookie: `skillchat_admin=${TOKEN}` },
+    });
+    expect(raw.status).toBe(401);
+  });
+
+  test('in a browser: /admin leads to the login form; a wrong token says so, the right one opens the page', async ({
+    page,
+  }) => {
+    await page.goto(`${server.origin}/admin`);
+    await expect(page).toHaveURL(`${server.origin}/admin/login`);
+    await page.getByTestId('login-token').fill('not-the-token-at-all');
+    await page.getByTestId('login-submit').click();
+    await expect(page.getByTestId('login-error')).toHaveText('Wrong token.');
+    await page.getByTestId('login-token').fill(TOKEN);
+    await page.getByTestId('login-submit').click();
+    await expect(page).toHaveURL(`${server.origin}/admin`);
+    await expect(page.getByTestId('admin-page')).toBeVisible();
+    await expect(page.getByTestId('access-summary')).toContainText('requires the admin token');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'skillchat_admin');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    // Rescan from the page: a same-origin fetch with the session.
+    await page.getByTestId('rescan-button').click();
+    await expect(page.getByTestId('rescan-button')).toBeEnabled();
+    await expect(page.getByTestId('rescan-error')).toHaveCount(0);
+    await page.getByTestId('logout-button').click();
+    await expect(page).toHaveURL(`${server.origin}/admin/login`);
+    await page.goto(`${server.origin}/admin`);
+    await expect(page).toHaveURL(`${server.origin}/admin/login`);
+  });
+});
+
+test.describe('token guessing (exposed server, fresh failure count)', () => {
+  let server: Server;
+  test.beforeAll(async () => {
+    server = await startServer('ratelimit', 3204, '0.0.0.0', { SKILLCHAT_ADMIN_TOKEN: TOKEN });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  const login = (token: string) =>
+    send(server.port, {
+      method: 'POST',
+      path: '/api/admin/login',
+      headers: { 'content-type': 'application/json', origin: server.origin },
+      body: JSON.stringify({ token }),
+    });
+  const forged = (i: number) =>
+    send(server.port, {
+      path: '/api/admin/overview',
+      headers: { cookie: `skillchat_admin=v1.${Date.now() + 60_000}.forged-signature-${i}` },
+    });
+
+  test('forged cookies and wrong tokens share one limit: the 6th guess gets 429, even with the right token', async () => {
+    // Three guesses through the session cookie (checked by the proxy), two through the login form (the route).
+    for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await login(`guess-${i}-xxxxxxxxxxxxxxxx`)).status).toBe(401);
+    const right = await login(TOKEN);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(right.body)).toMatchObject({ code: 'rate_limited:admin' });
+    expect(setCookies(right)).toEqual([]);
+    const cookieGuess = await forged(99);
+    expect(cookieGuess.status).toBe(429);
+  });
+});
+
+test.describe('loopback-only server (the default bind)', () => {
+  let server: Server;
+  test.beforeAll(async () => {
+    server = await startServer('loopback', 3202, '127.0.0.1', {});
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('serves /admin without a token, but still checks Host and Origin', async () => {
+    const page = await send(server.port, { path: '/admin' });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-testid="admin-page"');
+    expectSecurityHeaders(page);
+    const overview = await send(server.port, {
+      path: '/api/admin/overview',
+      headers: { host: `localhost:${server.port}` },
+    });
+    expect(overview.status).toBe(200);
+    expect(overview.body).not.toContain(appDir);
+
+    const rebound = await send(server.port, { path: '/admin', headers: { host: `attacker.example:${server.port}` } });
+    expect(rebound.status).toBe(421);
+    const noOrigin = await send(server.port, { method: 'POST', path: '/api/admin/rescan' });
+    expect(noOrigin.status).toBe(403);
+    const rescan = await send(server.port, {
+      method: 'POST',
+      path: '/api/admin/rescan',
+      headers: { origin: server.origin },
+    });
+    expect(rescan.status).toBe(200);
+  });
+
+  test('non-admin responses name no absolute filesystem path', async () => {
+    const home = path.join(appDir, '.e2e', 'security-loopback', 'home');
+    for (const p of ['/', '/api/status', '/api/skills?q=', '/api/skills?q=validation', '/api/chats']) {
+      const reply = await send(server.port, { path: p });
+      expect(reply.status, p).toBe(200);
+      expect(reply.body, p).not.toContain(appDir);
+      expect(reply.body, p).not.toContain(home);
+    }
+  });
+});
+
+test.describe('exposed without a token (next start -H 0.0.0.0 by hand, leftover SKILLCHAT_HOST=127.0.0.1)', () => {
+  let server: Server;
+  test.beforeAll(async () => {
+    server = await startServer('locked', 3203, '0.0.0.0', { SKILLCHAT_HOST: '127.0.0.1' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('keeps the admin closed and says why', async () => {
+    const page = await send(server.port, { path: '/admin' });
+    expect(page.status).toBe(303);
+    const login = await send(server.port, { path: '/admin/login' });
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('data-testid="admin-locked"');
+    const api = await send(server.port, { path: '/api/admin/overview' });
+    expect(api.status).toBe(403);
+    expect(JSON.parse(api.body)).toMatchObject({ code: 'forbidden:admin_locked' });
+    // The chat itself still works for allowed hosts.
+    expect((await send(server.port, { path: '/api/status' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Runs before every route (pages, route handlers, static files): applies the access rules of `server/security`
+ * (Host allowlist, Origin on writes, admin session) and the security headers. The decisions live in
+ * `checkRequest`; this file only translates them to responses.
+ */
+import { type NextRequest, NextResponse } from 'next/server';
+import { checkRequest, type Decision } from './server/security/check';
+import { clearedSessionCookie, readSessionCookie } from './server/security/cookie';
+import { applySecurityHeaders } from './server/security/headers';
+import { getAdminFailureLimiter } from './server/security/rate-limit';
+import { getAccessPolicy } from './server/security/runtime';
+
+function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
+  const headers = new Headers({ 'cache-control': 'no-store' });
+  if (decision.retryAfter !== undefined) headers.set('retry-after', String(decision.retryAfter));
+  if (decision.clearSession) headers.append('set-cookie', clearedSessionCookie());
+  let response: Response;
+  if (decision.format === 'json') {
+    response = Response.json({ error: decision.reason, code: decision.code }, { status: decision.status, headers });
+  } else {
+    headers.set('content-type', 'text/plain; charset=utf-8');
+    response = new Response(`${decision.reason}\n`, { status: decision.status, headers });
+  }
+  applySecurityHeaders(response.headers);
+  return response;
+}
+
+export function proxy(request: NextRequest): Response {
+  let decision: Decision;
+  try {
+    decision = checkRequest(
+      {
+        method: request.method,
+        pathname: request.nextUrl.pathname,
+        // The raw header: `nextUrl.host` is Next's reconstruction, not what the client sent.
+        host: request.headers.get('host'),
+        origin: request.headers.get('origin'),
+        session: readSessionCookie(request.headers.get('cookie')),
+      },
+      getAccessPolicy(),
+      { limiter: getAdminFailureLimiter() },
+    );
+  } catch (error) {
+    // A broken configuration must not leave the routes unguarded: refuse everything until it is fixed.
+    console.error('[skillchat] access check failed', error);
+    return new Response('Server configuration error; see the server log\n', {
+      status: 500,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+
+  if (decision.action === 'deny') return denial(decision);
+  if (decision.action === 'login') {
+    // Next requires an absolute URL here and turns a same-origin one back into a relative `Location`.
+    const url = request.nextUrl.clone();
+    url.pathname = '/admin/login';
+    url.search = '';
+    if (decision.next !== '/admin') url.searchParams.set('next', decision.next);
+    const response = NextResponse.redirect(url, 303);
+    response.headers.set('cache-control', 'no-store');
+    if (decision.clearSession) response.headers.append('set-cookie', clearedSessionCookie());
+    applySecurityHeaders(response.headers);
+    return response;
+  }
+  const response = NextResponse.next();
+  applySecurityHeaders(response.headers);
+  return response;
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens, renderCatalog } from '../skills/catalog';
+import type { DiscoveryResult, Skill } from '../skills/types';
+import { buildAdminOverview } from './overview';
+import { createPathDisplay, replaceFolders } from './paths';
+
+const appDir = '/srv/app';
+const home = '/srv/app/.e2e/home';
+const roots = [
+  { path: '/srv/app/.skills', scope: 'project' as const, kind: 'app' as const },
+  { path: '/srv/.agents/skills', scope: 'project' as const, kind: 'agents' as const },
+  { path: '/.agents/skills', scope: 'project' as const, kind: 'agents' as const },
+  { path: `${home}/.agents/skills`, scope: 'user' as const, kind: 'user-agents' as const },
+];
+
+function skill(name: string, root: string, extra: Partial<Skill> = {}): Skill {
+  return {
+    name,
+    description: `Does ${name} things.`,
+    dir: `${root}/${name}`,
+    file: `${root}/${name}/SKILL.md`,
+    root,
+    relDir: name,
+    scope: root.startsWith(home) ? 'user' : 'project',
+    frontmatter: { name, description: `Does ${name} things.` },
+    size: 100,
+    mtimeMs: 0,
+    diagnostics: [],
+    ...extra,
+  };
+}
+
+const pdfWarning = {
+  severity: 'warning' as const,
+  code: 'unknown-field',
+  message: 'Unexpected fields in frontmatter: colour. Only [...] are allowed.',
+  hint: 'Remove it.',
+  skillDir: '/srv/app/.skills/pdf',
+  root: '/srv/app/.skills',
+};
+const scan: DiscoveryResult = {
+  skills: [skill('csv', '/srv/app/.skills'), skill('pdf', '/srv/app/.skills', { diagnostics: [pdfWarning] })],
+  diagnostics: [
+    {
+      severity: 'warning',
+      code: 'root-missing',
+      message: 'Configured skill root does not exist: /srv/.agents/skills.',
+    },
+    pdfWarning,
+    {
+      severity: 'error',
+      code: 'description-missing',
+      message: 'Missing required field in frontmatter: description',
+      hint: 'Add `description:`.',
+      skillDir: `${home}/.agents/skills/team/broken`,
+      root: `${home}/.agents/skills`,
+    },
+    {
+      severity: 'warning',
+      code: 'name-collision',
+      message: `Skill 'pdf' at ${home}/.agents/skills/pdf is shadowed by /srv/app/.skills/pdf, which takes precedence; this copy is not loaded.`,
+      skillDir: `${home}/.agents/skills/pdf`,
+      root: `${home}/.agents/skills`,
+    },
+  ],
+  collisions: [{ name: 'pdf', winner: '/srv/app/.skills/pdf', losers: [`${home}/.agents/skills/pdf`] }],
+  roots: [
+    { ...roots[0]!, exists: true, skillCount: 2 },
+    { ...roots[1]!, exists: false, skillCount: 0 },
+    { ...roots[2]!, exists: false, skillCount: 0 },
+    { ...roots[3]!, exists: true, skillCount: 0 },
+  ],
+  scannedAt: 1_800_000_000_000,
+  durationMs: 12.5,
+};
+const activations = {
+  events: [
+    {
+      id: 7,
+      chatId: 'c1',
+      skillName: 'pdf',
+      how: 'explicit' as const,
+      at: new Date(1_800_000_000_500),
+      chatTitle: 'Read a PDF',
+    },
+  ],
+  total: 1,
+  bySkill: [
+    { skillName: 'pdf', count: 2, explicitCount: 1, modelCount: 1, chatCount: 1, lastAt: new Date(1_800_000_000_500) },
+  ],
+};
+
+const overview = buildAdminOverview(scan, activations, createPathDisplay({ appDir, home, roots }));
+
+describe('buildAdminOverview', () => {
+  it('lists roots in precedence order with display paths', () => {
+    expect(overview.roots.map((r) => [r.precedence, r.path, r.exists, r.skillCount])).toEqual([
+      [1, '.skills', true, 2],
+      [2, '../.agents/skills', false, 0],
+      [3, '../../.agents/skills', false, 0],
+      [4, '.e2e/home/.agents/skills', true, 0],
+    ]);
+  });
+
+  it('has a row per loaded skill, plus the folders that failed to load', () => {
+    const byName = new Map(overview.skills.map((s) => [s.name, s]));
+    expect(byName.get('pdf')).toMatchObject({
+      status: 'warnings',
+      problemCount: 1,
+      activationCount: 2,
+      lastActivatedAt: 1_800_000_000_500,
+      location: '.skills/pdf',
+      root: '.skills',
+      relDir: 'pdf',
+      scope: 'project',
+      catalogTokens: countTokens('{"name":"pdf","description":"Does pdf things."}'),
+    });
+    expect(byName.get('csv')).toMatchObject({ status: 'ok', activationCount: 0, lastActivatedAt: null });
+    expect(byName.get('broken')).toMatchObject({
+      status: 'not-loaded',
+      catalogTokens: null,
+      scope: 'user',
+      relDir: 'team/broken',
+      location: '.e2e/home/.agents/skills/team/broken',
+    });
+    // The shadowed copy is a collision, not a second row.
+    expect(overview.skills).toHaveLength(3);
+  });
+
+  it('lists every diagnostic, errors first, with the path inside its root and no absolute path', () => {
+    expect(overview.problems.map((p) => [p.severity, p.code, p.skillPath])).toEqual([
+      ['error', 'description-missing', 'team/broken'],
+      ['warning', 'root-missing', null],
+      ['warning', 'unknown-field', 'pdf'],
+      ['warning', 'name-collision', 'pdf'],
+    ]);
+    expect(overview.problems[1]!.message).toBe('Configured skill root does not exist: ../.agents/skills.');
+    // Nested roots must not be substituted twice (`/.agents/skills` occurs inside the home root).
+    expect(overview.problems[3]!.message).toBe(
+      "Skill 'pdf' at .e2e/home/.agents/skills/pdf is shadowed by .skills/pdf, which takes precedence; this copy is not loaded.",
+    );
+    expect(JSON.stringify(overview)).not.toMatch(/\/srv\//);
+  });
+
+  it('explains what was not loaded and which copy won a collision', () => {
+    expect(overview.notLoaded).toEqual([
+      {
+        name: 'broken',
+        location: '.e2e/home/.agents/skills/team/broken',
+        reasons: ['Missing required field in frontmatter: description'],
+      },
+    ]);
+    expect(overview.collisions).toEqual([
+      { name: 'pdf', winner: '.skills/pdf', shadowed: ['.e2e/home/.agents/skills/pdf'] },
+    ]);
+  });
+
+  it('shows the exact catalog and activations', () => {
+    expect(overview.catalog.text).toBe(renderCatalog(scan.skills));
+    expect(overview.catalog.tokens).toBe(countTokens(overview.catalog.text));
+    expect(overview.activations.events).toEqual([
+      { id: 7, at: 1_800_000_000_500, skillName: 'pdf', chatId: 'c1', chatTitle: 'Read a PDF', how: 'explicit' },
+    ]);
+    expect(overview.scannedAt).toBe(scan.scannedAt);
+    expect(overview.durationMs).toBe(12.5);
+  });
+
+  it('shows absolute paths only when asked', () => {
+    const absolute = buildAdminOverview(scan, activations, createPathDisplay({ appDir, home, roots }, 'absolute'));
+    expect(absolute.roots[0]!.path).toBe('/srv/app/.skills');
+    expect(absolute.problems[1]!.message).toContain('/srv/.agents/skills');
+  });
+});
+
+describe('replaceFolders', () => {
+  const folders = [
+    { abs: '/a/b', display: 'B' },
+    { abs: '/a/b/c', display: 'C' },
+  ];
+
+  it('replaces whole folders only, longest first, once', () => {
+    expect(replaceFolders('at /a/b/c/x and /a/b/y', folders)).toBe('at C/x and B/y');
+    expect(replaceFolders('"/a/b" (/a/b/c).', folders)).toBe('"B" (C).');
+    expect(replaceFolders('/a/bc and /x/a/b and /a/b.bak', folders)).toBe('/a/bc and /x/a/b and /a/b.bak');
+    expect(replaceFolders('ends with /a/b.', folders)).toBe('ends with B.');
+  });
+});
