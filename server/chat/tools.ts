@@ -7,11 +7,19 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Limits } from '../config';
+import { runSkillScript, skillHasScripts } from '../scripts/run';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
 import { readSkillInstructions, readSkillResource } from '../skills/resources';
 import type { Skill } from '../skills/types';
-import { type ActivateOutput, type ReadResourceOutput, TOOL_ACTIVATE, TOOL_READ_RESOURCE } from './types';
+import {
+  type ActivateOutput,
+  type ReadResourceOutput,
+  type RunScriptOutput,
+  TOOL_ACTIVATE,
+  TOOL_READ_RESOURCE,
+  TOOL_RUN_SCRIPT,
+} from './types';
 
 export type ActivationHow = 'explicit' | 'model';
 
@@ -26,6 +34,17 @@ export interface SkillToolContext {
   onActivated: (name: string, how: ActivationHow) => void;
   /** Name of the skill the person invoked with `/name` this turn: its activation counts as explicit. */
   explicitSkill?: string;
+  /** Logs a sandboxed script run. */
+  onScriptRun?: (run: {
+    skillName: string;
+    script: string;
+    args: string[];
+    exitCode: number | null;
+    timedOut: boolean;
+    durationMs: number;
+  }) => void;
+  /** Aborts running scripts with the turn (Stop). */
+  signal?: AbortSignal;
 }
 
 export class SkillToolError extends Error {
@@ -46,6 +65,7 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
     description: skill.description,
     location: displaySkillLocation(skill, ctx.display),
     how,
+    ...(skill.frontmatter['allowed-tools'] ? { allowedTools: skill.frontmatter['allowed-tools'] } : {}),
   };
   if (ctx.activated.has(skill.name)) {
     return {
@@ -90,6 +110,58 @@ export async function readResource(ctx: SkillToolContext, name: string, relPath:
   };
 }
 
+/**
+ * Runs a script of an active skill in the sandbox. Activation comes first so consent (for skills under `ask`) covers
+ * the scripts too; a non-zero exit code is a result, not an error.
+ */
+export async function runScript(
+  ctx: SkillToolContext,
+  name: string,
+  scriptPath: string,
+  args: string[],
+): Promise<RunScriptOutput> {
+  const skill = ctx.skills.get(name);
+  if (!skill) throw unknownSkill(name, ctx.skills);
+  if (!ctx.activated.has(skill.name)) {
+    throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
+  }
+  const result = await runSkillScript(skill, scriptPath, args, { signal: ctx.signal });
+  ctx.onScriptRun?.({
+    skillName: skill.name,
+    script: scriptPath,
+    args,
+    exitCode: result.errorCode === 'invalid-path' || result.errorCode === 'not-found' ? null : result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+  });
+  if (
+    result.errorCode === 'invalid-path' ||
+    result.errorCode === 'not-found' ||
+    result.errorCode === 'unsupported-script'
+  ) {
+    throw new SkillToolError(result.error ?? `Cannot run ${scriptPath}`);
+  }
+  return {
+    name: skill.name,
+    path: scriptPath,
+    args,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: Math.round(result.durationMs),
+    truncated: result.truncated,
+    timedOut: result.timedOut,
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+/** Active skills that have scripts: the script tool is offered only while there is one. */
+export async function runnableSkills(ctx: Pick<SkillToolContext, 'skills' | 'activated'>): Promise<string[]> {
+  const names = [...ctx.activated].filter((n) => ctx.skills.has(n));
+  const has = await Promise.all(names.map((n) => skillHasScripts(ctx.skills.get(n)!.dir)));
+  return names.filter((_, i) => has[i]);
+}
+
 export type SkillTools = ReturnType<typeof buildSkillTools>;
 
 /** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
@@ -115,6 +187,16 @@ function buildSkillTools(ctx: SkillToolContext, names: [string, ...string[]]) {
         path: z.string().min(1).max(1024).describe('Path relative to the skill folder'),
       }),
       execute: ({ name, path }) => readResource(ctx, name, path),
+    }),
+    [TOOL_RUN_SCRIPT]: tool({
+      description:
+        'Run a script from an active skill (a .sh or .py file in its folder, e.g. scripts/run.sh) in a sandbox: the skill folder is read-only, /tmp is scratch, there is no network. Returns stdout, stderr and the exit code.',
+      inputSchema: z.object({
+        name: nameSchema.describe('The skill name (the skill must be active)'),
+        path: z.string().min(1).max(1024).describe('Script path relative to the skill folder'),
+        args: z.array(z.string().max(4096)).max(32).optional().describe('Arguments passed to the script'),
+      }),
+      execute: ({ name, path, args }) => runScript(ctx, name, path, args ?? []),
     }),
   };
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { getMessageRecords } from '../db';
+import { getMessageRecords, listScriptRuns } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
@@ -129,6 +129,32 @@ describe('runChatTurn', () => {
     expect(wire).not.toContain('root:x:0:0');
     expect(wire).not.toContain(appDir);
     expect(wire).not.toContain(tmp);
+  });
+
+  it('runs a skill script in the sandbox when asked, and logs the run', async () => {
+    const { chat } = store.createChat({ id: 'script' });
+    const { answer } = await send(chat.id, '/skills-system-validation run scripts/echo.sh');
+    const [run] = toolParts(answer, 'tool-skills_runScript') as Array<{
+      state: string;
+      output?: { stdout: string; exitCode: number };
+    }>;
+    expect(run?.state).toBe('output-available');
+    expect(run?.output?.stdout).toBe('SKILLCHAT_SKILLS_SCRIPT_OK\n');
+    expect(run?.output?.exitCode).toBe(0);
+    expect(toolParts(answer, 'tool-skills_readResource')).toEqual([]);
+    expect(text(answer)).toContain('SKILLCHAT_SKILLS_SCRIPT_OK');
+    expect(listScriptRuns(10)[0]).toMatchObject({
+      chatId: 'script',
+      skillName: 'skills-system-validation',
+      script: 'scripts/echo.sh',
+      exitCode: 0,
+    });
+  });
+
+  it('does not offer the script tool before a skill with scripts is active', async () => {
+    const { chat } = store.createChat({ id: 'no-script' });
+    const { answer } = await send(chat.id, 'run scripts/echo.sh');
+    expect(toolParts(answer, 'tool-skills_runScript')).toEqual([]);
   });
 
   it('a message that matches no skill gets an answer without skill tools', async () => {

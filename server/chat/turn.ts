@@ -26,8 +26,8 @@ import { type ApprovalContext, applyApprovals, createToolApproval } from './appr
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import type { ChatStore } from './store';
-import { type ActivationHow, activateSkill, createSkillTools, type SkillToolContext } from './tools';
-import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE } from './types';
+import { type ActivationHow, activateSkill, createSkillTools, runnableSkills, type SkillToolContext } from './tools';
+import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './types';
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -146,6 +146,12 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const assistantId = answerId;
   store.startAssistantMessage(chatId, assistantId);
 
+  const controller = new AbortController();
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+  activeTurns.set(chatId, { controller, done });
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
   const ctx: SkillToolContext = {
     skills,
@@ -157,14 +163,10 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
       store.recordActivation(chatId, name, how);
       writerRef?.write({ type: 'data-activations', data: { names: [...activated].sort() } });
     },
+    onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
+    signal: controller.signal,
   };
 
-  const controller = new AbortController();
-  let resolveDone: () => void = () => {};
-  const done = new Promise<void>((resolve) => {
-    resolveDone = resolve;
-  });
-  activeTurns.set(chatId, { controller, done });
   const metadata = { model: deps.model.label, createdAt: Date.now() };
 
   const stream = createUIMessageStream<ChatMessage>({
@@ -221,6 +223,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
           )
         : history;
       const tools = createSkillTools(ctx);
+      const toolNames = (tools ? Object.keys(tools) : []) as Array<keyof NonNullable<typeof tools>>;
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
         buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
@@ -232,17 +235,21 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         stopWhen: isStepCount(MAX_STEPS),
         abortSignal: controller.signal,
         toolApproval: createToolApproval(approvalContext()),
-        prepareStep: ({ stepNumber }) => {
-          if (!invocation || !catalog) return undefined;
+        prepareStep: async ({ stepNumber }) => {
+          // The script tool is offered only while an active skill has scripts (it can become active mid-turn).
+          const canRun = tools !== undefined && (await runnableSkills(ctx)).length > 0;
+          const activeTools = toolNames.filter((n) => n !== TOOL_RUN_SCRIPT || canRun);
+          if (!invocation || !catalog) return { activeTools };
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
           if (stepNumber === 0) {
             return {
+              activeTools,
               toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE },
               instructions: instructionsFor(invocation.name),
             };
           }
-          if (stepNumber === 1) return { instructions: instructionsFor() };
-          return undefined;
+          if (stepNumber === 1) return { activeTools, instructions: instructionsFor() };
+          return { activeTools };
         },
       });
       writer.merge(

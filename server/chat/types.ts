@@ -6,11 +6,13 @@ import type { UIMessage } from 'ai';
 
 export const TOOL_ACTIVATE = 'skills_activate';
 export const TOOL_READ_RESOURCE = 'skills_readResource';
+export const TOOL_RUN_SCRIPT = 'skills_runScript';
 
 /** Display names, also used in `data-testid="tool-card-<display name>"`. */
 export const TOOL_DISPLAY_NAMES: Record<string, string> = {
   [TOOL_ACTIVATE]: 'skills.activate',
   [TOOL_READ_RESOURCE]: 'skills.readResource',
+  [TOOL_RUN_SCRIPT]: 'skills.runScript',
 };
 
 export interface ActivateInput {
@@ -30,6 +32,8 @@ export interface ActivateOutput {
   notice?: string;
   /** The skill was already active in this chat: its instructions are not repeated. */
   alreadyActive?: boolean;
+  /** `allowed-tools` from the frontmatter: shown to people, grants nothing by itself. */
+  allowedTools?: string;
   how: 'explicit' | 'model';
 }
 
@@ -49,6 +53,26 @@ export interface ReadResourceOutput {
   notice?: string;
 }
 
+export interface RunScriptInput {
+  name: string;
+  path: string;
+  args?: string[];
+}
+
+export interface RunScriptOutput {
+  name: string;
+  path: string;
+  args: string[];
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  truncated: boolean;
+  timedOut: boolean;
+  /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
+  error?: string;
+}
+
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
 
 export interface ChatMessageMetadata {
@@ -65,6 +89,7 @@ export type ChatDataParts = {
 export type ChatTools = {
   [TOOL_ACTIVATE]: { input: ActivateInput; output: ActivateOutput };
   [TOOL_READ_RESOURCE]: { input: ReadResourceInput; output: ReadResourceOutput };
+  [TOOL_RUN_SCRIPT]: { input: RunScriptInput; output: RunScriptOutput };
 };
 
 export type ChatMessage = UIMessage<ChatMessageMetadata, ChatDataParts, ChatTools>;

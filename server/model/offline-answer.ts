@@ -8,6 +8,7 @@ import {
   type PromptView,
   TOOL_ACTIVATE,
   TOOL_READ_RESOURCE,
+  TOOL_RUN_SCRIPT,
   type ToolExchange,
 } from './offline-prompt';
 import { pointedFiles } from './resource-paths';
@@ -150,6 +151,31 @@ function describeRead(exchange: ToolExchange): string | null {
   }
 }
 
+function describeRun(exchange: ToolExchange): string | null {
+  const path = str(exchange.input.path) ?? '(no path)';
+  const outcome = exchange.outcome;
+  switch (outcome.status) {
+    case 'pending':
+      return null;
+    case 'denied':
+      return `Running ${code(path)} was not approved.`;
+    case 'error':
+      return `Running ${code(path)} failed: ${clip(outcome.message, 300)}`;
+    case 'ok': {
+      const value = isRecord(outcome.value) ? outcome.value : {};
+      const exit = typeof value.exitCode === 'number' ? value.exitCode : null;
+      const stdout = str(value.stdout) ?? '';
+      const stderr = str(value.stderr) ?? '';
+      const how = value.timedOut === true ? 'it was stopped by the time limit' : `exit code ${exit ?? 'unknown'}`;
+      const parts = [`I ran ${code(path)} in the sandbox (${how}).`];
+      if (stdout.trim()) parts.push(`Output:\n\n${codeBlock(excerpt(stdout))}`);
+      else parts.push('It printed nothing.');
+      if (stderr.trim()) parts.push(`Errors:\n\n${codeBlock(excerpt(stderr))}`);
+      return parts.join(' ');
+    }
+  }
+}
+
 function describeOtherTool(exchange: ToolExchange): string | null {
   const outcome = exchange.outcome;
   const name = code(exchange.toolName);
@@ -184,6 +210,9 @@ function describeTurn(view: PromptView): string[] {
     if (exchange.toolName === TOOL_ACTIVATE) line = describeActivation(exchange, fresh);
     else if (exchange.toolName === TOOL_READ_RESOURCE) {
       line = describeRead(exchange);
+      readSomething = true;
+    } else if (exchange.toolName === TOOL_RUN_SCRIPT) {
+      line = describeRun(exchange);
       readSomething = true;
     } else line = describeOtherTool(exchange);
     if (line) paragraphs.push(line);

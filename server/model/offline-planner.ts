@@ -18,6 +18,7 @@ import {
   readPrompt,
   TOOL_ACTIVATE,
   TOOL_READ_RESOURCE,
+  TOOL_RUN_SCRIPT,
 } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
@@ -37,6 +38,10 @@ export type OfflinePlan = { type: 'tool-calls'; calls: PlannedCall[] } | { type:
 
 /** Reads in one turn, all sources together: enough for a skill's references, not a crawl of its folder. */
 export const MAX_READS_PER_TURN = 8;
+
+/** "run scripts/x.sh", "execute it"; the scripts named in the message run instead of being read. */
+const RUN_INTENT = /\b(run|runs|execute|exec)\b/i;
+const SCRIPT_PATH = /(^|\/)scripts\/|\.(sh|bash|py)$/i;
 
 /** "check", "tests", "verify"... but not "checkout" or "testament". */
 const CHECK_INTENT = /\b(validat\w*|check(s|ed|ing)?|test(s|ed|ing)?|verif\w*|conformance)\b/i;
@@ -114,9 +119,26 @@ function skillForReads(s: Situation): string | null {
   return view.activeNames.at(-1) ?? null;
 }
 
+/** Scripts the person asked to run (`run scripts/echo.sh`), not yet run this turn. */
+function pendingRuns(s: Situation): string[] {
+  const { view } = s;
+  if (!RUN_INTENT.test(view.userText)) return [];
+  const done = new Set(
+    view.turn
+      .filter((e) => e.toolName === TOOL_RUN_SCRIPT && typeof e.input.path === 'string')
+      .map((e) => normalizeRequestedPath(e.input.path as string)),
+  );
+  const isSkillName = (n: string) => view.catalog.some((c) => c.name === n);
+  return findPathsInMessage(view.userText, { isSkillName }).filter((p) => SCRIPT_PATH.test(p) && !done.has(p));
+}
+
 function pendingReads(s: Situation, skill: string): string[] {
   const { view } = s;
   const done = new Set<string>();
+  // A script the person asked to run is run, not read.
+  if (RUN_INTENT.test(view.userText) && s.canCall(TOOL_RUN_SCRIPT)) {
+    for (const p of findPathsInMessage(view.userText)) if (SCRIPT_PATH.test(p)) done.add(p);
+  }
   for (const e of view.turn) {
     if (e.toolName === TOOL_READ_RESOURCE && typeof e.input.path === 'string') {
       done.add(normalizeRequestedPath(e.input.path));
@@ -175,6 +197,15 @@ function naturalStep(s: Situation): OfflinePlan | null {
     return { type: 'tool-calls', calls: [{ toolName: TOOL_ACTIVATE, input: { name: s.target } }] };
   }
   const skill = skillForReads(s);
+  if (skill !== null && s.canCall(TOOL_RUN_SCRIPT)) {
+    const scripts = pendingRuns(s);
+    if (scripts.length > 0) {
+      return {
+        type: 'tool-calls',
+        calls: scripts.map((path) => ({ toolName: TOOL_RUN_SCRIPT, input: { name: skill, path, args: [] } })),
+      };
+    }
+  }
   if (skill !== null && s.canCall(TOOL_READ_RESOURCE)) {
     const paths = pendingReads(s, skill);
     if (paths.length > 0) {

@@ -12,6 +12,7 @@ import type {
 
 export const TOOL_ACTIVATE = 'skills_activate';
 export const TOOL_READ_RESOURCE = 'skills_readResource';
+export const TOOL_RUN_SCRIPT = 'skills_runScript';
 
 export interface CatalogEntry {
   name: string;
