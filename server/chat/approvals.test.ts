@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { createOfflineModel } from '../model/offline-model';
@@ -133,6 +134,27 @@ describe('skills under ask', () => {
 });
 
 describe('skills under deny', () => {
+  it('are absent from the catalog and the tools the model receives', async () => {
+    const base = await deps('allow');
+    const other = base.skills[0]!;
+    const twin = { ...other, name: 'still-listed', dir: other.dir, description: 'A skill that stays listed.' };
+    const d = { ...(await deps('deny')), skills: [...base.skills, twin] };
+    const seen: string[] = [];
+    const offline = d.model.model as LanguageModelV4;
+    const spy: LanguageModelV4 = {
+      ...offline,
+      doStream: (options) => {
+        seen.push(JSON.stringify({ prompt: options.prompt, tools: options.tools }));
+        return offline.doStream(options);
+      },
+    };
+    const { chat } = store.createChat({ id: 'deny-catalog' });
+    await post(chat.id, { text: 'hello' }, { ...d, model: { model: spy, label: 'spy' } });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.join('')).toContain('still-listed');
+    expect(seen.join('')).not.toContain(SKILL);
+  });
+
   it('are not offered to the model and /name is refused with a reason', async () => {
     const d = await deps('deny');
     const { chat } = store.createChat({ id: 'denied' });
