@@ -1,3 +1,15 @@
+import { AppShell } from '@/components/app-shell';
+import { NewChat } from '@/components/chat/new-chat';
+import { listChatSummaries, modelInfo } from '@/server/chat/queries';
+
+// Chats live in the database: render on every request.
+export const dynamic = 'force-dynamic';
+
+/** `/` is the new-chat screen; earlier chats are one click away in the sidebar. */
 export default function Home() {
-  return <main data-testid="home">skillchat</main>;
+  return (
+    <AppShell chats={listChatSummaries()} activeChatId={null}>
+      <NewChat model={modelInfo()} />
+    </AppShell>
+  );
 }

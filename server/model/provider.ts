@@ -2,6 +2,8 @@
  * Which model answers: an OpenAI-compatible endpoint when a key is configured, the built-in offline model
  * otherwise, so a fresh checkout works with no account. Read once per process from the environment.
  */
+// Must run before @ai-sdk/openai is evaluated (see env-guard.ts).
+import './env-guard';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createOfflineModel } from './offline-model';

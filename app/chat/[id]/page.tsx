@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { AppShell } from '@/components/app-shell';
+import { ChatView } from '@/components/chat/chat-view';
+import { listChatSummaries, loadChatView, modelInfo } from '@/server/chat/queries';
+
+export const dynamic = 'force-dynamic';
+
+interface ChatPageProps {
+  params: Promise<{ id: string }>;
+}
+
+// One database read per request, shared by the metadata and the page.
+const loadView = cache((id: string) => loadChatView(id));
+
+export async function generateMetadata({ params }: ChatPageProps): Promise<Metadata> {
+  const view = await loadView((await params).id);
+  return { title: view ? `${view.chat.title} · skillchat` : 'Chat not found · skillchat' };
+}
+
+export default async function ChatPage({ params }: ChatPageProps) {
+  const { id } = await params;
+  const view = await loadView(id);
+  if (!view) notFound();
+  return (
+    <AppShell chats={listChatSummaries()} activeChatId={id}>
+      <ChatView
+        // A different chat is a different conversation: start its useChat state from scratch.
+        key={id}
+        chatId={id}
+        isNew={false}
+        initialTitle={view.chat.title}
+        initialMessages={view.messages}
+        initialActivations={view.activations}
+        model={modelInfo()}
+      />
+    </AppShell>
+  );
+}

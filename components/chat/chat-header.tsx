@@ -1,0 +1,67 @@
+/** Title, which model answers, and which skills this chat has activated. */
+import { SparkIcon } from '@/components/icons';
+
+export interface ModelInfo {
+  label: string;
+  kind: 'offline' | 'openai';
+}
+
+export interface ActiveSkill {
+  name: string;
+  /** How it was last activated: by the person (`/name`) or by the model. */
+  how?: 'explicit' | 'model';
+  count?: number;
+}
+
+export function ModelBadge({ model }: { model: ModelInfo }) {
+  return (
+    <span
+      className={`model-badge model-badge--${model.kind}`}
+      data-testid="model-badge"
+      data-kind={model.kind}
+      title="The model that answers in this chat"
+    >
+      <span className="model-badge__dot" aria-hidden="true" />
+      {model.label}
+    </span>
+  );
+}
+
+export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
+  if (skills.length === 0) return null;
+  return (
+    <ul className="skill-chips" aria-label="Active skills">
+      {skills.map((skill) => (
+        <li
+          key={skill.name}
+          className="skill-chip"
+          data-testid={`skill-chip-${skill.name}`}
+          title={
+            skill.how === 'explicit'
+              ? `Activated with /${skill.name}`
+              : skill.how === 'model'
+                ? 'Activated by the model'
+                : 'Active in this chat'
+          }
+        >
+          <SparkIcon width={12} height={12} />
+          {skill.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ChatHeader({ title, model, skills }: { title: string; model: ModelInfo; skills: ActiveSkill[] }) {
+  return (
+    <header className="chat-header">
+      <div className="chat-header__row">
+        <h1 className="chat-header__title" data-testid="chat-title">
+          {title}
+        </h1>
+        <ModelBadge model={model} />
+      </div>
+      <SkillChips skills={skills} />
+    </header>
+  );
+}

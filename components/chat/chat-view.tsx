@@ -1,0 +1,167 @@
+'use client';
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import { useCallback, useMemo, useState } from 'react';
+/**
+ * One chat: header, conversation and composer, wired to the server with AI SDK's `useChat`. Only the newest message
+ * travels with each request; the server holds the history. A chat on the new-chat screen is created on first send
+ * (with the id generated here), and the address bar switches to /chat/:id without remounting, so the stream goes on.
+ */
+import { useChats } from '@/components/chats-context';
+import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
+import { readdressNewChat } from '@/components/lib/history';
+import type { ChatActivation, ChatMessage, ChatRequestBody } from '@/server/chat/types';
+import { TOOL_ACTIVATE } from '@/server/chat/types';
+import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
+import { Composer } from './composer';
+import { MessageList } from './message-list';
+
+export interface ChatViewProps {
+  chatId: string;
+  /** The chat does not exist on the server yet: the first send creates it. */
+  isNew: boolean;
+  initialTitle: string;
+  initialMessages: ChatMessage[];
+  initialActivations: ChatActivation[];
+  model: ModelInfo;
+}
+
+const NEW_CHAT_TITLE = 'New chat';
+/** Titles longer than this are cut at a word boundary; the sidebar shows one line anyway. */
+const TITLE_CHARS = 60;
+
+export function titleFromMessage(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (line.length <= TITLE_CHARS) return line || NEW_CHAT_TITLE;
+  const cut = line.slice(0, TITLE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The chat's skills: what the server recorded, plus what this session activated since (in order of first use). */
+export function activeSkillsOf(activations: ChatActivation[], messages: ChatMessage[]): ActiveSkill[] {
+  const skills = new Map<string, ActiveSkill>();
+  for (const a of [...activations].sort((x, y) => x.firstAt - y.firstAt)) {
+    skills.set(a.skillName, { name: a.skillName, how: a.lastHow, count: a.count });
+  }
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (part.type === 'data-activations') {
+        for (const name of part.data.names) if (!skills.has(name)) skills.set(name, { name });
+      } else if (part.type === `tool-${TOOL_ACTIVATE}` && part.state === 'output-available') {
+        const { name, how } = part.output;
+        if (!skills.has(name)) skills.set(name, { name, how });
+      }
+    }
+  }
+  return [...skills.values()];
+}
+
+function createTransport() {
+  return new DefaultChatTransport<ChatMessage>({
+    api: '/api/chat',
+    prepareSendMessagesRequest: ({ id, messages, trigger }) => {
+      const body: ChatRequestBody =
+        trigger === 'submit-message' ? { chatId: id, trigger, message: messages.at(-1) } : { chatId: id, trigger };
+      return { body };
+    },
+  });
+}
+
+export function ChatView({ chatId, isNew, initialTitle, initialMessages, initialActivations, model }: ChatViewProps) {
+  const { chats, upsertChat, touchChat, refreshChats, setActiveChatId } = useChats();
+  const [created, setCreated] = useState(!isNew);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const transport = useMemo(createTransport, []);
+
+  const { messages, sendMessage, regenerate, stop, status, error, clearError } = useChat<ChatMessage>({
+    id: chatId,
+    messages: initialMessages,
+    transport,
+    // Fewer React commits while tokens pour in; streamdown re-parses on each one.
+    throttle: 40,
+    // The server derives the title from the first message and orders chats by their last answer: adopt both.
+    onFinish: () => void refreshChats(),
+  });
+
+  const busy = status === 'submitted' || status === 'streaming';
+  const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : NEW_CHAT_TITLE);
+  const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
+
+  const onSend = useCallback(
+    async (text: string): Promise<boolean> => {
+      setSendError(null);
+      clearError();
+      if (!created) {
+        try {
+          const chat = await createChat({ id: chatId });
+          // The server names the chat from its first message once the turn starts; show a close guess until then.
+          upsertChat({ ...chat, title: titleFromMessage(text) });
+        } catch (e) {
+          setSendError(e instanceof Error ? e.message : 'Could not create the chat');
+          return false;
+        }
+        setCreated(true);
+        setActiveChatId(chatId);
+        // No navigation: the stream about to start keeps this component; a reload lands on the server-rendered chat.
+        readdressNewChat(chatId);
+      }
+      touchChat(chatId);
+      void sendMessage({ text });
+      return true;
+    },
+    [created, chatId, clearError, sendMessage, setActiveChatId, touchChat, upsertChat],
+  );
+
+  const onRegenerate = useCallback(() => {
+    setSendError(null);
+    clearError();
+    void regenerate();
+  }, [clearError, regenerate]);
+
+  const onStop = useCallback(() => {
+    // The server keeps answering when only the browser lets go (so a closed tab loses nothing): stop both.
+    void stopChat(chatId).catch(() => {});
+    void stop();
+  }, [chatId, stop]);
+
+  const shownError = sendError ?? (error ? errorMessageFrom(error.message, 'The answer failed. Try again.') : null);
+
+  return (
+    <section className="chat" aria-label={title}>
+      <ChatHeader title={title} model={model} skills={skills} />
+      <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+      <div className="chat__bottom">
+        {shownError ? (
+          <div className="chat-error" role="alert" data-testid="chat-error">
+            <span>{shownError}</span>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => {
+                setSendError(null);
+                clearError();
+              }}
+            >
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+        <Composer busy={busy} onSend={onSend} onStop={onStop} autoFocus />
+      </div>
+    </section>
+  );
+}
+
+function EmptyChat() {
+  return (
+    <div className="empty-chat" data-testid="empty-chat">
+      <h2>What can I help with?</h2>
+      <p>
+        Ask anything. Skills are picked up when your request matches one, or choose one yourself: type <kbd>/</kbd> at
+        the start of a message.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+'use client';
+import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+/**
+ * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
+ * `/name ` so the rest of the line becomes the request to that skill.
+ */
+import { SendIcon, StopIcon } from '@/components/icons';
+import type { SkillSummary } from '@/server/chat/types';
+import { SlashMenu } from './slash-menu';
+import { useSkillSuggestions } from './use-skill-suggestions';
+
+interface ComposerProps {
+  busy: boolean;
+  /** Resolves false when the message could not be sent, so the text is put back. */
+  onSend: (text: string) => Promise<boolean>;
+  onStop: () => void;
+  autoFocus?: boolean;
+}
+
+/** `/` followed by a partial skill name and nothing else: the menu's query. */
+const SLASH_QUERY = /^\/(\S*)$/;
+
+export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
+  const [value, setValue] = useState('');
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const [activeIndex, setActiveIndex] = useState(0);
+  const [sending, setSending] = useState(false);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const caretToEnd = useRef(false);
+  const listboxId = useId();
+  const hintId = useId();
+  const optionId = (index: number) => `${listboxId}-option-${index}`;
+
+  const match = SLASH_QUERY.exec(value);
+  const query = match && dismissedFor !== value ? (match[1] ?? '') : null;
+  const { skills, loading, error } = useSkillSuggestions(query);
+  const menuOpen = query !== null;
+
+  // A new query means a new list: highlight its first (best) option.
+  const [lastQuery, setLastQuery] = useState(query);
+  if (lastQuery !== query) {
+    setLastQuery(query);
+    setActiveIndex(0);
+  }
+  const active = Math.min(activeIndex, Math.max(skills.length - 1, 0));
+
+  useLayoutEffect(() => {
+    const el = textareaRef.current;
+    if (el && caretToEnd.current) {
+      caretToEnd.current = false;
+      el.focus();
+      el.setSelectionRange(el.value.length, el.value.length);
+    }
+  });
+
+  const choose = (skill: SkillSummary) => {
+    setValue(`/${skill.name} `);
+    caretToEnd.current = true;
+  };
+
+  const submit = async () => {
+    const text = value.trim();
+    if (!text || busy || sending) return;
+    setValue('');
+    setSending(true);
+    try {
+      const sent = await onSend(text);
+      if (!sent) setValue((current) => current || text);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Keys that confirm an IME composition (Japanese, Chinese, ...) must not send or pick.
+    if (event.nativeEvent.isComposing) return;
+    if (menuOpen) {
+      const count = skills.length;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedFor(value);
+        return;
+      }
+      if (count > 0) {
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+          event.preventDefault();
+          const step = event.key === 'ArrowDown' ? 1 : -1;
+          setActiveIndex((active + step + count) % count);
+          return;
+        }
+        if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && !event.shiftKey)) {
+          event.preventDefault();
+          const skill = skills[active];
+          if (skill) choose(skill);
+          return;
+        }
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const showMenu = menuOpen && (skills.length > 0 || !loading || error !== null);
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      {showMenu ? (
+        <SlashMenu
+          id={listboxId}
+          skills={skills}
+          activeIndex={active}
+          loading={loading}
+          error={error}
+          optionId={optionId}
+          onHover={setActiveIndex}
+          onChoose={choose}
+        />
+      ) : null}
+      <div className="composer__box">
+        <textarea
+          ref={textareaRef}
+          className="composer__input"
+          data-testid="composer-input"
+          aria-label="Message"
+          aria-describedby={hintId}
+          aria-autocomplete="list"
+          aria-controls={showMenu ? listboxId : undefined}
+          aria-activedescendant={showMenu && skills.length > 0 ? optionId(active) : undefined}
+          placeholder="Message skillchat, or type / to use a skill"
+          rows={1}
+          value={value}
+          autoFocus={autoFocus}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setDismissedFor(null);
+          }}
+          onKeyDown={onKeyDown}
+          onBlur={() => setDismissedFor(value)}
+          onFocus={() => setDismissedFor(null)}
+        />
+        <div className="composer__actions">
+          {busy ? (
+            <button
+              type="button"
+              className="icon-button icon-button--stop"
+              onClick={onStop}
+              data-testid="stop-button"
+              aria-label="Stop"
+              title="Stop"
+            >
+              <StopIcon />
+            </button>
+          ) : (
+            <button
+              type="submit"
+              className="icon-button icon-button--send"
+              disabled={!value.trim() || sending}
+              data-testid="send-button"
+              aria-label="Send"
+              title="Send"
+            >
+              <SendIcon />
+            </button>
+          )}
+        </div>
+      </div>
+      <p className="composer__hint" id={hintId}>
+        <kbd>Enter</kbd> to send, <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line, <kbd>/</kbd> for skills
+      </p>
+    </form>
+  );
+}

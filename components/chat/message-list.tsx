@@ -1,0 +1,87 @@
+'use client';
+import { type ChatStatus, isToolUIPart } from 'ai';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
+/**
+ * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
+ */
+import { RefreshIcon } from '@/components/icons';
+import type { ChatMessage } from '@/server/chat/types';
+import { Message } from './message';
+
+/** How close to the bottom (px) still counts as "following" the stream. */
+const FOLLOW_THRESHOLD = 96;
+
+interface MessageListProps {
+  messages: ChatMessage[];
+  status: ChatStatus;
+  onRegenerate: () => void;
+  empty: ReactNode;
+}
+
+export function MessageList({ messages, status, onRegenerate, empty }: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  const busy = status === 'submitted' || status === 'streaming';
+  const last = messages.at(-1);
+  // Between sending and the first visible token there is nothing to read: show that the answer is on its way.
+  const waiting =
+    busy &&
+    (last?.role === 'user' ||
+      (last?.role === 'assistant' && !last.parts.some((p) => (p.type === 'text' && p.text) || isToolUIPart(p))));
+
+  // Runs after every render that changes the messages: keep the newest text in view while following.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && following.current && messages.length > 0) el.scrollTop = el.scrollHeight;
+  }, [messages]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
+  };
+
+  if (messages.length === 0) {
+    return (
+      <div className="messages messages--empty" ref={scrollRef}>
+        {empty}
+      </div>
+    );
+  }
+
+  return (
+    <div className="messages" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
+      <div className="messages__inner">
+        {messages.map((message, index) => (
+          <Message
+            key={message.id}
+            message={message}
+            streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
+          />
+        ))}
+        {waiting ? (
+          <div className="message message--assistant message--pending" data-testid="message-pending">
+            <span className="typing" role="status" aria-label="The assistant is answering">
+              <span />
+              <span />
+              <span />
+            </span>
+          </div>
+        ) : null}
+        {!busy && last?.role === 'assistant' ? (
+          <div className="message-actions">
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={onRegenerate}
+              data-testid="regenerate-button"
+            >
+              <RefreshIcon width={14} height={14} />
+              Regenerate
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

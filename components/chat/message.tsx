@@ -1,0 +1,80 @@
+'use client';
+import { isToolUIPart } from 'ai';
+import { memo } from 'react';
+/** One message: the person's text as written, or the assistant's parts (text, reasoning, tool cards) in order. */
+import { ToolPart } from '@/components/tools/tool-part';
+import type { ChatMessage } from '@/server/chat/types';
+import { Markdown } from './markdown';
+
+type Part = ChatMessage['parts'][number];
+
+/** Splits a leading `/skill-name` off so the invocation reads as a command, not prose. */
+function splitInvocation(text: string): { command: string | null; rest: string } {
+  const match = /^\/([a-z0-9][a-z0-9-]*)(?=\s|$)/.exec(text);
+  if (!match) return { command: null, rest: text };
+  return { command: match[0], rest: text.slice(match[0].length) };
+}
+
+function UserMessage({ message }: { message: ChatMessage }) {
+  const text = message.parts
+    .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
+  const { command, rest } = splitInvocation(text);
+  return (
+    <div className="message message--user" data-testid="message-user" data-message-id={message.id}>
+      <div className="bubble bubble--user">
+        {command ? <span className="invocation">{command}</span> : null}
+        {rest}
+      </div>
+    </div>
+  );
+}
+
+function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) {
+  if (part.type === 'text') {
+    if (!part.text) return null;
+    return (
+      <div className="assistant-text" data-testid="assistant-text">
+        <Markdown text={part.text} streaming={streaming && part.state === 'streaming'} />
+      </div>
+    );
+  }
+  if (part.type === 'reasoning') {
+    if (!part.text) return null;
+    return (
+      <details className="reasoning">
+        <summary>Reasoning</summary>
+        <p>{part.text}</p>
+      </details>
+    );
+  }
+  if (isToolUIPart(part)) return <ToolPart part={part} />;
+  // Data parts (activations feed the header chips), step boundaries and sources have no inline rendering.
+  return null;
+}
+
+export const Message = memo(function Message({ message, streaming }: { message: ChatMessage; streaming: boolean }) {
+  if (message.role === 'user') return <UserMessage message={message} />;
+  if (message.role !== 'assistant') return null;
+  return (
+    <div
+      className="message message--assistant"
+      data-testid="message-assistant"
+      data-message-id={message.id}
+      aria-busy={streaming || undefined}
+    >
+      <div className="assistant-body">
+        {message.parts.map((part, index) => (
+          <AssistantPart
+            // Parts only ever append while streaming, so the index is stable; tool parts have their own id.
+            key={isToolUIPart(part) ? part.toolCallId : `${part.type}-${index}`}
+            part={part}
+            streaming={streaming}
+          />
+        ))}
+      </div>
+      {message.metadata?.model ? <div className="message__meta">{message.metadata.model}</div> : null}
+    </div>
+  );
+});

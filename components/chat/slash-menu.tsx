@@ -1,0 +1,60 @@
+'use client';
+/**
+ * The skill picker under a leading `/`. Focus stays in the textarea (which points at the highlighted option with
+ * aria-activedescendant), so the keyboard handling lives in the composer and this list only renders and takes clicks.
+ */
+import type { SkillSummary } from '@/server/chat/types';
+
+interface SlashMenuProps {
+  id: string;
+  skills: SkillSummary[];
+  activeIndex: number;
+  loading: boolean;
+  error: string | null;
+  optionId: (index: number) => string;
+  onHover: (index: number) => void;
+  onChoose: (skill: SkillSummary) => void;
+}
+
+function scrollIntoViewIfNeeded(element: HTMLElement | null) {
+  element?.scrollIntoView({ block: 'nearest' });
+}
+
+export function SlashMenu({ id, skills, activeIndex, loading, error, optionId, onHover, onChoose }: SlashMenuProps) {
+  const empty = skills.length === 0;
+  return (
+    <div className="slash-menu" data-testid="slash-menu">
+      <div className="slash-menu__heading" aria-hidden="true">
+        Skills
+      </div>
+      <div role="listbox" id={id} aria-label="Skills" className="slash-menu__list">
+        {skills.map((skill, index) => (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the textarea owns the keyboard (aria-activedescendant); this is the mouse path.
+          <div
+            key={skill.name}
+            id={optionId(index)}
+            role="option"
+            tabIndex={-1}
+            aria-selected={index === activeIndex}
+            // Keep the highlighted option visible when arrowing through a list taller than the menu.
+            ref={index === activeIndex ? scrollIntoViewIfNeeded : undefined}
+            data-testid={`slash-option-${skill.name}`}
+            className="slash-option"
+            // mousedown would move focus out of the textarea before the click lands.
+            onMouseDown={(event) => event.preventDefault()}
+            onMouseMove={() => index !== activeIndex && onHover(index)}
+            onClick={() => onChoose(skill)}
+          >
+            <span className="slash-option__name">/{skill.name}</span>
+            <span className="slash-option__description">{skill.description}</span>
+          </div>
+        ))}
+      </div>
+      {empty ? (
+        <div className="slash-menu__empty" role="status">
+          {error ? `Could not load skills: ${error}` : loading ? 'Looking for skills…' : 'No skill matches'}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * Browser-side calls to the app's JSON API. Every state-changing request is a same-origin fetch so the browser sends
+ * `Origin` (the server refuses cross-site writes). Failures become `ApiError` with the server's `{ error }` message.
+ */
+import type { ChatSummary, SkillSummary } from '@/server/chat/types';
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Pulls `error` out of a JSON error body; falls back to the raw text (or a generic line) otherwise. */
+export function errorMessageFrom(body: string, fallback: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
+      return parsed.error;
+    }
+  } catch {
+    // Not JSON: a proxy page or a plain-text error. Show it only when it is short enough to be a message.
+  }
+  const text = body.trim();
+  return text && text.length < 300 && !text.startsWith('<') ? text : fallback;
+}
+
+async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(url, {
+    ...init,
+    credentials: 'same-origin',
+    headers: init.body ? { 'content-type': 'application/json', ...init.headers } : init.headers,
+  });
+  if (!response.ok) {
+    const body = await response.text();
+    throw new ApiError(errorMessageFrom(body, `Request failed (${response.status})`), response.status);
+  }
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+export function createChat(input: { id: string; title?: string }): Promise<ChatSummary> {
+  return request<{ chat: ChatSummary }>('/api/chats', { method: 'POST', body: JSON.stringify(input) }).then(
+    (r) => r.chat,
+  );
+}
+
+export function renameChat(id: string, title: string): Promise<ChatSummary> {
+  return request<{ chat: ChatSummary }>(`/api/chats/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ title }),
+  }).then((r) => r.chat);
+}
+
+export function deleteChat(id: string): Promise<void> {
+  return request<void>(`/api/chats/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export function searchSkills(q: string, signal?: AbortSignal): Promise<SkillSummary[]> {
+  return request<{ skills: SkillSummary[] }>(`/api/skills?q=${encodeURIComponent(q)}`, { signal }).then(
+    (r) => r.skills,
+  );
+}
+
+export function listChats(): Promise<ChatSummary[]> {
+  return request<{ chats: ChatSummary[] }>('/api/chats').then((r) => r.chats);
+}
+
+/** Aborts the server's running answer; the server stores it as far as it got. */
+export function stopChat(id: string): Promise<void> {
+  return request<unknown>(`/api/chats/${encodeURIComponent(id)}/stop`, { method: 'POST' }).then(() => undefined);
+}

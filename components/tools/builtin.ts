@@ -1,0 +1,9 @@
+/** Registers the cards that ship with the app. Imported once by the component that renders tool parts. */
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '@/server/chat/types';
+import { DefaultToolCard } from './default-card';
+import { registerDefaultToolRenderer, registerToolRenderer } from './registry';
+import { ActivateCard, ReadResourceCard } from './skill-cards';
+
+registerToolRenderer(TOOL_ACTIVATE, ActivateCard);
+registerToolRenderer(TOOL_READ_RESOURCE, ReadResourceCard);
+registerDefaultToolRenderer(DefaultToolCard);

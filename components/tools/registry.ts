@@ -1,0 +1,48 @@
+/**
+ * Tool cards are looked up by tool name in one registry, so adding a tool means registering a renderer, not editing a
+ * chain of `if (type === ...)` in the message component. Unknown tools get the default card.
+ */
+import type { ComponentType } from 'react';
+
+/** What every card shows, derived from the tool part's wire `state`. */
+export type ToolCallStatus = 'running' | 'done' | 'error';
+
+/** A tool part reduced to what a card needs; `input` may be partial while it streams. */
+export interface ToolCallView<Input = unknown, Output = unknown> {
+  toolCallId: string;
+  /** Wire name, e.g. `skills_activate`. */
+  toolName: string;
+  /** Name shown to people and used in `data-testid="tool-card-<displayName>"`, e.g. `skills.activate`. */
+  displayName: string;
+  status: ToolCallStatus;
+  /** Finer-grained wire state (`input-streaming`, `approval-requested`, ...) for cards that care. */
+  state: string;
+  input: Partial<Input> | undefined;
+  output: Output | undefined;
+  errorText: string | undefined;
+}
+
+export interface ToolRendererProps<Input = unknown, Output = unknown> {
+  call: ToolCallView<Input, Output>;
+}
+
+export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<ToolRendererProps<Input, Output>>;
+
+const renderers = new Map<string, ToolRenderer>();
+let fallback: ToolRenderer | null = null;
+
+export function registerToolRenderer<Input, Output>(toolName: string, renderer: ToolRenderer<Input, Output>): void {
+  // The map is keyed by tool name and parts of that tool carry that tool's input/output shapes, so widening the
+  // renderer's props to `unknown` here is sound at lookup time; TypeScript cannot see that pairing by itself.
+  renderers.set(toolName, renderer as unknown as ToolRenderer);
+}
+
+export function registerDefaultToolRenderer(renderer: ToolRenderer): void {
+  fallback = renderer;
+}
+
+export function getToolRenderer(toolName: string): ToolRenderer {
+  const renderer = renderers.get(toolName) ?? fallback;
+  if (!renderer) throw new Error('No default tool renderer registered (import components/tools/builtin)');
+  return renderer;
+}

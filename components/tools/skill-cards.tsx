@@ -1,0 +1,80 @@
+'use client';
+/** Cards for the two skill tools: what was activated (and from where) and which file was read. */
+import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
+import type { ToolRendererProps } from './registry';
+import { Badge, formatBytes, ToolCard } from './tool-card';
+
+export function ActivateCard({ call }: ToolRendererProps<ActivateInput, ActivateOutput>) {
+  const { input, output } = call;
+  const name = output?.name ?? input?.name;
+  return (
+    <ToolCard
+      call={call}
+      subject={name}
+      path={output?.location}
+      badges={
+        output ? (
+          <>
+            {output.alreadyActive ? <Badge testId="badge-already-active">already active</Badge> : null}
+            {output.truncated ? (
+              <Badge tone="warn" testId="badge-truncated">
+                truncated
+              </Badge>
+            ) : null}
+          </>
+        ) : null
+      }
+    >
+      {output ? (
+        <>
+          {output.description ? <p className="tool-card__description">{output.description}</p> : null}
+          {output.notice ? <p className="tool-card__notice">{output.notice}</p> : null}
+          {output.instructions ? <pre className="tool-card__pre">{output.instructions}</pre> : null}
+          {output.resources.length > 0 ? (
+            <div className="tool-card__files">
+              <span className="tool-card__label">Files</span>
+              <ul>
+                {output.resources.map((file) => (
+                  <li key={file}>
+                    <code>{file}</code>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+export function ReadResourceCard({ call }: ToolRendererProps<ReadResourceInput, ReadResourceOutput>) {
+  const { input, output } = call;
+  return (
+    <ToolCard
+      call={call}
+      subject={output?.name ?? input?.name}
+      path={output?.path ?? input?.path}
+      badges={
+        output ? (
+          <>
+            <Badge>{formatBytes(output.bytes)}</Badge>
+            {output.binary ? <Badge>binary</Badge> : null}
+            {output.truncated ? (
+              <Badge tone="warn" testId="badge-truncated">
+                truncated
+              </Badge>
+            ) : null}
+          </>
+        ) : null
+      }
+    >
+      {output ? (
+        <>
+          {output.notice ? <p className="tool-card__notice">{output.notice}</p> : null}
+          {output.content ? <pre className="tool-card__pre">{output.content}</pre> : null}
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
