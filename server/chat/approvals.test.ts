@@ -11,6 +11,7 @@ import { type AppConfig, loadConfig, type Permission } from '../config';
 import { createOfflineModel } from '../model/offline-model';
 import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
+import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
@@ -22,7 +23,7 @@ let tmp: string;
 let root: string;
 let store: ChatStore;
 
-async function deps(permission: Permission): Promise<TurnDeps> {
+async function deps(permission: Permission): Promise<TurnDeps & { skills: Skill[] }> {
   const base = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite') }, home: path.join(tmp, 'home') });
   const config: AppConfig = { ...base, permissions: { rules: { [SKILL]: permission } } };
   const { skills } = await discoverSkills([{ path: root, scope: 'project', kind: 'configured' }], {

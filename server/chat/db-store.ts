@@ -1,5 +1,6 @@
 /** The `ChatStore` over SQLite: a thin adapter from the chat's needs to the named queries of `server/db`. */
 import {
+  activationCountsBySkill,
   addGrant,
   type Chat,
   DEFAULT_CHAT_TITLE,
@@ -89,6 +90,7 @@ export function createDbChatStore(databasePath: string): ChatStore {
     replaceMessage: (chatId, message) => {
       saveMessage(chatId, message, { status: 'complete' }, db());
     },
+    usageCounts: () => new Map(activationCountsBySkill(db()).map((c) => [c.skillName, c.count])),
     hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, db()),
     addGrant: (skillName, contentHash) => {
       addGrant(skillName, contentHash, new Date(), db());

@@ -35,6 +35,8 @@ export interface ChatStore {
   recordActivation(chatId: string, skillName: string, how: ActivationHow): void;
   /** Replaces a stored message by id, keeping its position (approval answers). */
   replaceMessage(chatId: string, message: ChatMessage): void;
+  /** Activations per skill across all chats (catalog ranking when skills must be left out). */
+  usageCounts(): Map<string, number>;
   hasGrant(skillName: string, contentHash: string): boolean;
   addGrant(skillName: string, contentHash: string): void;
   recordDecision(input: {

@@ -10,7 +10,10 @@ import type { Limits } from '../config';
 import { runSkillScript, skillHasScripts } from '../scripts/run';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
+import type { Matcher } from '../skills/match';
+import { modelMayActivate, type SkillMode } from '../skills/modes';
 import { readSkillInstructions, readSkillResource } from '../skills/resources';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SkillSearchHit, searchSkills } from '../skills/search';
 import type { Skill } from '../skills/types';
 import {
   type ActivateOutput,
@@ -19,13 +22,20 @@ import {
   TOOL_ACTIVATE,
   TOOL_READ_RESOURCE,
   TOOL_RUN_SCRIPT,
+  TOOL_SEARCH,
 } from './types';
 
 export type ActivationHow = 'explicit' | 'model';
 
 export interface SkillToolContext {
-  /** Skills the model may use this turn, by name. */
+  /** Skills the tools may touch this turn (not denied, not off), by name. */
   skills: ReadonlyMap<string, Skill>;
+  /** Mode of a skill (`auto` when unknown). */
+  modeOf?: (name: string) => SkillMode;
+  /** Names for the activation tool's enum; absent when unlisted skills are reachable (then a free string). */
+  activationEnum?: [string, ...string[]] | null;
+  /** Set when skills were left out of the catalog: `skills_search` is offered over `skills`. */
+  search?: { matcher: () => Matcher; modes: ReadonlyMap<string, SkillMode> } | null;
   /** Names already active in this chat; activation adds to it. */
   activated: Set<string>;
   limits: Limits;
@@ -51,15 +61,26 @@ export class SkillToolError extends Error {
   override name = 'SkillToolError';
 }
 
+/** Names listed in an error, so a 10,000-skill install does not put 10,000 names in one tool result. */
+const MAX_NAMES_IN_ERROR = 20;
+
 function unknownSkill(name: string, skills: ReadonlyMap<string, Skill>): SkillToolError {
-  const available = [...skills.keys()].sort().join(', ') || '(none)';
-  return new SkillToolError(`Skill "${name}" not found. Available skills: ${available}`);
+  const names = [...skills.keys()].sort();
+  const shown = names.slice(0, MAX_NAMES_IN_ERROR).join(', ') || '(none)';
+  const more =
+    names.length > MAX_NAMES_IN_ERROR
+      ? `, … and ${names.length - MAX_NAMES_IN_ERROR} more (find them with ${TOOL_SEARCH})`
+      : '';
+  return new SkillToolError(`Skill "${name}" not found. Available skills: ${shown}${more}`);
 }
 
 /** Activation shared by the model's tool call and the server-side bare `/name` invocation. */
 export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
   const skill = ctx.skills.get(name);
   if (!skill) throw unknownSkill(name, ctx.skills);
+  if (how === 'model' && ctx.modeOf && !modelMayActivate(ctx.modeOf(skill.name))) {
+    throw new SkillToolError(`Skill "${skill.name}" is manual: only the person can invoke it, with /${skill.name}`);
+  }
   const base = {
     name: skill.name,
     description: skill.description,
@@ -164,15 +185,42 @@ export async function runnableSkills(ctx: Pick<SkillToolContext, 'skills' | 'act
 
 export type SkillTools = ReturnType<typeof buildSkillTools>;
 
-/** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
-export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
-  const names = [...ctx.skills.keys()].sort();
-  return names.length === 0 ? undefined : buildSkillTools(ctx, names as [string, ...string[]]);
+export function searchCatalog(ctx: SkillToolContext, query: string, limit: number): SkillSearchHit[] {
+  if (!ctx.search) return [];
+  const skills = [...ctx.skills.values()];
+  return searchSkills(ctx.search.matcher(), skills, query, limit, ctx.search.modes);
 }
 
-function buildSkillTools(ctx: SkillToolContext, names: [string, ...string[]]) {
-  const nameSchema = z.enum(names);
+/** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
+export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
+  return ctx.skills.size === 0 ? undefined : buildSkillTools(ctx);
+}
+
+function buildSkillTools(ctx: SkillToolContext) {
+  // An enum keeps the model to known names; with skills left out of the catalog the model may activate one it
+  // found by search, and an enum of thousands of names would cost more than the catalog saved: then a string,
+  // checked in `execute`.
+  const nameSchema = ctx.activationEnum ? z.enum(ctx.activationEnum) : z.string().min(1).max(200);
   return {
+    // Offered (through `activeTools`) only when skills were left out of the catalog.
+    [TOOL_SEARCH]: tool({
+      description:
+        'Search all installed skills by what they do, including those not listed in available_skills. Returns names and descriptions, best first; activate a result with skills_activate.',
+      inputSchema: z.object({
+        query: z.string().min(1).max(1000).describe('What the skill should do'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_LIMIT)
+          .optional()
+          .describe(`How many results (default ${DEFAULT_SEARCH_LIMIT})`),
+      }),
+      execute: async ({ query, limit }) => ({
+        query,
+        results: searchCatalog(ctx, query, limit ?? DEFAULT_SEARCH_LIMIT),
+      }),
+    }),
     [TOOL_ACTIVATE]: tool({
       description:
         'Load a skill: returns its instructions (the body of its SKILL.md) and the list of its files. Call it when the request matches the skill description. Do not call it for a skill in activated_skill_names.',

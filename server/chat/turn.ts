@@ -19,15 +19,15 @@ import {
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
 import type { PermissionPolicy } from '../permissions/policy';
-import { renderCatalog } from '../skills/catalog';
 import { parseInvocation } from '../skills/invocation';
 import type { Skill } from '../skills/types';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
+import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
 import { type ActivationHow, activateSkill, createSkillTools, runnableSkills, type SkillToolContext } from './tools';
-import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './types';
+import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from './types';
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -35,9 +35,9 @@ export const MAX_STEPS = 8;
 export interface TurnDeps {
   store: ChatStore;
   config: AppConfig;
-  /** Loaded skills (the registry's current scan). */
-  skills: readonly Skill[];
-  model: { model: LanguageModel; label: string };
+  /** Loaded skills (the registry's current scan), with its modes, matcher and use counts when known. */
+  skills: readonly Skill[] | SkillSource;
+  model: { model: LanguageModel; label: string; contextWindow?: number };
   policy: PermissionPolicy;
 }
 
@@ -77,15 +77,22 @@ function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {
   writer.write({ type: 'text-end', id });
 }
 
+/** Why a `/name` the person typed cannot run: denied by permission, or turned off. */
+function refusalReason(skill: Skill, policy: PermissionPolicy): string {
+  const { permission, reason } = policy.resolve(skill);
+  if (permission === 'deny') return `Skill "${skill.name}" is not allowed here (${reason}).`;
+  return `Skill "${skill.name}" is turned off by the operator.`;
+}
+
 /** Applies the trigger to the stored history: the messages the model answers and the id the answer is stored under. */
 async function prepareHistory(
   body: ChatRequestBody,
+  history: ChatMessage[],
   deps: TurnDeps,
   approvalCtx: () => ApprovalContext,
 ): Promise<{ history: ChatMessage[]; answerId: string }> {
   const { store } = deps;
   const { chatId } = body;
-  const history = store.getMessages(chatId);
   if (body.trigger === 'submit-message') {
     const message = body.message!;
     if (history.some((m) => m.id === message.id)) {
@@ -116,11 +123,17 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
   }
 
-  // Skills denied by the operator are invisible to the model: not in the catalog, not in the tools' enum.
-  const allSkills = new Map(deps.skills.map((s) => [s.name, s]));
-  const skills = new Map(
-    deps.skills.filter((s) => deps.policy.resolve(s).permission !== 'deny').map((s) => [s.name, s]),
-  );
+  const stored = store.getMessages(chatId);
+  const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
+  const view = buildSkillView({
+    source: Array.isArray(deps.skills) ? { skills: deps.skills } : (deps.skills as SkillSource),
+    policy: deps.policy,
+    config,
+    contextWindow: deps.model.contextWindow,
+    chatId,
+    relevanceText: firstUser ? messageText(firstUser) : '',
+  });
+  const skills = view.usable;
   const activated = new Set(store.getActivatedNames(chatId));
   const display = { appDir: config.appDir, home: config.home };
   let explicitSkill: string | undefined;
@@ -134,14 +147,14 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     explicitSkill,
   });
 
-  const { history, answerId } = await prepareHistory(body, deps, approvalContext);
+  const { history, answerId } = await prepareHistory(body, stored, deps, approvalContext);
   const continuing = body.trigger === 'approval-response';
   const lastUserText = messageText(history.findLast((m) => m.role === 'user') ?? { parts: [] });
-  const invocation = continuing ? null : parseInvocation(lastUserText, (name) => allSkills.has(name));
+  const invocation = continuing ? null : parseInvocation(lastUserText, (name) => view.all.has(name));
   explicitSkill = invocation?.name;
-  const denied =
-    invocation && !skills.has(invocation.name) ? deps.policy.resolve(allSkills.get(invocation.name)!) : null;
-  const catalog = skills.size > 0 ? renderCatalog([...skills.values()]) : null;
+  const refusal =
+    invocation && !skills.has(invocation.name) ? refusalReason(view.all.get(invocation.name)!, deps.policy) : null;
+  const catalog = view.catalog?.catalog ?? null;
 
   const assistantId = answerId;
   store.startAssistantMessage(chatId, assistantId);
@@ -155,6 +168,9 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
   const ctx: SkillToolContext = {
     skills,
+    modeOf: view.modeOf,
+    activationEnum: view.activationEnum,
+    search: view.catalog && view.catalog.omitted > 0 ? { matcher: view.matcher, modes: view.modes } : null,
     activated,
     limits: config.limits,
     display,
@@ -174,7 +190,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     generateId: () => assistantId,
     execute: async ({ writer }) => {
       writerRef = writer;
-      if (denied && invocation) {
+      if (refusal && invocation) {
         writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
         const toolCallId = `explicit-${randomUUID()}`;
         writer.write({
@@ -186,7 +202,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         writer.write({
           type: 'tool-output-error',
           toolCallId,
-          errorText: `Skill "${invocation.name}" is not allowed here (${denied.reason}).`,
+          errorText: refusal,
         });
         writer.write({ type: 'finish' });
         return;
@@ -238,7 +254,9 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         prepareStep: async ({ stepNumber }) => {
           // The script tool is offered only while an active skill has scripts (it can become active mid-turn).
           const canRun = tools !== undefined && (await runnableSkills(ctx)).length > 0;
-          const activeTools = toolNames.filter((n) => n !== TOOL_RUN_SCRIPT || canRun);
+          const activeTools = toolNames.filter(
+            (n) => (n !== TOOL_RUN_SCRIPT || canRun) && (n !== TOOL_SEARCH || ctx.search !== null),
+          );
           if (!invocation || !catalog) return { activeTools };
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
           if (stepNumber === 0) {

@@ -7,12 +7,14 @@ import type { UIMessage } from 'ai';
 export const TOOL_ACTIVATE = 'skills_activate';
 export const TOOL_READ_RESOURCE = 'skills_readResource';
 export const TOOL_RUN_SCRIPT = 'skills_runScript';
+export const TOOL_SEARCH = 'skills_search';
 
 /** Display names, also used in `data-testid="tool-card-<display name>"`. */
 export const TOOL_DISPLAY_NAMES: Record<string, string> = {
   [TOOL_ACTIVATE]: 'skills.activate',
   [TOOL_READ_RESOURCE]: 'skills.readResource',
   [TOOL_RUN_SCRIPT]: 'skills.runScript',
+  [TOOL_SEARCH]: 'skills.search',
 };
 
 export interface ActivateInput {
@@ -73,6 +75,16 @@ export interface RunScriptOutput {
   error?: string;
 }
 
+export interface SearchInput {
+  query: string;
+  limit?: number;
+}
+
+export interface SearchOutput {
+  query: string;
+  results: Array<{ name: string; description: string; score: number }>;
+}
+
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
 
 export interface ChatMessageMetadata {
@@ -90,6 +102,7 @@ export type ChatTools = {
   [TOOL_ACTIVATE]: { input: ActivateInput; output: ActivateOutput };
   [TOOL_READ_RESOURCE]: { input: ReadResourceInput; output: ReadResourceOutput };
   [TOOL_RUN_SCRIPT]: { input: RunScriptInput; output: RunScriptOutput };
+  [TOOL_SEARCH]: { input: SearchInput; output: SearchOutput };
 };
 
 export type ChatMessage = UIMessage<ChatMessageMetadata, ChatDataParts, ChatTools>;

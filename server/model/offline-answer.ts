@@ -9,6 +9,7 @@ import {
   TOOL_ACTIVATE,
   TOOL_READ_RESOURCE,
   TOOL_RUN_SCRIPT,
+  TOOL_SEARCH,
   type ToolExchange,
 } from './offline-prompt';
 import { pointedFiles } from './resource-paths';
@@ -176,6 +177,17 @@ function describeRun(exchange: ToolExchange): string | null {
   }
 }
 
+function describeSearch(exchange: ToolExchange): string | null {
+  const outcome = exchange.outcome;
+  if (outcome.status === 'error') return `Searching the skills failed: ${clip(outcome.message, 300)}`;
+  if (outcome.status !== 'ok') return null;
+  const value = isRecord(outcome.value) ? outcome.value : {};
+  const results = Array.isArray(value.results) ? value.results.filter(isRecord) : [];
+  const names = results.map((r) => str(r.name)).filter((n): n is string => n !== undefined);
+  if (names.length === 0) return 'I searched the skills that are not listed and found nothing relevant.';
+  return `I searched the skills that are not listed and found ${listNames(names)}.`;
+}
+
 function describeOtherTool(exchange: ToolExchange): string | null {
   const outcome = exchange.outcome;
   const name = code(exchange.toolName);
@@ -211,6 +223,8 @@ function describeTurn(view: PromptView): string[] {
     else if (exchange.toolName === TOOL_READ_RESOURCE) {
       line = describeRead(exchange);
       readSomething = true;
+    } else if (exchange.toolName === TOOL_SEARCH) {
+      line = describeSearch(exchange);
     } else if (exchange.toolName === TOOL_RUN_SCRIPT) {
       line = describeRun(exchange);
       readSomething = true;

@@ -19,6 +19,7 @@ import {
   TOOL_ACTIVATE,
   TOOL_READ_RESOURCE,
   TOOL_RUN_SCRIPT,
+  TOOL_SEARCH,
 } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
@@ -187,6 +188,14 @@ function suggestions(s: Situation): CatalogEntry[] {
 
 function naturalStep(s: Situation): OfflinePlan | null {
   const attempted = s.view.turn.some((e) => e.toolName === TOOL_ACTIVATE);
+  // Skills were left out of the catalog (the search tool is offered only then) and none listed fits: search once.
+  const searched = s.view.turn.some((e) => e.toolName === TOOL_SEARCH);
+  if (s.target === null && !searched && !attempted && s.canCall(TOOL_SEARCH) && s.view.userText.trim() !== '') {
+    return {
+      type: 'tool-calls',
+      calls: [{ toolName: TOOL_SEARCH, input: { query: s.view.userText.slice(0, 500), limit: 5 } }],
+    };
+  }
   if (
     s.target !== null &&
     !attempted &&

@@ -13,6 +13,7 @@ import type {
 export const TOOL_ACTIVATE = 'skills_activate';
 export const TOOL_READ_RESOURCE = 'skills_readResource';
 export const TOOL_RUN_SCRIPT = 'skills_runScript';
+export const TOOL_SEARCH = 'skills_search';
 
 export interface CatalogEntry {
   name: string;
@@ -337,6 +338,18 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
   const after = lastUser === -1 ? [] : prompt.slice(lastUser + 1);
   const history = collectExchanges(before);
   const turn = collectExchanges(after);
+
+  // Skills found by `skills_search` join the catalog: the model now knows them as if they had been listed.
+  for (const exchange of [...history, ...turn]) {
+    if (exchange.toolName !== TOOL_SEARCH || exchange.outcome.status !== 'ok') continue;
+    const value = exchange.outcome.value;
+    const results = isRecord(value) && Array.isArray(value.results) ? value.results : [];
+    for (const hit of results) {
+      if (!isRecord(hit) || typeof hit.name !== 'string' || known.has(hit.name)) continue;
+      catalog.push({ name: hit.name, description: typeof hit.description === 'string' ? hit.description : '' });
+      known.add(hit.name);
+    }
+  }
 
   const activeNames = findActivatedNames(system, catalogObject);
   for (const exchange of history) {

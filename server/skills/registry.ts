@@ -1,12 +1,38 @@
 /**
- * The in-memory skill set the app serves from: one scan on first use, then the same result until `rescan()`.
- * Kept on `globalThis` so Next's dev server, which re-evaluates modules on every edit, does not rescan (and lose
- * the scan cache) on each reload.
+ * The in-memory skill set the app serves from: one scan on first use, then the same result until `rescan()` or,
+ * with `startWatching()`, until a skill file or folder changes (live reload). Kept on `globalThis` so Next's dev
+ * server, which re-evaluates modules on every edit, does not rescan (and lose the scan cache) on each reload.
+ *
+ * Live reload: watch.ts reports changed paths, debounced; the registry rescans incrementally (discovery's
+ * `changed`: only the folders those paths are in are read again, only changed skill files re-parsed), swaps in the
+ * new result, and points the watcher at the new tree. New, edited and removed skills reach the catalog, the slash
+ * menu and the admin page on their next `current()`. A skill whose edit breaks it (bad YAML, no description) is
+ * dropped with its error diagnostic until it is fixed: no last good copy is kept, because activation reads the file
+ * as it is now, and a catalog entry for a file that no longer loads would promise what activation cannot deliver.
  */
-import { type AppConfig, loadConfig } from '../config';
-import { createScanCache, discoverSkills, type SkillLoader } from './discovery';
+import fs from 'node:fs';
+import { type AppConfig, loadConfig, type SkillMode } from '../config';
+import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from './budget';
+import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
 import { createMatcher, type Matcher } from './match';
-import type { DiscoveryResult, Skill } from './types';
+import { resolveMode, resolveModes } from './modes';
+import { type SkillSearchHit, searchSkills } from './search';
+import type { Diagnostic, DiscoveryResult, Skill } from './types';
+import { type SkillWatcher, watchSkillRoots } from './watch';
+
+export interface CatalogRequest {
+  /** The model's context window in tokens, when known: the budget is a share of it (budget.ts). */
+  contextWindow?: number;
+  /** Recent conversation text: decides which skills stay listed when some must be left out. */
+  relevanceText?: string;
+  /** Activation counts per skill name. */
+  usage?: ReadonlyMap<string, number>;
+}
+
+export interface WatchStartOptions {
+  /** Quiet time before a rescan (default 200 ms). */
+  debounceMs?: number;
+}
 
 export interface SkillRegistry {
   readonly config: AppConfig;
@@ -17,6 +43,23 @@ export interface SkillRegistry {
   get(name: string): Promise<Skill | undefined>;
   /** Matcher over the current skills, rebuilt only when names or descriptions change. */
   matcher(): Promise<Matcher>;
+  /** Mode of every current skill (config globs, then overrides; modes.ts). */
+  modes(): Promise<ReadonlyMap<string, SkillMode>>;
+  modeOf(name: string): SkillMode;
+  /** Sets (or with null clears) a mode at run time, over the config. In memory only: gone after a restart. */
+  setModeOverride(name: string, mode: SkillMode | null): void;
+  /** The catalog block for a turn under the budget (budget.ts), from the current skills and modes. */
+  catalog(request?: CatalogRequest): Promise<BudgetedCatalog>;
+  /** `skills_search` over the current skills (search.ts). */
+  search(query: string, limit?: number): Promise<SkillSearchHit[]>;
+  /** Watches the roots and rescans on change. Resolves once the watcher is set up. No-op when already watching. */
+  startWatching(options?: WatchStartOptions): Promise<void>;
+  stopWatching(): Promise<void>;
+  isWatching(): boolean;
+  /** For the admin page: whether watching, how many paths, and the last watcher error. */
+  watchStatus(): { watching: boolean; paths: number; error: string | null };
+  /** Called after every scan that replaced the result (rescan or live reload). Returns an unsubscribe function. */
+  subscribe(listener: (result: DiscoveryResult) => void): () => void;
 }
 
 export interface SkillRegistryOptions {
@@ -24,30 +67,134 @@ export interface SkillRegistryOptions {
   load?: SkillLoader;
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function watchDiagnostic(message: string): Diagnostic {
+  return {
+    severity: 'warning',
+    code: 'watch-failed',
+    message: `Watching the skill roots failed (${message}); changes may not show until the next rescan.`,
+    hint: 'On Linux, raise fs.inotify.max_user_watches, or press Rescan after changing skills.',
+  };
+}
+
 export function createSkillRegistry(config: AppConfig, options: SkillRegistryOptions = {}): SkillRegistry {
   const cache = createScanCache();
   let result: DiscoveryResult | null = null;
   let byName = new Map<string, Skill>();
-  let inFlight: Promise<DiscoveryResult> | null = null;
   let matcherState: { result: DiscoveryResult; signature: string; matcher: Matcher } | null = null;
+  let modesState: { result: DiscoveryResult; version: number; modes: Map<string, SkillMode> } | null = null;
+  const overrides = new Map<string, SkillMode>();
+  let overridesVersion = 0;
+  const listeners = new Set<(result: DiscoveryResult) => void>();
 
-  function rescan(): Promise<DiscoveryResult> {
-    if (inFlight) return inFlight;
-    inFlight = discoverSkills(config.roots, { limits: config.limits, cache, load: options.load })
-      .then((next) => {
-        result = next;
-        byName = new Map(next.skills.map((s) => [s.name, s]));
-        return next;
-      })
+  // Scans never overlap (they share the cache). A full scan in flight is shared by every rescan() caller.
+  let inFlight: { kind: 'full' | 'changes'; promise: Promise<DiscoveryResult> } | null = null;
+  let watcher: SkillWatcher | null = null;
+  let watchError: string | null = null;
+  const pendingChanges = new Set<string>();
+  let draining: Promise<void> | null = null;
+  let followUp: NodeJS.Timeout | null = null;
+  let debounceMs = 200;
+
+  function apply(next: DiscoveryResult): DiscoveryResult {
+    const shown = watchError ? { ...next, diagnostics: [...next.diagnostics, watchDiagnostic(watchError)] } : next;
+    result = shown;
+    byName = new Map(shown.skills.map((s) => [s.name, s]));
+    if (watcher) {
+      const added = watcher.update(watchTargets(shown));
+      // A folder created just before its watch was set up may have gained a SKILL.md in between: look once more.
+      if (added.length > 0 && added.length < 10_000) {
+        if (followUp) clearTimeout(followUp);
+        followUp = setTimeout(() => {
+          followUp = null;
+          queueChanges(added);
+        }, debounceMs);
+      }
+    }
+    for (const listener of listeners) {
+      try {
+        listener(shown);
+      } catch {
+        // A listener's failure is its own; the scan stands.
+      }
+    }
+    return shown;
+  }
+
+  function run(kind: 'full' | 'changes', changed?: string[]): Promise<DiscoveryResult> {
+    const promise = discoverSkills(config.roots, { limits: config.limits, cache, load: options.load, changed })
+      .then(apply)
       .finally(() => {
         // A failed scan keeps the previous result and lets the next call try again.
-        inFlight = null;
+        if (inFlight?.promise === promise) inFlight = null;
       });
-    return inFlight;
+    inFlight = { kind, promise };
+    return promise;
+  }
+
+  function rescan(): Promise<DiscoveryResult> {
+    if (inFlight?.kind === 'full') return inFlight.promise;
+    if (inFlight) {
+      const after = inFlight.promise.catch(() => null);
+      return after.then(() => (inFlight?.kind === 'full' ? inFlight.promise : run('full')));
+    }
+    return run('full');
+  }
+
+  function queueChanges(paths: readonly string[]): void {
+    for (const p of paths) pendingChanges.add(p);
+    if (draining) return;
+    draining = (async () => {
+      try {
+        while (pendingChanges.size > 0 && watcher) {
+          if (inFlight) await inFlight.promise.catch(() => null);
+          if (inFlight) continue;
+          const changed = [...pendingChanges];
+          pendingChanges.clear();
+          await run('changes', changed).catch(() => null);
+        }
+      } finally {
+        draining = null;
+      }
+    })();
   }
 
   async function current(): Promise<DiscoveryResult> {
     return result ?? rescan();
+  }
+
+  function watchTargets(scanned: DiscoveryResult) {
+    const { folders, skillFolders } = scannedFolders(cache);
+    const missingRoots = scanned.roots.filter((r) => !isDirectory(r.path)).map((r) => r.path);
+    return { folders, skillFolders, missingRoots };
+  }
+
+  async function matcher(): Promise<Matcher> {
+    return matcherFor(await current());
+  }
+
+  function matcherFor(scanned: DiscoveryResult): Matcher {
+    if (matcherState?.result === scanned) return matcherState.matcher;
+    // Only name and description feed the index, so a rescan that changed nothing else keeps the matcher.
+    const signature = JSON.stringify(scanned.skills.map((s) => [s.name, s.description]));
+    const built = matcherState?.signature === signature ? matcherState.matcher : createMatcher(scanned.skills);
+    matcherState = { result: scanned, signature, matcher: built };
+    return built;
+  }
+
+  async function modes(): Promise<ReadonlyMap<string, SkillMode>> {
+    const scanned = await current();
+    if (modesState?.result === scanned && modesState.version === overridesVersion) return modesState.modes;
+    const resolved = resolveModes(scanned.skills, config, overrides);
+    modesState = { result: scanned, version: overridesVersion, modes: resolved };
+    return resolved;
   }
 
   return {
@@ -58,14 +205,61 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
       await current();
       return byName.get(name);
     },
-    async matcher() {
+    matcher,
+    modes,
+    modeOf: (name) => resolveMode(name, config, overrides),
+    setModeOverride(name, mode) {
+      if (mode === null) overrides.delete(name);
+      else overrides.set(name, mode);
+      overridesVersion++;
+    },
+    async catalog(request = {}) {
       const scanned = await current();
-      if (matcherState?.result === scanned) return matcherState.matcher;
-      // Only name and description feed the index, so a rescan that changed nothing else keeps the matcher.
-      const signature = JSON.stringify(scanned.skills.map((s) => [s.name, s.description]));
-      const matcher = matcherState?.signature === signature ? matcherState.matcher : createMatcher(scanned.skills);
-      matcherState = { result: scanned, signature, matcher };
-      return matcher;
+      return buildBudgetedCatalog(scanned.skills, {
+        budgetTokens: catalogBudget(request.contextWindow, config),
+        relevanceText: request.relevanceText,
+        usage: request.usage,
+        modes: await modes(),
+        // Built (once per skill set) only when skills must be left out and relevance decides which.
+        matcher: () => matcherFor(scanned),
+      });
+    },
+    async search(query, limit) {
+      const { skills } = await current();
+      return searchSkills(await matcher(), skills, query, limit, await modes());
+    },
+    async startWatching(watchOptions = {}) {
+      if (watcher) return;
+      debounceMs = watchOptions.debounceMs ?? 200;
+      const scanned = await current();
+      if (watcher) return;
+      watchError = null;
+      watcher = watchSkillRoots(watchTargets(scanned), {
+        debounceMs,
+        exists: isDirectory,
+        onChange: (paths) => queueChanges(paths),
+        onError: (error) => {
+          // Events may have been lost: say so, and read everything again.
+          watchError = (error as NodeJS.ErrnoException).code ?? error.message;
+          void rescan().catch(() => null);
+        },
+      });
+      await watcher.ready;
+    },
+    async stopWatching() {
+      const w = watcher;
+      watcher = null;
+      if (followUp) clearTimeout(followUp);
+      followUp = null;
+      pendingChanges.clear();
+      await w?.close();
+      await draining;
+    },
+    isWatching: () => watcher !== null,
+    watchStatus: () => ({ watching: watcher !== null, paths: watcher?.size() ?? 0, error: watchError }),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }
@@ -76,14 +270,15 @@ interface RegistryHolder {
   [GLOBAL_KEY]?: { key: string; registry: SkillRegistry };
 }
 
-/** What decides the scan: two configs with the same roots and limits share one registry. */
+/** What decides the registry: two configs with the same roots, limits and modes share one. */
 function configKey(config: AppConfig): string {
-  return JSON.stringify({ roots: config.roots, limits: config.limits });
+  return JSON.stringify({ roots: config.roots, limits: config.limits, modes: config.skills?.modes ?? {} });
 }
 
 /**
- * The process-wide registry. Without a config it is built from `loadConfig()` once; with a config whose roots or
- * limits differ from the current registry's, a new registry replaces it (the CLI and tests pass their own).
+ * The process-wide registry. Without a config it is built from `loadConfig()` once; with a config whose roots,
+ * limits or modes differ from the current registry's, a new registry replaces it (the CLI and tests pass their
+ * own), and the old one stops watching.
  */
 export function getSkillRegistry(config?: AppConfig): SkillRegistry {
   const holder = globalThis as RegistryHolder;
@@ -92,7 +287,13 @@ export function getSkillRegistry(config?: AppConfig): SkillRegistry {
   const effective = config ?? loadConfig();
   const key = configKey(effective);
   if (existing?.key === key) return existing.registry;
+  void existing?.registry.stopWatching();
   const registry = createSkillRegistry(effective);
   holder[GLOBAL_KEY] = { key, registry };
   return registry;
+}
+
+/** Whether to watch: config `watch` (default true), which SKILLCHAT_WATCH=0 turns off (config.ts). */
+export function watchEnabled(config: AppConfig): boolean {
+  return config.watch !== false;
 }

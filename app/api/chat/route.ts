@@ -8,6 +8,14 @@ export const dynamic = 'force-dynamic';
 export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
   const app = getApp();
-  const { skills } = await app.registry.current();
-  return runChatTurn(body, { store: app.store, config: app.config, skills, model: app.model, policy: app.policy });
+  const { registry } = app;
+  const { skills } = await registry.current();
+  const [modes, matcher] = await Promise.all([registry.modes(), registry.matcher()]);
+  return runChatTurn(body, {
+    store: app.store,
+    config: app.config,
+    skills: { skills, modes, matcher, usage: app.store.usageCounts() },
+    model: app.model,
+    policy: app.policy,
+  });
 });

@@ -1,0 +1,138 @@
+/**
+ * Chat turn latency in-process: `runChatTurn` with the offline model (no chunk delay) and a temp SQLite database,
+ * against a floor: a bare handler that streams a constant reply through the same AI SDK stream helpers. Time to
+ * first byte and total (stream end), p50 and p99, at 1 and 20 concurrent chats.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
+import { createDbChatStore } from '../server/chat/db-store';
+import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
+import type { ChatMessage } from '../server/chat/types';
+import { loadConfig } from '../server/config';
+import { getLanguageModel } from '../server/model/provider';
+import { createPermissionPolicy } from '../server/permissions/policy';
+import type { Skill } from '../server/skills/types';
+
+export interface LatencyFigures {
+  name: string;
+  skills: number;
+  concurrency: number;
+  turns: number;
+  ttfbP50: number;
+  ttfbP99: number;
+  totalP50: number;
+  totalP99: number;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Reads a response to the end: ms to the first chunk and to the end, from `started`. */
+async function drain(response: Response, started: number): Promise<{ ttfb: number; total: number }> {
+  const reader = response.body!.getReader();
+  let ttfb = Number.NaN;
+  for (;;) {
+    const { done } = await reader.read();
+    if (Number.isNaN(ttfb)) ttfb = performance.now() - started;
+    if (done) break;
+  }
+  return { ttfb, total: performance.now() - started };
+}
+
+/** The floor: what any streaming route costs with the AI SDK's UI message stream and nothing else. */
+function bareRoute(): Response {
+  const stream = createUIMessageStream({
+    execute: ({ writer }) => {
+      writer.write({ type: 'start' });
+      writer.write({ type: 'text-start', id: 't' });
+      writer.write({ type: 'text-delta', id: 't', delta: 'Hello! How can I help you today?' });
+      writer.write({ type: 'text-end', id: 't' });
+      writer.write({ type: 'finish' });
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
+}
+
+async function measure(
+  name: string,
+  skills: number,
+  concurrency: number,
+  rounds: number,
+  turn: (i: number) => Promise<{ ttfb: number; total: number }>,
+): Promise<LatencyFigures> {
+  const ttfb: number[] = [];
+  const total: number[] = [];
+  let n = 0;
+  for (let round = 0; round < rounds; round++) {
+    const results = await Promise.all(Array.from({ length: concurrency }, () => turn(n++)));
+    for (const r of results) {
+      ttfb.push(r.ttfb);
+      total.push(r.total);
+    }
+  }
+  return {
+    name,
+    skills,
+    concurrency,
+    turns: ttfb.length,
+    ttfbP50: percentile(ttfb, 50),
+    ttfbP99: percentile(ttfb, 99),
+    totalP50: percentile(total, 50),
+    totalP99: percentile(total, 99),
+  };
+}
+
+export interface ChatBenchOptions {
+  workDir: string;
+  /** Skill sets to run turns with, e.g. 10 and 10,000 skills, each with a route label. */
+  skillSets: ReadonlyArray<{ label: string; skills: readonly Skill[] }>;
+  /** Rounds per (skill set, concurrency); each round runs `concurrency` turns at once. */
+  rounds: (skills: number, concurrency: number) => number;
+}
+
+export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigures[]> {
+  const appDir = path.join(import.meta.dirname, '..');
+  const dbPath = path.join(options.workDir, 'bench-chat.db');
+  const home = path.join(options.workDir, 'home');
+  fs.mkdirSync(home, { recursive: true });
+  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: dbPath, SKILLCHAT_SKILL_ROOTS: home }, home });
+  const store = createDbChatStore(dbPath);
+  const model = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
+  const policy = createPermissionPolicy(config);
+  const figures: LatencyFigures[] = [];
+
+  let seq = 0;
+  const chatTurn = (skills: readonly Skill[]) => async () => {
+    const id = `bench-${++seq}`;
+    store.createChat({ id, title: 'bench' });
+    const message: ChatMessage = {
+      id: `${id}-u`,
+      role: 'user',
+      parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+    };
+    const deps: TurnDeps = { store, config, skills, model, policy };
+    const started = performance.now();
+    const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
+    const timing = await drain(response, started);
+    await waitForTurn(id);
+    return timing;
+  };
+  const floorTurn = async () => {
+    const started = performance.now();
+    return drain(bareRoute(), started);
+  };
+
+  for (const concurrency of [1, 20]) {
+    await measure('warm-up', 0, concurrency, 2, floorTurn);
+    figures.push(await measure('bare route (floor)', 0, concurrency, options.rounds(0, concurrency), floorTurn));
+    for (const { label, skills } of options.skillSets) {
+      await measure('warm-up', skills.length, concurrency, 1, chatTurn(skills));
+      const rounds = options.rounds(skills.length, concurrency);
+      figures.push(await measure(label, skills.length, concurrency, rounds, chatTurn(skills)));
+    }
+  }
+  return figures;
+}

@@ -1,0 +1,85 @@
+/**
+ * A fast path for the frontmatter almost every skill has: `key: value` lines, values plain, single- or
+ * double-quoted on one line, and one level of nested `key: value` lines (`metadata:`). Parsing that with the `yaml`
+ * library costs ~0.2-0.4 ms a skill, which is most of a cold scan of 10,000 skills; this reads it in microseconds.
+ *
+ * It returns the same tree `parseFrontmatterTree` would, or `null` for anything outside that subset (comments,
+ * multi-line values, lists, anchors, tags, duplicate keys, reserved first characters, `: ` or ` #` in a plain
+ * value, control characters), which then goes through the full parser with its diagnostics and repairs. A
+ * differential test holds the two to the same output.
+ */
+import type { YamlMap } from './frontmatter';
+
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
+const NESTED_LINE = /^( +)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
+// Characters YAML treats as line breaks, BOMs or that need escaping: left to the full parser.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
+// Indicators that give a first character a meaning other than "plain text".
+const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`\s]/;
+const DOUBLE_QUOTED = /^"(?:[^"\\]|\\.)*"$/;
+const SINGLE_QUOTED = /^'(?:[^']|'')*'$/;
+
+/** One scalar on one line (already trimmed), or `null` when the full parser must decide. */
+function scalar(raw: string): string | null {
+  const first = raw.charCodeAt(0);
+  if (first === 0x22 /* " */) {
+    if (!DOUBLE_QUOTED.test(raw)) return null;
+    try {
+      // JSON's escapes are a subset of YAML's with the same meaning; anything else (\x, \e, \U, ...) fails here.
+      return JSON.parse(raw) as string;
+    } catch {
+      return null;
+    }
+  }
+  if (first === 0x27 /* ' */) return SINGLE_QUOTED.test(raw) ? raw.slice(1, -1).replaceAll("''", "'") : null;
+  if (!PLAIN_START.test(raw) || raw.includes(': ') || raw.includes(' #') || raw.endsWith(':')) return null;
+  return raw;
+}
+
+/** The fast path's tree for `yamlText` (the text between the fences, LF line endings), or `null`. */
+export function parseSimpleFrontmatter(yamlText: string): YamlMap | null {
+  if (UNSAFE.test(yamlText)) return null;
+  const tree: YamlMap = new Map();
+  const lines = yamlText.split('\n');
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!.trimEnd();
+    i++;
+    if (line === '') continue;
+    const top = KEY_LINE.exec(line);
+    if (!top) return null;
+    const key = top[1]!;
+    if (tree.has(key)) return null;
+    const raw = top[2]?.trim() ?? '';
+    if (raw !== '') {
+      const value = scalar(raw);
+      if (value === null) return null;
+      tree.set(key, value);
+      continue;
+    }
+    // `key:` alone: a nested block of `key: value` lines at one indent, or an empty value.
+    const nested: YamlMap = new Map();
+    let indent = -1;
+    while (i < lines.length) {
+      const inner = lines[i]!.trimEnd();
+      if (inner === '') {
+        i++;
+        continue;
+      }
+      if (!inner.startsWith(' ')) break;
+      const m = NESTED_LINE.exec(inner);
+      if (!m) return null;
+      if (indent === -1) indent = m[1]!.length;
+      else if (m[1]!.length !== indent) return null;
+      const innerKey = m[2]!;
+      const innerRaw = m[3]?.trim() ?? '';
+      if (innerRaw === '' || nested.has(innerKey)) return null;
+      const value = scalar(innerRaw);
+      if (value === null) return null;
+      nested.set(innerKey, value);
+      i++;
+    }
+    tree.set(key, indent === -1 ? '' : nested);
+  }
+  return tree.size > 0 ? tree : null;
+}

@@ -1,0 +1,44 @@
+/**
+ * `skills_search`: how the model finds skills the catalog left out (budget, or `search` mode). Ranked by the same
+ * matcher as the slash menu; `manual` and `off` skills are never returned (modes.ts).
+ */
+import type { SkillMode } from '../config';
+import type { Matcher } from './match';
+import { modeIn, searchable } from './modes';
+
+/** The tool's name on the wire (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); shown to people as `skills.search`. */
+export const SEARCH_TOOL_NAME = 'skills_search';
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+export interface SkillSearchHit {
+  name: string;
+  description: string;
+  /** Relevance in [0, 1] (see match.ts). */
+  score: number;
+}
+
+/**
+ * Skills matching `query`, best first, at most `limit` (clamped to 1..MAX_SEARCH_LIMIT). A blank query finds
+ * nothing: the model should say what it is looking for.
+ */
+export function searchSkills(
+  matcher: Matcher,
+  skills: ReadonlyArray<{ name: string; description: string }>,
+  query: string,
+  limit: number = DEFAULT_SEARCH_LIMIT,
+  modes?: ReadonlyMap<string, SkillMode>,
+): SkillSearchHit[] {
+  const max = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit) || DEFAULT_SEARCH_LIMIT));
+  if (!query.trim()) return [];
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const hits: SkillSearchHit[] = [];
+  // The matcher knows every skill; hidden ones are filtered here, so ask for all ranked and stop at `max`.
+  for (const { name, score } of matcher.rank(query.slice(0, 1000))) {
+    const skill = byName.get(name);
+    if (!skill || !searchable(modeIn(modes, name))) continue;
+    hits.push({ name, description: skill.description, score });
+    if (hits.length >= max) break;
+  }
+  return hits;
+}
