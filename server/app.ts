@@ -7,6 +7,7 @@
 import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
+import { getDb, listModeOverrides } from './db';
 import { getLanguageModel } from './model/provider';
 import { createPermissionPolicy, type PermissionPolicy } from './permissions/policy';
 import { getSkillRegistry, type SkillRegistry } from './skills/registry';
@@ -31,6 +32,10 @@ export function getApp(): App {
       model: getLanguageModel(process.env),
       policy: createPermissionPolicy(config),
     };
+    // Modes set on /admin outlive restarts; the registry applies them over the config's globs.
+    for (const [name, mode] of listModeOverrides(getDb(config.databasePath))) {
+      g.__skillchatApp.registry.setModeOverride(name, mode);
+    }
   }
   return g.__skillchatApp;
 }

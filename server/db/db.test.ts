@@ -420,3 +420,21 @@ describe('activations', () => {
     expect(countActivationEvents({}, db)).toBe(0);
   });
 });
+
+describe('skill mode overrides', () => {
+  it('sets, replaces and clears a mode', async () => {
+    const { openDb: open, listModeOverrides, setModeOverride } = await import('./index');
+    const db = open(':memory:');
+    setModeOverride('pdf', 'pinned', db);
+    setModeOverride('pdf', 'off', db);
+    setModeOverride('csv', 'manual', db);
+    expect(listModeOverrides(db)).toEqual(
+      new Map([
+        ['pdf', 'off'],
+        ['csv', 'manual'],
+      ]),
+    );
+    setModeOverride('pdf', null, db);
+    expect(listModeOverrides(db)).toEqual(new Map([['csv', 'manual']]));
+  });
+});

@@ -24,3 +24,4 @@ export {
   PERMISSION_DECISIONS,
   type PermissionDecision,
 } from './schema';
+export * from './skill-modes';

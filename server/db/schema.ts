@@ -169,6 +169,13 @@ export const scriptRuns = sqliteTable(
   (t) => [index('script_runs_at_idx').on(t.at)],
 );
 
+/** Modes set on /admin, over the config's globs; kept across restarts. */
+export const skillModes = sqliteTable('skill_modes', {
+  skillName: text('skill_name').primaryKey(),
+  mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type ActivationRow = typeof activations.$inferSelect;

@@ -1,0 +1,28 @@
+/** POST /api/admin/skills/:name/mode `{ mode }`: sets a skill's mode over the config (null goes back to it). */
+import { z } from 'zod';
+import { getApp } from '@/server/app';
+import { readJsonBody } from '@/server/chat/request';
+import { SKILL_MODES } from '@/server/config';
+import { getDb, setModeOverride } from '@/server/db';
+import { AppError } from '@/server/errors';
+import { handle, json } from '@/server/http';
+import { guardAdminRequest } from '@/server/security/guard';
+
+export const dynamic = 'force-dynamic';
+
+const bodySchema = z.object({ mode: z.enum(SKILL_MODES).nullable() }).strict();
+
+export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
+  const denied = guardAdminRequest(request);
+  if (denied) return denied;
+  const { name } = await params;
+  const parsed = bodySchema.safeParse(await readJsonBody(request));
+  if (!parsed.success) {
+    throw new AppError('bad_request:mode', `mode must be one of ${SKILL_MODES.join(', ')}, or null`);
+  }
+  const app = getApp();
+  if (!(await app.registry.get(name))) throw new AppError('not_found:skill', `Skill "${name}" does not exist`);
+  setModeOverride(name, parsed.data.mode, getDb(app.config.databasePath));
+  app.registry.setModeOverride(name, parsed.data.mode);
+  return json({ name, mode: app.registry.modeOf(name) });
+});
