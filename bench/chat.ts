@@ -12,6 +12,7 @@ import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { getLanguageModel } from '../server/model/provider';
 import { createPermissionPolicy } from '../server/permissions/policy';
+import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
 
 export interface LatencyFigures {
@@ -104,6 +105,16 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const policy = createPermissionPolicy(config);
   const figures: LatencyFigures[] = [];
 
+  const matchers = new WeakMap<readonly Skill[], Matcher>();
+  const matcherFor = (skills: readonly Skill[]) => {
+    let matcher = matchers.get(skills);
+    if (!matcher) {
+      matcher = createMatcher(skills);
+      matchers.set(skills, matcher);
+    }
+    return matcher;
+  };
+
   let seq = 0;
   const chatTurn = (skills: readonly Skill[]) => async () => {
     const id = `bench-${++seq}`;
@@ -113,7 +124,8 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       role: 'user',
       parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
     };
-    const deps: TurnDeps = { store, config, skills, model, policy };
+    // As the route: the registry keeps one matcher per scan and hands it to every turn.
+    const deps: TurnDeps = { store, config, skills: { skills, matcher: matcherFor(skills) }, model, policy };
     const started = performance.now();
     const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
     const timing = await drain(response, started);
