@@ -1,11 +1,13 @@
 /**
- * /admin: roots, skills, problems, activations and the catalog, from the registry's current scan. Server-rendered
- * on every request; the Rescan button asks for a new scan and re-renders.
+ * /admin: roots, skills (with their permission), problems, activations, permissions (grants, approval decisions,
+ * script runs) and the catalog, from the registry's current scan. Server-rendered on every request; the Rescan and
+ * Revoke buttons change state on the server and re-render.
  */
 import Link from 'next/link';
 import { ActivationCounts, ActivationLog } from '@/components/admin/activations';
 import { AdminHeader } from '@/components/admin/admin-header';
 import { LocalTime } from '@/components/admin/local-time';
+import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permissions';
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
 import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
@@ -48,6 +50,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             Problems {errors + warnings}
           </a>
           <a href="#activations">Activations {overview.activations.total}</a>
+          <a href="#permissions">Grants {overview.permissions.grants.length}</a>
           <a href="#catalog">Catalog {overview.catalog.tokens} tokens</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
@@ -106,6 +109,28 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             <div data-testid="activation-counts">
               <h3>Per skill</h3>
               <ActivationCounts counts={overview.activations.bySkill} />
+            </div>
+          </div>
+        </section>
+
+        <section className="card" id="permissions" aria-labelledby="permissions-h" data-testid="permissions">
+          <h2 id="permissions-h">Permissions</h2>
+          <p className="muted small">
+            Each skill&apos;s permission is in the Skills table. &ldquo;Always allow&rdquo; holds for the content it was
+            given for: editing SKILL.md or a script makes the skill ask again.
+          </p>
+          <div className="stack">
+            <div data-testid="grants">
+              <h3>Always allowed</h3>
+              <GrantsTable grants={overview.permissions.grants} />
+            </div>
+            <div data-testid="decisions">
+              <h3>Recent decisions</h3>
+              <DecisionLog decisions={overview.permissions.decisions} />
+            </div>
+            <div data-testid="script-runs">
+              <h3>Script runs</h3>
+              <ScriptRunLog runs={overview.permissions.scriptRuns} />
             </div>
           </div>
         </section>

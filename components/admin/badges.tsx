@@ -1,5 +1,6 @@
 /** Small status labels shared by the admin tables. */
-import type { SkillStatus } from '@/server/admin/overview';
+import type { AdminDecision, SkillStatus } from '@/server/admin/overview';
+import type { Permission } from '@/server/config';
 import type { Severity } from '@/server/skills/types';
 
 const STATUS_LABEL: Record<SkillStatus, string> = { ok: 'ok', warnings: 'warnings', 'not-loaded': 'not loaded' };
@@ -22,4 +23,29 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
 
 export function ScopeLabel({ scope }: { scope: 'project' | 'user' }) {
   return <span className={`scope scope--${scope}`}>{scope}</span>;
+}
+
+/** A skill's permission under the operator's policy; the reason (`rule "pdf-*"`, a default) rides along. */
+export function PermissionBadge({ permission, testId }: { permission: Permission; testId?: string }) {
+  return (
+    <span className={`pill pill--perm-${permission}`} data-testid={testId} data-permission={permission}>
+      {permission}
+    </span>
+  );
+}
+
+type Decision = AdminDecision['decision'];
+
+const DECISION_LABEL: Record<Decision, string> = {
+  allowed: 'allowed once',
+  always: 'always allowed',
+  denied: 'denied',
+};
+
+export function DecisionBadge({ decision }: { decision: Decision }) {
+  return (
+    <span className={`pill pill--decision-${decision}`} data-testid="decision" data-decision={decision}>
+      {DECISION_LABEL[decision]}
+    </span>
+  );
 }

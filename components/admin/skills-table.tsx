@@ -6,21 +6,29 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import type { AdminSkillRow, SkillStatus } from '@/server/admin/overview';
-import { ScopeLabel, StatusBadge } from './badges';
+import type { Permission } from '@/server/config';
+import { PermissionBadge, ScopeLabel, StatusBadge } from './badges';
 import { LocalTime } from './local-time';
 
-type SortKey = 'name' | 'root' | 'status' | 'catalogTokens' | 'activationCount' | 'lastActivatedAt';
+type SortKey = 'name' | 'root' | 'status' | 'permission' | 'catalogTokens' | 'activationCount' | 'lastActivatedAt';
 
 const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
   { key: 'name', label: 'Skill' },
   { key: 'root', label: 'Source' },
   { key: 'status', label: 'Status' },
+  { key: 'permission', label: 'Permission' },
   { key: 'catalogTokens', label: 'Catalog tokens', numeric: true },
   { key: 'activationCount', label: 'Activations', numeric: true },
   { key: 'lastActivatedAt', label: 'Last activated', numeric: true },
 ];
 
 const STATUS_ORDER: Record<SkillStatus, number> = { 'not-loaded': 0, warnings: 1, ok: 2 };
+/** Most restrictive first; a skill that was not loaded has no permission and sorts last. */
+const PERMISSION_ORDER: Record<Permission, number> = { deny: 0, ask: 1, allow: 2 };
+
+function permissionRank(row: AdminSkillRow): number {
+  return row.permission ? PERMISSION_ORDER[row.permission.permission] : 3;
+}
 
 function compare(a: AdminSkillRow, b: AdminSkillRow, key: SortKey): number {
   switch (key) {
@@ -29,6 +37,8 @@ function compare(a: AdminSkillRow, b: AdminSkillRow, key: SortKey): number {
       return a[key].localeCompare(b[key]);
     case 'status':
       return STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
+    case 'permission':
+      return permissionRank(a) - permissionRank(b);
     default:
       // Missing values (not loaded, never activated) sort as the smallest.
       return (a[key] ?? -1) - (b[key] ?? -1);
@@ -42,7 +52,9 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
   const visible = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const filtered = rows.filter((row) => {
-      const haystack = `${row.name} ${row.description} ${row.location} ${row.scope} ${row.status}`.toLowerCase();
+      const permission = row.permission?.permission ?? '';
+      const haystack =
+        `${row.name} ${row.description} ${row.location} ${row.scope} ${row.status} ${permission}`.toLowerCase();
       return words.every((w) => haystack.includes(w));
     });
     return filtered.sort((a, b) => {
@@ -65,7 +77,7 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
           <span className="visually-hidden">Filter skills</span>
           <input
             type="search"
-            placeholder="Filter by name, description, location, status…"
+            placeholder="Filter by name, description, location, status, permission…"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             data-testid="skills-filter"
@@ -135,6 +147,20 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
                       {' '}
                       {row.problemCount} {row.problemCount === 1 ? 'problem' : 'problems'}
                     </span>
+                  )}
+                </td>
+                <td
+                  className="permission"
+                  data-testid="skill-permission"
+                  data-permission={row.permission?.permission ?? ''}
+                >
+                  {row.permission ? (
+                    <>
+                      <PermissionBadge permission={row.permission.permission} />
+                      <div className="permission__reason muted">{row.permission.reason}</div>
+                    </>
+                  ) : (
+                    <span className="muted">—</span>
                   )}
                 </td>
                 <td className="num" data-testid="skill-tokens">

@@ -6,12 +6,15 @@ import { useCallback, useMemo, useState } from 'react';
  * One chat: header, conversation and composer, wired to the server with AI SDK's `useChat`. Only the newest message
  * travels with each request; the server holds the history. A chat on the new-chat screen is created on first send
  * (with the id generated here), and the address bar switches to /chat/:id without remounting, so the stream goes on.
+ * Answers to approval prompts on tool cards go back as answers only; the server continues the same message.
  */
 import { useChats } from '@/components/chats-context';
 import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
-import type { ChatActivation, ChatMessage, ChatRequestBody } from '@/server/chat/types';
+import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
+import type { ChatActivation, ChatMessage } from '@/server/chat/types';
 import { TOOL_ACTIVATE } from '@/server/chat/types';
+import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
@@ -58,14 +61,12 @@ export function activeSkillsOf(activations: ChatActivation[], messages: ChatMess
   return [...skills.values()];
 }
 
-function createTransport() {
+function createTransport(unsent: UnsentApprovals) {
   return new DefaultChatTransport<ChatMessage>({
     api: '/api/chat',
-    prepareSendMessagesRequest: ({ id, messages, trigger }) => {
-      const body: ChatRequestBody =
-        trigger === 'submit-message' ? { chatId: id, trigger, message: messages.at(-1) } : { chatId: id, trigger };
-      return { body };
-    },
+    prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
+      body: chatRequestBody({ id, messages, trigger }, unsent),
+    }),
   });
 }
 
@@ -73,19 +74,39 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   const { chats, upsertChat, touchChat, refreshChats, setActiveChatId } = useChats();
   const [created, setCreated] = useState(!isNew);
   const [sendError, setSendError] = useState<string | null>(null);
-  const transport = useMemo(createTransport, []);
+  // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
+  const [unsent] = useState<UnsentApprovals>(() => new Map());
+  const [alwaysIds] = useState(() => new Set<string>());
+  const transport = useMemo(() => createTransport(unsent), [unsent]);
 
-  const { messages, sendMessage, regenerate, stop, status, error, clearError } = useChat<ChatMessage>({
-    id: chatId,
-    messages: initialMessages,
-    transport,
-    // Fewer React commits while tokens pour in; streamdown re-parses on each one.
-    throttle: 40,
-    // The server derives the title from the first message and orders chats by their last answer: adopt both.
-    onFinish: () => void refreshChats(),
-  });
+  const { messages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
+    useChat<ChatMessage>({
+      id: chatId,
+      messages: initialMessages,
+      transport,
+      // Fewer React commits while tokens pour in; streamdown re-parses on each one.
+      throttle: 40,
+      // The server derives the title from the first message and orders chats by their last answer: adopt both.
+      onFinish: () => void refreshChats(),
+      // Once every prompt of the answer is answered, send the answers; the reply continues the same message.
+      sendAutomaticallyWhen: ({ messages }) => shouldSendApprovals(messages, unsent),
+    });
 
   const busy = status === 'submitted' || status === 'streaming';
+  const approvals = useMemo<ApprovalActions>(
+    () => ({
+      busy,
+      isAlways: (id) => alwaysIds.has(id),
+      answer: (approvalId, approved, always) => {
+        setSendError(null);
+        clearError();
+        unsent.set(approvalId, always ? { approvalId, approved, always } : { approvalId, approved });
+        if (always) alwaysIds.add(approvalId);
+        void addToolApprovalResponse({ id: approvalId, approved });
+      },
+    }),
+    [busy, alwaysIds, unsent, clearError, addToolApprovalResponse],
+  );
   const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : NEW_CHAT_TITLE);
   const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
 
@@ -131,7 +152,9 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   return (
     <section className="chat" aria-label={title}>
       <ChatHeader title={title} model={model} skills={skills} />
-      <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+      <ApprovalProvider value={approvals}>
+        <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+      </ApprovalProvider>
       <div className="chat__bottom">
         {shownError ? (
           <div className="chat-error" role="alert" data-testid="chat-error">

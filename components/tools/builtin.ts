@@ -1,9 +1,11 @@
 /** Registers the cards that ship with the app. Imported once by the component that renders tool parts. */
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '@/server/chat/types';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT } from '@/server/chat/types';
 import { DefaultToolCard } from './default-card';
 import { registerDefaultToolRenderer, registerToolRenderer } from './registry';
+import { RunScriptCard } from './script-card';
 import { ActivateCard, ReadResourceCard } from './skill-cards';
 
 registerToolRenderer(TOOL_ACTIVATE, ActivateCard);
 registerToolRenderer(TOOL_READ_RESOURCE, ReadResourceCard);
+registerToolRenderer(TOOL_RUN_SCRIPT, RunScriptCard);
 registerDefaultToolRenderer(DefaultToolCard);

@@ -4,8 +4,24 @@
  */
 import type { ComponentType } from 'react';
 
-/** What every card shows, derived from the tool part's wire `state`. */
-export type ToolCallStatus = 'running' | 'done' | 'error';
+/**
+ * What every card shows, derived from the tool part's wire `state`: `waiting` for the person's approval, `denied`
+ * when the call was not approved (a decision, not a failure).
+ */
+export type ToolCallStatus = 'running' | 'waiting' | 'done' | 'error' | 'denied';
+
+/** The approval attached to a tool part (skills under `ask`), as the AI SDK carries it on the part. */
+export interface ToolApprovalView {
+  id: string;
+  /** Unset while waiting for the person. */
+  approved?: boolean;
+  /** Why the server asks: which skill, from where, under which rule. */
+  requestReason?: string;
+  /** Why it was approved or denied (e.g. "Always allowed for this version of the skill."). */
+  reason?: string;
+  /** Approved or denied by the server without asking (a grant, `/name`, a deny rule). */
+  isAutomatic?: boolean;
+}
 
 /** A tool part reduced to what a card needs; `input` may be partial while it streams. */
 export interface ToolCallView<Input = unknown, Output = unknown> {
@@ -20,6 +36,7 @@ export interface ToolCallView<Input = unknown, Output = unknown> {
   input: Partial<Input> | undefined;
   output: Output | undefined;
   errorText: string | undefined;
+  approval: ToolApprovalView | undefined;
 }
 
 export interface ToolRendererProps<Input = unknown, Output = unknown> {

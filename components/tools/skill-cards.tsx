@@ -1,5 +1,9 @@
 'use client';
-/** Cards for the two skill tools: what was activated (and from where) and which file was read. */
+/**
+ * Cards for the skill tools that load text: what was activated (and from where, with its `allowed-tools` shown for
+ * information) and which file was read. Activation may wait for the person's approval; the shared frame shows the
+ * prompt with the question asked here.
+ */
 import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
 import { Badge, formatBytes, ToolCard } from './tool-card';
@@ -12,6 +16,19 @@ export function ActivateCard({ call }: ToolRendererProps<ActivateInput, Activate
       call={call}
       subject={name}
       path={output?.location}
+      approval={{
+        question: (
+          <>
+            Load the skill <strong>{name ?? 'this skill'}</strong> into this chat?
+          </>
+        ),
+        details: (
+          <p className="approval__note">
+            Allow loads it this once. Always allow also skips this question in later chats until its SKILL.md or a
+            script changes.
+          </p>
+        ),
+      }}
       badges={
         output ? (
           <>
@@ -28,6 +45,17 @@ export function ActivateCard({ call }: ToolRendererProps<ActivateInput, Activate
       {output ? (
         <>
           {output.description ? <p className="tool-card__description">{output.description}</p> : null}
+          {call.approval?.isAutomatic && call.approval.reason ? (
+            <p className="tool-card__description" data-testid="approval-note">
+              Not asked: {call.approval.reason}
+            </p>
+          ) : null}
+          {output.allowedTools ? (
+            <p className="tool-card__allowed" data-testid="allowed-tools">
+              <span className="tool-card__label">allowed-tools</span> <code>{output.allowedTools}</code>{' '}
+              <span className="tool-card__hint">— shown only, grants nothing by itself</span>
+            </p>
+          ) : null}
           {output.notice ? <p className="tool-card__notice">{output.notice}</p> : null}
           {output.instructions ? <pre className="tool-card__pre">{output.instructions}</pre> : null}
           {output.resources.length > 0 ? (

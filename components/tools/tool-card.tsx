@@ -1,32 +1,55 @@
 'use client';
 import type { ReactNode } from 'react';
 /**
- * The frame every tool card shares: status, display name, subject (skill) and path in one line, badges, an error
- * line, and the bulky content (instructions, file text) collapsed in a native <details> so a long answer stays
- * scannable.
+ * The frame every tool card shares: status, display name, subject (skill) and path in one line, badges, the
+ * approval prompt while the call waits for the person, an error or denial line, and the bulky content
+ * (instructions, file text) collapsed in a native <details> so a long answer stays scannable. Approval lives here,
+ * not in each card, so any tool the server gates gets the same prompt.
  */
-import { AlertIcon, CheckIcon, ChevronIcon } from '@/components/icons';
+import { AlertIcon, BlockIcon, CheckIcon, ChevronIcon, ShieldIcon } from '@/components/icons';
+import { ApprovalPrompt, type ApprovalPromptProps } from './approval';
 import type { ToolCallStatus, ToolCallView } from './registry';
 
-const STATUS_LABEL: Record<ToolCallStatus, string> = { running: 'Running', done: 'Done', error: 'Failed' };
+const STATUS_LABEL: Record<ToolCallStatus, string> = {
+  running: 'Running',
+  waiting: 'Waiting for your approval',
+  done: 'Done',
+  error: 'Failed',
+  denied: 'Denied',
+};
 
-function StatusIcon({ status }: { status: ToolCallStatus }) {
-  if (status === 'running') return <span className="spinner" aria-hidden="true" />;
-  if (status === 'error') return <AlertIcon width={15} height={15} />;
-  return <CheckIcon width={15} height={15} />;
+const STATUS_ICON: Record<ToolCallStatus, () => ReactNode> = {
+  running: () => <span className="spinner" aria-hidden="true" />,
+  waiting: () => <ShieldIcon width={15} height={15} />,
+  done: () => <CheckIcon width={15} height={15} />,
+  error: () => <AlertIcon width={15} height={15} />,
+  denied: () => <BlockIcon width={15} height={15} />,
+};
+
+/** How an approved call was approved, for its badge: by the person on this card, or by the server (grant, `/name`). */
+function approvalBadge(call: ToolCallView): ReactNode {
+  if (call.status !== 'done' || !call.approval?.approved) return null;
+  const automatic = call.approval.isAutomatic === true;
+  return (
+    <Badge testId="badge-approval" title={call.approval.reason}>
+      {automatic ? 'pre-approved' : 'approved by you'}
+    </Badge>
+  );
 }
 
 export function Badge({
   children,
   tone = 'neutral',
   testId,
+  title,
 }: {
   children: ReactNode;
-  tone?: 'neutral' | 'warn';
+  tone?: 'neutral' | 'warn' | 'danger' | 'ok';
   testId?: string;
+  title?: string;
 }) {
   return (
-    <span className={`badge badge--${tone}`} data-testid={testId}>
+    <span className={`badge badge--${tone}`} data-testid={testId} title={title}>
       {children}
     </span>
   );
@@ -41,13 +64,24 @@ interface ToolCardProps {
   badges?: ReactNode;
   /** Collapsible content; omitted while running or when the call failed. */
   children?: ReactNode;
+  /** What the approval prompt asks and shows, when the call waits for the person. */
+  approval?: Omit<ApprovalPromptProps, 'call'>;
 }
 
-export function ToolCard({ call, subject, path, badges, children }: ToolCardProps) {
+export function ToolCard({ call, subject, path, badges, children, approval }: ToolCardProps) {
+  const Icon = STATUS_ICON[call.status];
+  const approved = approvalBadge(call);
+  const allBadges =
+    badges || approved ? (
+      <>
+        {approved}
+        {badges}
+      </>
+    ) : null;
   const header = (
     <>
       <span className={`tool-card__status tool-card__status--${call.status}`} title={STATUS_LABEL[call.status]}>
-        <StatusIcon status={call.status} />
+        <Icon />
         <span className="visually-hidden">{STATUS_LABEL[call.status]}</span>
       </span>
       <code className="tool-card__name">{call.displayName}</code>
@@ -57,7 +91,7 @@ export function ToolCard({ call, subject, path, badges, children }: ToolCardProp
           {path}
         </code>
       ) : null}
-      {badges ? <span className="tool-card__badges">{badges}</span> : null}
+      {allBadges ? <span className="tool-card__badges">{allBadges}</span> : null}
     </>
   );
 
@@ -67,6 +101,8 @@ export function ToolCard({ call, subject, path, badges, children }: ToolCardProp
       data-testid={`tool-card-${call.displayName}`}
       data-state={call.status}
       data-tool-call-id={call.toolCallId}
+      // Focusable by script only: answering an approval moves the focus here (see approval.tsx).
+      tabIndex={-1}
     >
       {children ? (
         <details className="tool-card__details">
@@ -81,9 +117,16 @@ export function ToolCard({ call, subject, path, badges, children }: ToolCardProp
       ) : (
         <div className="tool-card__header">{header}</div>
       )}
+      <ApprovalPrompt call={call} {...approval} />
       {call.status === 'error' && call.errorText ? (
         <p className="tool-card__error" data-testid="tool-error">
           {call.errorText}
+        </p>
+      ) : null}
+      {call.status === 'denied' ? (
+        <p className="tool-card__denied" data-testid="tool-denied">
+          {/* The server's reason for a person's "Deny" speaks of "the person"; say it to them directly. */}
+          {call.approval?.isAutomatic ? call.errorText : 'You denied this, so it did not run.'}
         </p>
       ) : null}
     </div>

@@ -4,7 +4,7 @@ import { type DynamicToolUIPart, getToolName, type ToolUIPart } from 'ai';
 import type { ChatTools } from '@/server/chat/types';
 import { TOOL_DISPLAY_NAMES } from '@/server/chat/types';
 import './builtin';
-import { getToolRenderer, type ToolCallStatus, type ToolCallView } from './registry';
+import { getToolRenderer, type ToolApprovalView, type ToolCallStatus, type ToolCallView } from './registry';
 
 export type AnyToolPart = ToolUIPart<ChatTools> | DynamicToolUIPart;
 
@@ -13,10 +13,13 @@ function statusOf(state: AnyToolPart['state']): ToolCallStatus {
     case 'output-available':
       return 'done';
     case 'output-error':
-    case 'output-denied':
       return 'error';
+    case 'output-denied':
+      return 'denied';
+    case 'approval-requested':
+      return 'waiting';
     default:
-      // input-streaming, input-available and the approval states: the call has not produced a result yet.
+      // input-streaming, input-available, and approval-responded (the answer is on its way): no result yet.
       return 'running';
   }
 }
@@ -25,6 +28,12 @@ function errorTextOf(part: AnyToolPart): string | undefined {
   if (part.state === 'output-error') return part.errorText;
   if (part.state === 'output-denied') return part.approval.reason ?? 'The tool call was not approved.';
   return undefined;
+}
+
+function approvalOf(part: AnyToolPart): ToolApprovalView | undefined {
+  if (!part.approval) return undefined;
+  const { id, approved, requestReason, reason, isAutomatic } = part.approval;
+  return { id, approved, requestReason, reason, isAutomatic };
 }
 
 export function toToolCallView(part: AnyToolPart): ToolCallView {
@@ -38,6 +47,7 @@ export function toToolCallView(part: AnyToolPart): ToolCallView {
     input: part.input ?? undefined,
     output: part.state === 'output-available' ? part.output : undefined,
     errorText: errorTextOf(part),
+    approval: approvalOf(part),
   };
 }
 

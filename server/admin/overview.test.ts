@@ -172,6 +172,67 @@ describe('buildAdminOverview', () => {
   });
 });
 
+describe('permissions on the admin page', () => {
+  const permissions = {
+    resolve: (s: { name: string }) =>
+      s.name === 'pdf'
+        ? { permission: 'ask' as const, reason: 'rule "pdf"' }
+        : { permission: 'allow' as const, reason: 'default' },
+    grants: [{ id: 3, skillName: 'pdf', contentHash: 'a'.repeat(64), grantedAt: 1_800_000_001_000, current: true }],
+    decisions: [
+      {
+        id: 1,
+        at: 1_800_000_001_000,
+        skillName: 'pdf',
+        decision: 'always' as const,
+        chatId: 'c1',
+        chatTitle: 'Read a PDF',
+      },
+      { id: 2, at: 1_800_000_002_000, skillName: 'pdf', decision: 'denied' as const, chatId: null, chatTitle: null },
+    ],
+    scriptRuns: [
+      {
+        id: 9,
+        at: 1_800_000_003_000,
+        skillName: 'csv',
+        script: 'scripts/run.sh',
+        args: ['a b'],
+        exitCode: 0,
+        timedOut: false,
+        durationMs: 12,
+        chatId: 'c1',
+        chatTitle: 'Read a PDF',
+      },
+    ],
+  };
+  const withPermissions = buildAdminOverview(
+    scan,
+    activations,
+    createPathDisplay({ appDir, home, roots }),
+    permissions,
+  );
+
+  it("gives each loaded skill the policy's permission and reason, and none to a skill that was not loaded", () => {
+    const byName = new Map(withPermissions.skills.map((s) => [s.name, s.permission]));
+    expect(byName.get('pdf')).toEqual({ permission: 'ask', reason: 'rule "pdf"' });
+    expect(byName.get('csv')).toEqual({ permission: 'allow', reason: 'default' });
+    expect(byName.get('broken')).toBeNull();
+  });
+
+  it('passes grants, decisions and script runs through', () => {
+    expect(withPermissions.permissions).toEqual({
+      grants: permissions.grants,
+      decisions: permissions.decisions,
+      scriptRuns: permissions.scriptRuns,
+    });
+  });
+
+  it('without permission data, shows no permission and empty logs', () => {
+    expect(overview.skills.every((s) => s.permission === null)).toBe(true);
+    expect(overview.permissions).toEqual({ grants: [], decisions: [], scriptRuns: [] });
+  });
+});
+
 describe('replaceFolders', () => {
   const folders = [
     { abs: '/a/b', display: 'B' },

@@ -1,7 +1,8 @@
 /**
- * The admin page's read model: one plain object with everything `/admin` shows (roots, skills, problems,
- * activations, the catalog), built from the registry's scan and the activation log. `buildAdminOverview` is pure
- * (tests feed it a scan and rows); `loadAdminOverview` does the I/O.
+ * The admin page's read model: one plain object with everything `/admin` shows (roots, skills and their
+ * permission, problems, activations, grants, approval decisions, script runs, the catalog), built from the registry's
+ * scan and the logs in the database. `buildAdminOverview` is pure (tests feed it a scan and rows);
+ * `loadAdminOverview` does the I/O.
  */
 import path from 'node:path';
 import type { AppConfig } from '../config';
@@ -9,13 +10,20 @@ import {
   type ActivationEvent,
   activationCountsBySkill,
   countActivationEvents,
+  getChat,
   getDb,
   listActivationEvents,
+  listDecisions,
+  listGrants,
+  listScriptRuns,
+  type PermissionDecision,
   type SkillActivationCount,
 } from '../db';
+import { skillContentHash } from '../permissions/content-hash';
+import type { PermissionPolicy, ResolvedPermission } from '../permissions/policy';
 import { countTokens, renderCatalog } from '../skills/catalog';
 import type { SkillRegistry } from '../skills/registry';
-import type { DiscoveryResult, RootKind, Severity, SkillScope } from '../skills/types';
+import type { DiscoveryResult, RootKind, Severity, Skill, SkillScope } from '../skills/types';
 import { createPathDisplay, type PathDisplay, type PathMode, relativeToRoot } from './paths';
 
 export type SkillStatus = 'ok' | 'warnings' | 'not-loaded';
@@ -46,6 +54,8 @@ export interface AdminSkillRow {
   catalogTokens: number | null;
   activationCount: number;
   lastActivatedAt: number | null;
+  /** Whether it may be activated without asking, and why; null when it was not loaded. */
+  permission: ResolvedPermission | null;
 }
 
 export interface AdminProblem {
@@ -90,6 +100,47 @@ export interface AdminActivationCount {
   lastAt: number;
 }
 
+/** An unrevoked "always allow", tied to the content it was given for. */
+export interface AdminGrant {
+  id: number;
+  skillName: string;
+  contentHash: string;
+  grantedAt: number;
+  /** Whether the skill's files still hash to the granted content; null when the skill is not loaded. */
+  current: boolean | null;
+}
+
+/** A chat a log row links to; the title is null once the chat was deleted. */
+interface ChatLink {
+  chatId: string | null;
+  chatTitle: string | null;
+}
+
+export interface AdminDecision extends ChatLink {
+  id: number;
+  at: number;
+  skillName: string;
+  decision: PermissionDecision;
+}
+
+export interface AdminScriptRun extends ChatLink {
+  id: number;
+  at: number;
+  skillName: string;
+  script: string;
+  args: string[];
+  /** Null when the sandbox stopped the script before it exited. */
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface AdminPermissions {
+  grants: AdminGrant[];
+  decisions: AdminDecision[];
+  scriptRuns: AdminScriptRun[];
+}
+
 export interface AdminOverview {
   scannedAt: number;
   durationMs: number;
@@ -100,6 +151,7 @@ export interface AdminOverview {
   notLoaded: AdminNotLoaded[];
   collisions: AdminCollision[];
   activations: { events: AdminActivation[]; total: number; bySkill: AdminActivationCount[] };
+  permissions: AdminPermissions;
   catalog: { text: string; tokens: number; skillCount: number };
 }
 
@@ -114,6 +166,14 @@ function entryTokens(skill: { name: string; description: string }): number {
   return countTokens(JSON.stringify({ name: skill.name, description: skill.description }));
 }
 
+/** What the permissions part of the page is built from: the operator's policy and the rows of the logs. */
+export interface PermissionData extends AdminPermissions {
+  /** The policy's answer per skill; without it, skills show no permission. */
+  resolve?: (skill: Pick<Skill, 'name' | 'root'>) => ResolvedPermission;
+}
+
+const NO_PERMISSION_DATA: PermissionData = { grants: [], decisions: [], scriptRuns: [] };
+
 function counts(severity: Severity): boolean {
   return severity !== 'info';
 }
@@ -122,6 +182,7 @@ export function buildAdminOverview(
   scan: DiscoveryResult,
   activations: ActivationData,
   display: PathDisplay,
+  permissions: PermissionData = NO_PERMISSION_DATA,
 ): AdminOverview {
   const countByName = new Map(activations.bySkill.map((c) => [c.skillName, c]));
   const problemsByDir = new Map<string, number>();
@@ -146,6 +207,7 @@ export function buildAdminOverview(
       catalogTokens: entryTokens(skill),
       activationCount: activation?.count ?? 0,
       lastActivatedAt: activation ? activation.lastAt.getTime() : null,
+      permission: permissions.resolve?.(skill) ?? null,
     };
   });
 
@@ -176,6 +238,7 @@ export function buildAdminOverview(
       catalogTokens: null,
       activationCount: countByName.get(path.basename(dir))?.count ?? 0,
       lastActivatedAt: null,
+      permission: null,
     });
   }
 
@@ -230,6 +293,7 @@ export function buildAdminOverview(
         lastAt: c.lastAt.getTime(),
       })),
     },
+    permissions: { grants: permissions.grants, decisions: permissions.decisions, scriptRuns: permissions.scriptRuns },
     catalog: { text: catalogText, tokens: countTokens(catalogText), skillCount: scan.skills.length },
   };
 }
@@ -246,8 +310,72 @@ export function loadActivationData(databasePath: string): ActivationData {
   };
 }
 
+/** Newest approval decisions and script runs shown on the page. */
+export const PERMISSION_LOG_LIMIT = 100;
+
+/** Grants (each checked against its skill's files as they are now), decisions and script runs with chat titles. */
+export async function loadPermissionData(
+  databasePath: string,
+  skills: readonly Skill[],
+  policy: Pick<PermissionPolicy, 'resolve'>,
+): Promise<PermissionData> {
+  const db = getDb(databasePath);
+  const titles = new Map<string, string | null>();
+  const link = (chatId: string | null): ChatLink => {
+    if (chatId === null) return { chatId, chatTitle: null };
+    if (!titles.has(chatId)) titles.set(chatId, getChat(chatId, db)?.title ?? null);
+    return { chatId, chatTitle: titles.get(chatId) ?? null };
+  };
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const hashes = new Map<string, Promise<string | null>>();
+  const currentHash = (name: string) => {
+    const skill = byName.get(name);
+    if (!skill) return Promise.resolve(null);
+    if (!hashes.has(name))
+      hashes.set(
+        name,
+        skillContentHash(skill).catch(() => null),
+      );
+    return hashes.get(name)!;
+  };
+  const grants = await Promise.all(
+    listGrants(db).map(async (g): Promise<AdminGrant> => {
+      const hash = await currentHash(g.skillName);
+      return {
+        id: g.id,
+        skillName: g.skillName,
+        contentHash: g.contentHash,
+        grantedAt: g.grantedAt.getTime(),
+        current: hash === null ? null : hash === g.contentHash,
+      };
+    }),
+  );
+  return {
+    resolve: (skill) => policy.resolve(skill),
+    grants,
+    decisions: listDecisions(PERMISSION_LOG_LIMIT, db).map((d) => ({
+      id: d.id,
+      at: d.at.getTime(),
+      skillName: d.skillName,
+      decision: d.decision,
+      ...link(d.chatId),
+    })),
+    scriptRuns: listScriptRuns(PERMISSION_LOG_LIMIT, db).map((r) => ({
+      id: r.id,
+      at: r.at.getTime(),
+      skillName: r.skillName,
+      script: r.script,
+      args: r.args,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      durationMs: r.durationMs,
+      ...link(r.chatId),
+    })),
+  };
+}
+
 export async function loadAdminOverview(
-  app: { config: AppConfig; registry: SkillRegistry },
+  app: { config: AppConfig; registry: SkillRegistry; policy: PermissionPolicy },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
   const scan = await app.registry.current();
@@ -255,5 +383,6 @@ export async function loadAdminOverview(
     scan,
     loadActivationData(app.config.databasePath),
     createPathDisplay(app.config, options.paths),
+    await loadPermissionData(app.config.databasePath, scan.skills, app.policy),
   );
 }

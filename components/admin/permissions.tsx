@@ -1,0 +1,188 @@
+/**
+ * The permissions part of /admin: the "always allow" grants in force (each tied to the content it was given for),
+ * the answers people gave to approval prompts, and the log of sandboxed script runs.
+ */
+import Link from 'next/link';
+import { commandLine, formatDuration } from '@/components/lib/format';
+import type { AdminDecision, AdminGrant, AdminScriptRun } from '@/server/admin/overview';
+import { DecisionBadge } from './badges';
+import { LocalTime } from './local-time';
+import { RevokeButton } from './revoke-button';
+
+/** Enough of a SHA-256 to tell grants apart at a glance; the full hash is in the tooltip. */
+const SHORT_HASH = 12;
+
+function SkillLink({ name }: { name: string }) {
+  return <Link href={`/admin/skills/${encodeURIComponent(name)}`}>{name}</Link>;
+}
+
+function ChatLink({ chatId, chatTitle }: { chatId: string | null; chatTitle: string | null }) {
+  if (chatId === null || chatTitle === null) return <span className="muted">deleted chat</span>;
+  return (
+    <Link href={`/chat/${encodeURIComponent(chatId)}`} data-testid="chat-link">
+      {chatTitle}
+    </Link>
+  );
+}
+
+export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
+  if (grants.length === 0) {
+    return (
+      <p className="empty" data-testid="no-grants">
+        No skill is always allowed: skills under <code>ask</code> ask in every chat.
+      </p>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Skill</th>
+            <th>Content</th>
+            <th>Granted</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {grants.map((g) => (
+            <tr key={g.id} data-testid="grant-row" data-skill={g.skillName} data-grant-id={g.id}>
+              <td>
+                <SkillLink name={g.skillName} />
+              </td>
+              <td>
+                <code className="hash" title={g.contentHash} data-testid="grant-hash">
+                  {g.contentHash.slice(0, SHORT_HASH)}
+                </code>{' '}
+                {g.current === true ? (
+                  <span
+                    className="pill pill--ok"
+                    title="The skill's SKILL.md and scripts are unchanged since the grant"
+                  >
+                    current
+                  </span>
+                ) : g.current === false ? (
+                  <span className="pill pill--warning" title="SKILL.md or a script changed: the skill asks again">
+                    outdated
+                  </span>
+                ) : (
+                  <span className="pill" title="No skill of this name is loaded now">
+                    not loaded
+                  </span>
+                )}
+              </td>
+              <td className="nowrap">
+                <LocalTime ms={g.grantedAt} />
+              </td>
+              <td className="actions">
+                <RevokeButton grantId={g.id} skillName={g.skillName} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function DecisionLog({ decisions }: { decisions: AdminDecision[] }) {
+  if (decisions.length === 0) {
+    return (
+      <p className="empty" data-testid="no-decisions">
+        Nobody has answered an approval prompt yet.
+      </p>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Skill</th>
+            <th>Decision</th>
+            <th>Chat</th>
+          </tr>
+        </thead>
+        <tbody>
+          {decisions.map((d) => (
+            <tr key={d.id} data-testid="decision-row" data-skill={d.skillName} data-decision={d.decision}>
+              <td className="nowrap">
+                <LocalTime ms={d.at} />
+              </td>
+              <td>
+                <SkillLink name={d.skillName} />
+              </td>
+              <td>
+                <DecisionBadge decision={d.decision} />
+              </td>
+              <td>
+                <ChatLink chatId={d.chatId} chatTitle={d.chatTitle} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ScriptRunLog({ runs }: { runs: AdminScriptRun[] }) {
+  if (runs.length === 0) {
+    return (
+      <p className="empty" data-testid="no-script-runs">
+        No script has run yet.
+      </p>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Skill</th>
+            <th>Script and arguments</th>
+            <th className="num">Exit</th>
+            <th className="num">Duration</th>
+            <th>Chat</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id} data-testid="script-run-row" data-skill={r.skillName} data-script={r.script}>
+              <td className="nowrap">
+                <LocalTime ms={r.at} />
+              </td>
+              <td>
+                <SkillLink name={r.skillName} />
+              </td>
+              <td>
+                <code className="path" data-testid="script-run-command">
+                  {commandLine(r.script, r.args)}
+                </code>
+              </td>
+              <td className="num" data-testid="script-run-exit">
+                {r.timedOut ? (
+                  <span className="pill pill--warning">timed out</span>
+                ) : r.exitCode === null ? (
+                  <span className="pill pill--error">stopped</span>
+                ) : (
+                  <span className={`pill ${r.exitCode === 0 ? 'pill--ok' : 'pill--error'}`}>{r.exitCode}</span>
+                )}
+              </td>
+              <td className="num nowrap" data-testid="script-run-duration">
+                {formatDuration(r.durationMs)}
+              </td>
+              <td>
+                <ChatLink chatId={r.chatId} chatTitle={r.chatTitle} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The permissions part of /admin read from a real database: a grant says whether the skill's files still match it,
+ * log rows link to their chat by title, and a deleted chat leaves the row without a link.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addGrant, closeDb, deleteChat, ensureChat, getDb, recordDecision, recordScriptRun } from '../db';
+import { skillContentHash } from '../permissions/content-hash';
+import type { Skill } from '../skills/types';
+import { loadPermissionData } from './overview';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-admin-perm-'));
+const dbPath = path.join(tmp, 'db.sqlite');
+const dir = path.join(tmp, 'skills', 'demo');
+fs.mkdirSync(dir, { recursive: true });
+fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: demo\ndescription: d\n---\nbody\n');
+const skill = {
+  name: 'demo',
+  dir,
+  file: path.join(dir, 'SKILL.md'),
+  root: path.dirname(dir),
+} as Skill;
+const policy = { resolve: () => ({ permission: 'ask' as const, reason: 'rule "demo"' }) };
+
+afterAll(() => {
+  closeDb();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('loadPermissionData', () => {
+  it('marks grants current or outdated, and links log rows to chats that still exist', async () => {
+    const db = getDb(dbPath);
+    ensureChat({ id: 'kept', title: 'Kept chat' }, db);
+    ensureChat({ id: 'gone', title: 'Deleted chat' }, db);
+    const hash = await skillContentHash(skill);
+    addGrant('demo', 'old-content', new Date(1000), db);
+    addGrant('demo', hash, new Date(2000), db);
+    addGrant('missing-skill', hash, new Date(3000), db);
+    recordDecision(
+      { chatId: 'kept', skillName: 'demo', decision: 'always', contentHash: hash, at: new Date(4000) },
+      db,
+    );
+    recordDecision(
+      { chatId: 'gone', skillName: 'demo', decision: 'denied', contentHash: hash, at: new Date(5000) },
+      db,
+    );
+    recordScriptRun(
+      {
+        chatId: 'kept',
+        skillName: 'demo',
+        script: 'scripts/x.sh',
+        args: ['a'],
+        exitCode: 0,
+        timedOut: false,
+        durationMs: 12.4,
+        at: new Date(6000),
+      },
+      db,
+    );
+    deleteChat('gone', db);
+
+    const data = await loadPermissionData(dbPath, [skill], policy);
+    expect(data.grants.map((g) => [g.skillName, g.current, g.grantedAt])).toEqual([
+      ['missing-skill', null, 3000],
+      ['demo', true, 2000],
+      ['demo', false, 1000],
+    ]);
+    expect(data.decisions.map((d) => [d.decision, d.chatId, d.chatTitle])).toEqual([
+      ['denied', null, null],
+      ['always', 'kept', 'Kept chat'],
+    ]);
+    expect(data.scriptRuns).toEqual([
+      expect.objectContaining({
+        script: 'scripts/x.sh',
+        args: ['a'],
+        exitCode: 0,
+        durationMs: 12,
+        chatId: 'kept',
+        chatTitle: 'Kept chat',
+        at: 6000,
+      }),
+    ]);
+    expect(data.resolve?.(skill)).toEqual({ permission: 'ask', reason: 'rule "demo"' });
+  });
+});
