@@ -126,6 +126,29 @@ describe('skills under ask', () => {
     expect(activation(asked.messages.at(-1)!)?.state).toBe('approval-requested');
   });
 
+  it('a new message while an approval waits leaves it unanswered and answers the new message', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'abandoned' });
+    let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    const waiting = activation(view.messages.at(-1)!)!;
+    expect(waiting.state).toBe('approval-requested');
+    view = await post(chat.id, { text: 'never mind, hello there' }, d);
+    expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(text(view.messages.at(-1)!).length).toBeGreaterThan(0);
+    expect(view.activations).toEqual([]);
+    // The old prompt can no longer be answered: it is not the last answer any more.
+    await expect(
+      runChatTurn(
+        {
+          chatId: chat.id,
+          trigger: 'approval-response',
+          approvals: [{ approvalId: waiting.approval!.id, approved: true }],
+        },
+        d,
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+  });
+
   it('explicit /name counts as consent', async () => {
     const d = await deps('ask');
     const { chat } = store.createChat({ id: 'explicit-consent' });

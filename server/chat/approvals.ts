@@ -41,9 +41,12 @@ export function createToolApproval(ctx: ApprovalContext) {
       return { type: 'approved', reason: 'Always allowed for this version of the skill.' };
     }
     const location = displaySkillLocation(skill, ctx.display);
+    const allowedTools = skill.frontmatter['allowed-tools'];
     return {
       type: 'user-approval',
-      reason: `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${reason}.`,
+      reason:
+        `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${reason}.` +
+        (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : ''),
     };
   };
 }
