@@ -2,6 +2,7 @@
  * What a chat turn needs from persistence. The DB-backed implementation wires the named queries of `server/db`;
  * keeping the interface here lets the turn be exercised against a fresh database in tests.
  */
+import type { PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from './tools';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
@@ -39,19 +40,6 @@ export interface ChatStore {
   usageCounts(): Map<string, number>;
   hasGrant(skillName: string, contentHash: string): boolean;
   addGrant(skillName: string, contentHash: string): void;
-  recordDecision(input: {
-    chatId: string;
-    skillName: string;
-    decision: 'allowed' | 'denied' | 'always';
-    contentHash: string;
-  }): void;
-  recordScriptRun(input: {
-    chatId: string;
-    skillName: string;
-    script: string;
-    args: string[];
-    exitCode: number | null;
-    timedOut: boolean;
-    durationMs: number;
-  }): void;
+  recordDecision(input: { chatId: string; skillName: string; decision: PermissionDecision; contentHash: string }): void;
+  recordScriptRun(input: ScriptRunInput & { chatId: string }): void;
 }

@@ -7,6 +7,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { Limits } from '../config';
+import type { ScriptRunInput } from '../db';
 import { runSkillScript, skillHasScripts } from '../scripts/run';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
@@ -45,14 +46,7 @@ export interface SkillToolContext {
   /** Name of the skill the person invoked with `/name` this turn: its activation counts as explicit. */
   explicitSkill?: string;
   /** Logs a sandboxed script run. */
-  onScriptRun?: (run: {
-    skillName: string;
-    script: string;
-    args: string[];
-    exitCode: number | null;
-    timedOut: boolean;
-    durationMs: number;
-  }) => void;
+  onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
   /** Aborts running scripts with the turn (Stop). */
   signal?: AbortSignal;
 }

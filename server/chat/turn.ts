@@ -26,8 +26,22 @@ import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
-import { type ActivationHow, activateSkill, createSkillTools, runnableSkills, type SkillToolContext } from './tools';
-import { type ChatMessage, type ChatRequestBody, TOOL_ACTIVATE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from './types';
+import {
+  type ActivationHow,
+  activateSkill,
+  createSkillTools,
+  runnableSkills,
+  type SkillToolContext,
+  SkillToolError,
+} from './tools';
+import {
+  type ActivateOutput,
+  type ChatMessage,
+  type ChatRequestBody,
+  TOOL_ACTIVATE,
+  TOOL_RUN_SCRIPT,
+  TOOL_SEARCH,
+} from './types';
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -75,6 +89,34 @@ function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {
   writer.write({ type: 'text-start', id });
   writer.write({ type: 'text-delta', id, delta: text });
   writer.write({ type: 'text-end', id });
+}
+
+/** Writes an activation card (and a line of text) for an explicit `/name`, with no model call. */
+async function answerInvocation(
+  writer: UIMessageStreamWriter<ChatMessage>,
+  input: {
+    messageId: string;
+    metadata: ChatMessage['metadata'];
+    name: string;
+    activate: () => Promise<ActivateOutput>;
+  },
+) {
+  writer.write({ type: 'start', messageId: input.messageId, messageMetadata: input.metadata });
+  const toolCallId = `explicit-${randomUUID()}`;
+  writer.write({ type: 'tool-input-available', toolCallId, toolName: TOOL_ACTIVATE, input: { name: input.name } });
+  try {
+    const output = await input.activate();
+    writer.write({ type: 'tool-output-available', toolCallId, output });
+    writeText(
+      writer,
+      output.alreadyActive
+        ? `**${output.name}** is already active in this chat.`
+        : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
+    );
+  } catch (error) {
+    writer.write({ type: 'tool-output-error', toolCallId, errorText: (error as Error).message });
+  }
+  writer.write({ type: 'finish' });
 }
 
 /** Why a `/name` the person typed cannot run: denied by permission, or turned off. */
@@ -190,46 +232,16 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     generateId: () => assistantId,
     execute: async ({ writer }) => {
       writerRef = writer;
-      if (refusal && invocation) {
-        writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
-        const toolCallId = `explicit-${randomUUID()}`;
-        writer.write({
-          type: 'tool-input-available',
-          toolCallId,
-          toolName: TOOL_ACTIVATE,
-          input: { name: invocation.name },
+      if (invocation && (refusal || !invocation.rest)) {
+        // A refused or bare `/name` is answered by the server: the person asked for the skill, not for a reply.
+        await answerInvocation(writer, {
+          messageId: assistantId,
+          metadata: { ...metadata, model: 'skillchat' },
+          name: invocation.name,
+          activate: refusal
+            ? () => Promise.reject(new SkillToolError(refusal))
+            : () => activateSkill(ctx, invocation.name, 'explicit'),
         });
-        writer.write({
-          type: 'tool-output-error',
-          toolCallId,
-          errorText: refusal,
-        });
-        writer.write({ type: 'finish' });
-        return;
-      }
-      if (invocation && !invocation.rest) {
-        // A bare `/name` activates on the server: the person asked for the skill, there is nothing to answer yet.
-        writer.write({ type: 'start', messageId: assistantId, messageMetadata: { ...metadata, model: 'skillchat' } });
-        const toolCallId = `explicit-${randomUUID()}`;
-        writer.write({
-          type: 'tool-input-available',
-          toolCallId,
-          toolName: TOOL_ACTIVATE,
-          input: { name: invocation.name },
-        });
-        try {
-          const output = await activateSkill(ctx, invocation.name, 'explicit');
-          writer.write({ type: 'tool-output-available', toolCallId, output });
-          writeText(
-            writer,
-            output.alreadyActive
-              ? `**${output.name}** is already active in this chat.`
-              : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
-          );
-        } catch (error) {
-          writer.write({ type: 'tool-output-error', toolCallId, errorText: (error as Error).message });
-        }
-        writer.write({ type: 'finish' });
         return;
       }
 

@@ -14,19 +14,20 @@ import {
 } from './schema';
 
 /** True when an unrevoked grant exists for exactly this content. */
+/** The unrevoked grant for exactly this content. */
+function activeGrant(skillName: string, contentHash: string) {
+  return and(
+    eq(permissionGrants.skillName, skillName),
+    eq(permissionGrants.contentHash, contentHash),
+    isNull(permissionGrants.revokedAt),
+  );
+}
+
 export function hasGrant(skillName: string, contentHash: string, db: Db = getDb()): boolean {
-  const row = db
-    .select({ id: permissionGrants.id })
-    .from(permissionGrants)
-    .where(
-      and(
-        eq(permissionGrants.skillName, skillName),
-        eq(permissionGrants.contentHash, contentHash),
-        isNull(permissionGrants.revokedAt),
-      ),
-    )
-    .get();
-  return row !== undefined;
+  return (
+    db.select({ id: permissionGrants.id }).from(permissionGrants).where(activeGrant(skillName, contentHash)).get() !==
+    undefined
+  );
 }
 
 export function addGrant(
@@ -37,17 +38,7 @@ export function addGrant(
 ): PermissionGrantRow {
   return db.transaction(
     () => {
-      const existing = db
-        .select()
-        .from(permissionGrants)
-        .where(
-          and(
-            eq(permissionGrants.skillName, skillName),
-            eq(permissionGrants.contentHash, contentHash),
-            isNull(permissionGrants.revokedAt),
-          ),
-        )
-        .get();
+      const existing = db.select().from(permissionGrants).where(activeGrant(skillName, contentHash)).get();
       return (
         existing ?? db.insert(permissionGrants).values({ skillName, contentHash, grantedAt: at }).returning().get()
       );

@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { readAtMost } from '../skills/resources';
 
 export interface SnapshotLimits {
   /** Largest single file copied; larger ones are left out (a script's data, not truncated garbage). */
@@ -107,19 +108,6 @@ async function descriptorIs(handle: FileHandle, expected: string, opened: fs.Sta
   } catch {
     return false;
   }
-}
-
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  while (total < limit) {
-    const chunk = Buffer.alloc(Math.min(256 * 1024, limit - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
-    if (bytesRead === 0) break;
-    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    total += bytesRead;
-  }
-  return Buffer.concat(chunks, total);
 }
 
 type FileRead = { ok: true; data: Buffer; mode: number } | { ok: false; reason: OmitReason };

@@ -212,7 +212,7 @@ async function openedFileIsInside(
 }
 
 /** Reads up to `limit` bytes; a growing file or short reads cannot make it read more. */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+export async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   while (total < limit) {
