@@ -95,3 +95,11 @@ test('Regenerate answers again; New chat starts over; Back returns to the first 
   // The regenerated answer replaced the first one on the server too.
   await expect(chat.assistantMessages).toHaveCount(1);
 });
+
+test('the sidebar links to the skills admin page', async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await page.getByTestId('admin-link').click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByTestId('skill-row').first()).toBeVisible();
+});

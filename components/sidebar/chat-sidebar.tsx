@@ -47,6 +47,12 @@ export function ChatSidebar() {
           ))}
         </ul>
       )}
+      <div className="sidebar__footer">
+        {/* A plain link: the admin page is its own layout, and on an exposed server it asks for the token first. */}
+        <a href="/admin" className="sidebar__admin" data-testid="admin-link">
+          Skills &amp; admin
+        </a>
+      </div>
     </nav>
   );
 }
