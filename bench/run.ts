@@ -214,7 +214,7 @@ async function main() {
       )}\n\n` +
         `- ${verdict(big.totalP50 <= TARGETS.turnVsFloor * floor.totalP50)} turn with ${big.skills} skills within ${TARGETS.turnVsFloor}x the bare-route floor at p50: ${ms(big.totalP50)} ms vs ${ms(floor.totalP50)} ms (${(big.totalP50 / floor.totalP50).toFixed(1)}x). The floor writes nothing; every real turn stores the message and the answer in SQLite and runs the model, so this target compares unlike things.\n` +
         `- ${verdict(big.totalP50 <= TARGETS.turnVsFloor * small.totalP50)} what ${big.skills} installed skills add to a turn, against the same turn with 10 skills, within ${TARGETS.turnVsFloor}x at p50: ${ms(big.totalP50)} ms vs ${ms(small.totalP50)} ms (${(big.totalP50 / small.totalP50).toFixed(2)}x).\n` +
-        '- Each measured turn is the first of a new chat, so it pays for building that chat\'s budgeted catalog; later turns of a chat reuse it.',
+        "- Each measured turn is the first of a new chat, so it pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
     );
 
     const summary = {
