@@ -1,7 +1,7 @@
 /**
- * /admin: roots, skills (with their permission), problems, activations, permissions (grants, approval decisions,
- * script runs) and the catalog, from the registry's current scan. Server-rendered on every request; the Rescan and
- * Revoke buttons change state on the server and re-render.
+ * /admin: roots, skills (with their mode and permission), problems, activations, permissions (grants, approval
+ * decisions, script runs) and the catalog, from the registry's current scan. Server-rendered on every request; the
+ * Rescan and Revoke buttons and the mode selects change state on the server and re-render.
  */
 import Link from 'next/link';
 import { ActivationCounts, ActivationLog } from '@/components/admin/activations';
@@ -20,6 +20,10 @@ import { requireAdmin } from './_lib/guard';
 
 export const dynamic = 'force-dynamic';
 
+function countOf(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
@@ -32,6 +36,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
   const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
   const loaded = overview.skills.filter((s) => s.status !== 'not-loaded').length;
+  const { catalog } = overview;
 
   return (
     <>
@@ -51,7 +56,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           </a>
           <a href="#activations">Activations {overview.activations.total}</a>
           <a href="#permissions">Grants {overview.permissions.grants.length}</a>
-          <a href="#catalog">Catalog {overview.catalog.tokens} tokens</a>
+          <a href="#catalog">Catalog {catalog.tokens} tokens</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
             {absolute ? 'Show short paths' : 'Show absolute paths'}
@@ -135,19 +140,31 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           </div>
         </section>
 
-        <section className="card" id="catalog" aria-labelledby="catalog-h">
+        <section className="card" id="catalog" aria-labelledby="catalog-h" data-testid="catalog">
           <h2 id="catalog-h">
             Catalog{' '}
             <span className="muted small">
-              <span data-testid="catalog-tokens">{overview.catalog.tokens}</span> tokens, {overview.catalog.skillCount}{' '}
-              skills
+              <span data-testid="catalog-tokens">{catalog.tokens}</span> of{' '}
+              <span data-testid="catalog-budget">{catalog.budgetTokens}</span> tokens
             </span>
           </h2>
+          <p className="catalog-counts small" data-testid="catalog-counts">
+            <span data-testid="catalog-listed">{countOf(catalog.listed, 'skill')} listed</span>
+            {catalog.shortened > 0 && <span>, {catalog.shortened} with shortened descriptions</span>}
+            {' · '}
+            <span data-testid="catalog-not-listed">{catalog.notListed} not listed</span>
+            <span className="muted"> (found by search)</span>
+            {' · '}
+            <span data-testid="catalog-hidden">{catalog.hidden} not offered</span>
+            <span className="muted"> (manual or off)</span>
+          </p>
           <p className="muted small">
-            The exact <code>available_skills</code> block the model receives in its instructions.
+            The <code>available_skills</code> block the model receives in a new chat&apos;s instructions, under the
+            budget and each skill&apos;s mode. When skills must be left out, each chat&apos;s first message decides
+            which; none is used here.
           </p>
           <pre className="catalog" data-testid="catalog-text">
-            {overview.catalog.text}
+            {catalog.text}
           </pre>
         </section>
       </main>

@@ -1,23 +1,35 @@
 'use client';
 /**
- * Every skill the scan found, loaded or not, with a text filter and sortable columns. Sorting and filtering happen
- * in the browser: a skill set is tens to hundreds of rows, already on the page.
+ * Every skill the scan found, loaded or not, with a text filter and sortable columns, and each loaded skill's mode
+ * (set from here). Sorting and filtering happen in the browser: a skill set is tens to hundreds of rows, already on
+ * the page.
  */
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import type { AdminSkillRow, SkillStatus } from '@/server/admin/overview';
-import type { Permission } from '@/server/config';
+import type { Permission, SkillMode } from '@/server/config';
 import { PermissionBadge, ScopeLabel, StatusBadge } from './badges';
 import { LocalTime } from './local-time';
+import { ModeSelect } from './mode-select';
 
-type SortKey = 'name' | 'root' | 'status' | 'permission' | 'catalogTokens' | 'activationCount' | 'lastActivatedAt';
+type SortKey =
+  | 'name'
+  | 'root'
+  | 'status'
+  | 'mode'
+  | 'permission'
+  | 'catalogTokens'
+  | 'activationCount'
+  | 'lastActivatedAt';
 
-const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
+const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean; title?: string }> = [
   { key: 'name', label: 'Skill' },
   { key: 'root', label: 'Source' },
   { key: 'status', label: 'Status' },
+  { key: 'mode', label: 'Mode' },
   { key: 'permission', label: 'Permission' },
-  { key: 'catalogTokens', label: 'Catalog tokens', numeric: true },
+  // Short, so the table with its Mode column still fits a laptop screen; the title says what is counted.
+  { key: 'catalogTokens', label: 'Tokens', numeric: true, title: "Tokens of the skill's entry in the catalog" },
   { key: 'activationCount', label: 'Activations', numeric: true },
   { key: 'lastActivatedAt', label: 'Last activated', numeric: true },
 ];
@@ -25,6 +37,8 @@ const COLUMNS: Array<{ key: SortKey; label: string; numeric?: boolean }> = [
 const STATUS_ORDER: Record<SkillStatus, number> = { 'not-loaded': 0, warnings: 1, ok: 2 };
 /** Most restrictive first; a skill that was not loaded has no permission and sorts last. */
 const PERMISSION_ORDER: Record<Permission, number> = { deny: 0, ask: 1, allow: 2 };
+/** Most visible first; a skill that was not loaded has no mode and sorts last. */
+const MODE_ORDER: Record<SkillMode, number> = { pinned: 0, auto: 1, search: 2, manual: 3, off: 4 };
 
 function permissionRank(row: AdminSkillRow): number {
   return row.permission ? PERMISSION_ORDER[row.permission.permission] : 3;
@@ -37,12 +51,29 @@ function compare(a: AdminSkillRow, b: AdminSkillRow, key: SortKey): number {
       return a[key].localeCompare(b[key]);
     case 'status':
       return STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
+    case 'mode':
+      return (a.mode ? MODE_ORDER[a.mode.mode] : 5) - (b.mode ? MODE_ORDER[b.mode.mode] : 5);
     case 'permission':
       return permissionRank(a) - permissionRank(b);
     default:
       // Missing values (not loaded, never activated) sort as the smallest.
       return (a[key] ?? -1) - (b[key] ?? -1);
   }
+}
+
+/** A path that may wrap after its slashes (and nowhere else), so a long root does not widen the whole table. */
+function breakablePath(p: string) {
+  return p.split('/').map((part, i, parts) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered.
+    <span key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          /<wbr />
+        </>
+      )}
+    </span>
+  ));
 }
 
 export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
@@ -53,8 +84,9 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const filtered = rows.filter((row) => {
       const permission = row.permission?.permission ?? '';
+      const mode = row.mode?.mode ?? '';
       const haystack =
-        `${row.name} ${row.description} ${row.location} ${row.scope} ${row.status} ${permission}`.toLowerCase();
+        `${row.name} ${row.description} ${row.location} ${row.scope} ${row.status} ${mode} ${permission}`.toLowerCase();
       return words.every((w) => haystack.includes(w));
     });
     return filtered.sort((a, b) => {
@@ -77,7 +109,7 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
           <span className="visually-hidden">Filter skills</span>
           <input
             type="search"
-            placeholder="Filter by name, description, location, status, permission…"
+            placeholder="Filter by name, description, mode, permission…"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             data-testid="skills-filter"
@@ -103,6 +135,7 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
                       type="button"
                       className="sort"
                       onClick={() => toggle(col.key, col.numeric)}
+                      title={col.title}
                       data-testid={`sort-${col.key}`}
                     >
                       {col.label}
@@ -135,7 +168,7 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
                   </span>
                 </td>
                 <td className="source" title={row.location} data-testid="skill-source">
-                  <code className="path">{row.root}</code>
+                  <code className="path">{breakablePath(row.root)}</code>
                   <ScopeLabel scope={row.scope} />
                   {/* The folder is only worth a line when its name is not the skill's. */}
                   {row.relDir !== row.name && <div className="muted small">in {row.relDir}</div>}
@@ -148,6 +181,9 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
                       {row.problemCount} {row.problemCount === 1 ? 'problem' : 'problems'}
                     </span>
                   )}
+                </td>
+                <td className="mode-cell">
+                  {row.mode ? <ModeSelect skillName={row.name} mode={row.mode} /> : <span className="muted">—</span>}
                 </td>
                 <td
                   className="permission"
@@ -163,8 +199,18 @@ export function SkillsTable({ rows }: { rows: AdminSkillRow[] }) {
                     <span className="muted">—</span>
                   )}
                 </td>
-                <td className="num" data-testid="skill-tokens">
-                  {row.catalogTokens ?? '—'}
+                <td className="num" data-testid="skill-tokens" data-in-catalog={row.inCatalog}>
+                  {row.catalogTokens === null ? (
+                    '—'
+                  ) : row.inCatalog ? (
+                    row.catalogTokens
+                  ) : (
+                    // Its size still matters to the operator deciding whether to list it; the model pays nothing.
+                    <>
+                      <span className="muted">{row.catalogTokens}</span>
+                      <div className="muted small">not listed</div>
+                    </>
+                  )}
                 </td>
                 <td className="num" data-testid="skill-activations">
                   {row.activationCount}

@@ -1,11 +1,11 @@
 /**
- * The admin page's read model: one plain object with everything `/admin` shows (roots, skills and their
+ * The admin page's read model: one plain object with everything `/admin` shows (roots, skills with their mode and
  * permission, problems, activations, grants, approval decisions, script runs, the catalog), built from the registry's
  * scan and the logs in the database. `buildAdminOverview` is pure (tests feed it a scan and rows);
  * `loadAdminOverview` does the I/O.
  */
 import path from 'node:path';
-import type { AppConfig } from '../config';
+import type { AppConfig, SkillMode } from '../config';
 import {
   type ActivationEvent,
   activationCountsBySkill,
@@ -15,18 +15,34 @@ import {
   listActivationEvents,
   listDecisions,
   listGrants,
+  listModeOverrides,
   listScriptRuns,
   type PermissionDecision,
   type SkillActivationCount,
 } from '../db';
 import { skillContentHash } from '../permissions/content-hash';
 import type { PermissionPolicy, ResolvedPermission } from '../permissions/policy';
-import { countTokens, renderCatalog } from '../skills/catalog';
+import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/budget';
+import { countTokens } from '../skills/catalog';
+import { compileGlobRules } from '../skills/globs';
+import { DEFAULT_MODE, type ModeConfig, modeIn } from '../skills/modes';
 import type { SkillRegistry } from '../skills/registry';
 import type { DiscoveryResult, RootKind, Severity, Skill, SkillScope } from '../skills/types';
 import { createPathDisplay, type PathDisplay, type PathMode, relativeToRoot } from './paths';
 
 export type SkillStatus = 'ok' | 'warnings' | 'not-loaded';
+
+/** Where a skill's mode comes from: set on /admin, a config pattern, or neither (`auto`). */
+export type ModeSource = 'override' | 'config' | 'default';
+
+export interface AdminSkillMode {
+  mode: SkillMode;
+  source: ModeSource;
+  /** The config pattern that decides the mode without an override (`pdf-*`); null when none matches. */
+  pattern: string | null;
+  /** The mode the config gives it: what "config default" goes back to. */
+  configMode: SkillMode;
+}
 
 export interface AdminRoot {
   /** 1 = highest precedence. */
@@ -50,8 +66,12 @@ export interface AdminSkillRow {
   status: SkillStatus;
   /** Diagnostics about this skill (warnings and errors; info notes are not counted). */
   problemCount: number;
-  /** Tokens of its entry in the catalog; null when not loaded (it is not in the catalog). */
+  /** Tokens of its full entry in the catalog; null when not loaded (it is not in the catalog). */
   catalogTokens: number | null;
+  /** Whether the catalog the model receives lists it (its mode and the budget decide). */
+  inCatalog: boolean;
+  /** Its mode and where it comes from; null when not loaded (a folder that failed has no trustworthy name). */
+  mode: AdminSkillMode | null;
   activationCount: number;
   lastActivatedAt: number | null;
   /** Whether it may be activated without asking, and why; null when it was not loaded. */
@@ -152,7 +172,22 @@ export interface AdminOverview {
   collisions: AdminCollision[];
   activations: { events: AdminActivation[]; total: number; bySkill: AdminActivationCount[] };
   permissions: AdminPermissions;
-  catalog: { text: string; tokens: number; skillCount: number };
+  catalog: AdminCatalog;
+}
+
+/** The catalog block the model receives, under the budget and modes (budget.ts). */
+export interface AdminCatalog {
+  text: string;
+  tokens: number;
+  budgetTokens: number;
+  /** Skills in the block. */
+  listed: number;
+  /** Skills left out of the block that `skills_search` finds (over budget, or in `search` mode). */
+  notListed: number;
+  /** Loaded skills the model is not told about at all (`manual` and `off`). */
+  hidden: number;
+  /** Listed skills whose description was shortened to fit. */
+  shortened: number;
 }
 
 export interface ActivationData {
@@ -174,6 +209,42 @@ export interface PermissionData extends AdminPermissions {
 
 const NO_PERMISSION_DATA: PermissionData = { grants: [], decisions: [], scriptRuns: [] };
 
+/** What the mode column and the catalog section are built from. */
+export interface CatalogData {
+  /** The budgeted catalog, as `registry.catalog()` builds it for a turn. */
+  catalog: BudgetedCatalog;
+  modeOf: (name: string) => AdminSkillMode;
+}
+
+/**
+ * Each skill's mode and its source. `modes` are the registry's (overrides applied), `stored` the overrides saved from
+ * /admin. An override equal to the config's mode still counts as one (going back to the config is a separate choice),
+ * and a mode that differs from the config's is an override even when not stored (set in memory only).
+ */
+export function modeSources(
+  config: ModeConfig,
+  modes: ReadonlyMap<string, SkillMode>,
+  stored: ReadonlyMap<string, SkillMode>,
+): (name: string) => AdminSkillMode {
+  const rule = compileGlobRules(config.skills?.modes);
+  return (name) => {
+    const mode = modeIn(modes, name);
+    const hit = rule(name);
+    const configMode = hit?.value ?? DEFAULT_MODE;
+    const pattern = hit?.pattern ?? null;
+    const overridden = stored.get(name) === mode || mode !== configMode;
+    return { mode, source: overridden ? 'override' : hit ? 'config' : 'default', pattern, configMode };
+  };
+}
+
+/** Without catalog data: every skill `auto` under the default budget. */
+function defaultCatalogData(skills: readonly Skill[]): CatalogData {
+  return {
+    catalog: buildBudgetedCatalog(skills, { budgetTokens: DEFAULT_BUDGET_TOKENS }),
+    modeOf: () => ({ mode: DEFAULT_MODE, source: 'default', pattern: null, configMode: DEFAULT_MODE }),
+  };
+}
+
 function counts(severity: Severity): boolean {
   return severity !== 'info';
 }
@@ -183,7 +254,10 @@ export function buildAdminOverview(
   activations: ActivationData,
   display: PathDisplay,
   permissions: PermissionData = NO_PERMISSION_DATA,
+  catalogData: CatalogData = defaultCatalogData(scan.skills),
 ): AdminOverview {
+  const { catalog, modeOf } = catalogData;
+  const listed = new Set(catalog.listed);
   const countByName = new Map(activations.bySkill.map((c) => [c.skillName, c]));
   const problemsByDir = new Map<string, number>();
   for (const d of scan.diagnostics) {
@@ -205,6 +279,8 @@ export function buildAdminOverview(
       status: problemCount > 0 ? 'warnings' : 'ok',
       problemCount,
       catalogTokens: entryTokens(skill),
+      inCatalog: listed.has(skill.name),
+      mode: modeOf(skill.name),
       activationCount: activation?.count ?? 0,
       lastActivatedAt: activation ? activation.lastAt.getTime() : null,
       permission: permissions.resolve?.(skill) ?? null,
@@ -236,6 +312,8 @@ export function buildAdminOverview(
       status: 'not-loaded',
       problemCount: problemsByDir.get(dir) ?? 0,
       catalogTokens: null,
+      inCatalog: false,
+      mode: null,
       activationCount: countByName.get(path.basename(dir))?.count ?? 0,
       lastActivatedAt: null,
       permission: null,
@@ -253,7 +331,6 @@ export function buildAdminOverview(
   const severityOrder: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
   problems.sort((a, b) => severityOrder[a.severity] - severityOrder[b.severity]);
 
-  const catalogText = renderCatalog(scan.skills);
   return {
     scannedAt: scan.scannedAt,
     durationMs: scan.durationMs,
@@ -294,7 +371,15 @@ export function buildAdminOverview(
       })),
     },
     permissions: { grants: permissions.grants, decisions: permissions.decisions, scriptRuns: permissions.scriptRuns },
-    catalog: { text: catalogText, tokens: countTokens(catalogText), skillCount: scan.skills.length },
+    catalog: {
+      text: catalog.catalog,
+      tokens: catalog.tokens,
+      budgetTokens: catalog.budgetTokens,
+      listed: catalog.listed.length,
+      notListed: catalog.omitted,
+      hidden: scan.skills.length - catalog.listed.length - catalog.omitted,
+      shortened: catalog.shortened,
+    },
   };
 }
 
@@ -375,14 +460,28 @@ export async function loadPermissionData(
 }
 
 export async function loadAdminOverview(
-  app: { config: AppConfig; registry: SkillRegistry; policy: PermissionPolicy },
+  app: {
+    config: AppConfig;
+    registry: SkillRegistry;
+    policy: PermissionPolicy;
+    model: { contextWindow?: number };
+  },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
   const scan = await app.registry.current();
+  const activations = loadActivationData(app.config.databasePath);
+  const modes = await app.registry.modes();
+  // The catalog a new chat's first turn gets: the model's budget and the same use counts, but no first message yet
+  // (when skills must be left out, each chat's first message decides which).
+  const catalog = await app.registry.catalog({
+    contextWindow: app.model.contextWindow,
+    usage: new Map(activations.bySkill.map((c) => [c.skillName, c.count])),
+  });
   return buildAdminOverview(
     scan,
-    loadActivationData(app.config.databasePath),
+    activations,
     createPathDisplay(app.config, options.paths),
     await loadPermissionData(app.config.databasePath, scan.skills, app.policy),
+    { catalog, modeOf: modeSources(app.config, modes, listModeOverrides(getDb(app.config.databasePath))) },
   );
 }
