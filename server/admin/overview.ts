@@ -4,7 +4,9 @@
  * scan and the logs in the database. `buildAdminOverview` is pure (tests feed it a scan and rows);
  * `loadAdminOverview` does the I/O.
  */
+
 import path from 'node:path';
+import { buildSkillView } from '../chat/skill-view';
 import type { AppConfig, SkillMode } from '../config';
 import {
   type ActivationEvent,
@@ -22,7 +24,7 @@ import {
 } from '../db';
 import { skillContentHash } from '../permissions/content-hash';
 import type { PermissionPolicy, ResolvedPermission } from '../permissions/policy';
-import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/budget';
+import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget, DEFAULT_BUDGET_TOKENS } from '../skills/budget';
 import { countTokens } from '../skills/catalog';
 import { compileGlobRules } from '../skills/globs';
 import { DEFAULT_MODE, type ModeConfig, modeIn } from '../skills/modes';
@@ -459,6 +461,9 @@ export async function loadPermissionData(
   };
 }
 
+/** The catalog cache key of the admin page's preview (no chat has this id: chat ids are checked by a pattern). */
+const ADMIN_PREVIEW = '#admin-preview';
+
 export async function loadAdminOverview(
   app: {
     config: AppConfig;
@@ -473,10 +478,28 @@ export async function loadAdminOverview(
   const modes = await app.registry.modes();
   // The catalog a new chat's first turn gets: the model's budget and the same use counts, but no first message yet
   // (when skills must be left out, each chat's first message decides which).
-  const catalog = await app.registry.catalog({
+  // Built by the same function a turn uses, so denied skills are left out here exactly as for the model.
+  const view = buildSkillView({
+    source: {
+      skills: scan.skills,
+      modes,
+      matcher: await app.registry.matcher(),
+      usage: new Map(activations.bySkill.map((c) => [c.skillName, c.count])),
+    },
+    policy: app.policy,
+    config: app.config,
     contextWindow: app.model.contextWindow,
-    usage: new Map(activations.bySkill.map((c) => [c.skillName, c.count])),
+    chatId: ADMIN_PREVIEW,
+    relevanceText: '',
   });
+  const catalog = view.catalog ?? {
+    catalog: '(none: no skill can be offered to the model, so its instructions carry no catalog and no skill tools)',
+    listed: [],
+    omitted: 0,
+    tokens: 0,
+    shortened: 0,
+    budgetTokens: catalogBudget(app.model.contextWindow, app.config),
+  };
   return buildAdminOverview(
     scan,
     activations,

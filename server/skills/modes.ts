@@ -14,8 +14,9 @@
  * literal characters (`pdf-reader-*` beats `pdf-*` beats `*`), and among equally specific patterns the one written
  * first. So `{"*":"search","pdf-*":"pinned"}` pins the pdf skills in either order.
  *
- * Overrides set at run time (`setModeOverride`, for the admin page) beat the config; they live in memory only and
- * are gone after a restart: the config file is the place for lasting modes.
+ * Overrides set at run time (`setModeOverride`, from the admin page) beat the config. The registry holds them in
+ * memory; the admin route also stores them in SQLite (`server/db/skill-modes.ts`) and `getApp()` loads them back at
+ * start, so they outlive restarts.
  */
 import type { SkillMode } from '../config';
 import { compileGlobRules } from './globs';

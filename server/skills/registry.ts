@@ -46,7 +46,7 @@ export interface SkillRegistry {
   /** Mode of every current skill (config globs, then overrides; modes.ts). */
   modes(): Promise<ReadonlyMap<string, SkillMode>>;
   modeOf(name: string): SkillMode;
-  /** Sets (or with null clears) a mode at run time, over the config. In memory only: gone after a restart. */
+  /** Sets (or with null clears) a mode at run time, over the config. Held in memory; the admin route persists it. */
   setModeOverride(name: string, mode: SkillMode | null): void;
   /** The catalog block for a turn under the budget (budget.ts), from the current skills and modes. */
   catalog(request?: CatalogRequest): Promise<BudgetedCatalog>;
