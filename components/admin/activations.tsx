@@ -1,50 +1,35 @@
 /** The activation log across chats (newest first) and the totals per skill. */
+
 import Link from 'next/link';
 import type { AdminActivation, AdminActivationCount } from '@/server/admin/overview';
+import { AdminTable } from './admin-table';
 import { LocalTime } from './local-time';
 
 export function ActivationLog({ events, total }: { events: AdminActivation[]; total: number }) {
-  if (events.length === 0) {
-    return (
-      <p className="empty" data-testid="no-activations">
-        No skill has been activated yet.
-      </p>
-    );
-  }
   return (
     <>
-      <div className="table-wrap">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Skill</th>
-              <th>Chat</th>
-              <th>How</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id} data-testid="activation-row" data-skill={e.skillName}>
-                <td className="nowrap">
-                  <LocalTime ms={e.at} />
-                </td>
-                <td>
-                  <Link href={`/admin/skills/${encodeURIComponent(e.skillName)}`}>{e.skillName}</Link>
-                </td>
-                <td>
-                  <Link href={`/chat/${encodeURIComponent(e.chatId)}`} data-testid="activation-chat-link">
-                    {e.chatTitle}
-                  </Link>
-                </td>
-                <td data-testid="activation-how">
-                  <span className={`pill pill--${e.how}`}>{e.how === 'explicit' ? 'explicit (/name)' : 'model'}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable
+        columns={[{ label: 'Time' }, { label: 'Skill' }, { label: 'Chat' }, { label: 'How' }]}
+        empty={{ testId: 'no-activations', text: 'No skill has been activated yet.' }}
+        rows={events.map((e) => (
+          <tr key={e.id} data-testid="activation-row" data-skill={e.skillName}>
+            <td className="nowrap">
+              <LocalTime ms={e.at} />
+            </td>
+            <td>
+              <Link href={`/admin/skills/${encodeURIComponent(e.skillName)}`}>{e.skillName}</Link>
+            </td>
+            <td>
+              <Link href={`/chat/${encodeURIComponent(e.chatId)}`} data-testid="activation-chat-link">
+                {e.chatTitle}
+              </Link>
+            </td>
+            <td data-testid="activation-how">
+              <span className={`pill pill--${e.how}`}>{e.how === 'explicit' ? 'explicit (/name)' : 'model'}</span>
+            </td>
+          </tr>
+        ))}
+      />
       {total > events.length && (
         <p className="muted small">
           Showing the newest {events.length} of {total} activations.

@@ -2,9 +2,11 @@
  * The permissions part of /admin: the "always allow" grants in force (each tied to the content it was given for),
  * the answers people gave to approval prompts, and the log of sandboxed script runs.
  */
+
 import Link from 'next/link';
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { AdminDecision, AdminGrant, AdminScriptRun } from '@/server/admin/overview';
+import { AdminTable } from './admin-table';
 import { DecisionBadge } from './badges';
 import { LocalTime } from './local-time';
 import { RevokeButton } from './revoke-button';
@@ -88,101 +90,72 @@ export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
 }
 
 export function DecisionLog({ decisions }: { decisions: AdminDecision[] }) {
-  if (decisions.length === 0) {
-    return (
-      <p className="empty" data-testid="no-decisions">
-        Nobody has answered an approval prompt yet.
-      </p>
-    );
-  }
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Skill</th>
-            <th>Decision</th>
-            <th>Chat</th>
-          </tr>
-        </thead>
-        <tbody>
-          {decisions.map((d) => (
-            <tr key={d.id} data-testid="decision-row" data-skill={d.skillName} data-decision={d.decision}>
-              <td className="nowrap">
-                <LocalTime ms={d.at} />
-              </td>
-              <td>
-                <SkillLink name={d.skillName} />
-              </td>
-              <td>
-                <DecisionBadge decision={d.decision} />
-              </td>
-              <td>
-                <ChatLink chatId={d.chatId} chatTitle={d.chatTitle} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      columns={[{ label: 'Time' }, { label: 'Skill' }, { label: 'Decision' }, { label: 'Chat' }]}
+      empty={{ testId: 'no-decisions', text: 'Nobody has answered an approval prompt yet.' }}
+      rows={decisions.map((d) => (
+        <tr key={d.id} data-testid="decision-row" data-skill={d.skillName} data-decision={d.decision}>
+          <td className="nowrap">
+            <LocalTime ms={d.at} />
+          </td>
+          <td>
+            <SkillLink name={d.skillName} />
+          </td>
+          <td>
+            <DecisionBadge decision={d.decision} />
+          </td>
+          <td>
+            <ChatLink chatId={d.chatId} chatTitle={d.chatTitle} />
+          </td>
+        </tr>
+      ))}
+    />
   );
 }
 
 export function ScriptRunLog({ runs }: { runs: AdminScriptRun[] }) {
-  if (runs.length === 0) {
-    return (
-      <p className="empty" data-testid="no-script-runs">
-        No script has run yet.
-      </p>
-    );
-  }
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Skill</th>
-            <th>Script and arguments</th>
-            <th className="num">Exit</th>
-            <th className="num">Duration</th>
-            <th>Chat</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <tr key={r.id} data-testid="script-run-row" data-skill={r.skillName} data-script={r.script}>
-              <td className="nowrap">
-                <LocalTime ms={r.at} />
-              </td>
-              <td>
-                <SkillLink name={r.skillName} />
-              </td>
-              <td>
-                <code className="path" data-testid="script-run-command">
-                  {commandLine(r.script, r.args)}
-                </code>
-              </td>
-              <td className="num" data-testid="script-run-exit">
-                {r.timedOut ? (
-                  <span className="pill pill--warning">timed out</span>
-                ) : r.exitCode === null ? (
-                  <span className="pill pill--error">stopped</span>
-                ) : (
-                  <span className={`pill ${r.exitCode === 0 ? 'pill--ok' : 'pill--error'}`}>{r.exitCode}</span>
-                )}
-              </td>
-              <td className="num nowrap" data-testid="script-run-duration">
-                {formatDuration(r.durationMs)}
-              </td>
-              <td>
-                <ChatLink chatId={r.chatId} chatTitle={r.chatTitle} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      columns={[
+        { label: 'Time' },
+        { label: 'Skill' },
+        { label: 'Script and arguments' },
+        { label: 'Exit', className: 'num' },
+        { label: 'Duration', className: 'num' },
+        { label: 'Chat' },
+      ]}
+      empty={{ testId: 'no-script-runs', text: 'No script has run yet.' }}
+      rows={runs.map((r) => (
+        <tr key={r.id} data-testid="script-run-row" data-skill={r.skillName} data-script={r.script}>
+          <td className="nowrap">
+            <LocalTime ms={r.at} />
+          </td>
+          <td>
+            <SkillLink name={r.skillName} />
+          </td>
+          <td>
+            <code className="path" data-testid="script-run-command">
+              {commandLine(r.script, r.args)}
+            </code>
+          </td>
+          <td className="num" data-testid="script-run-exit">
+            {r.timedOut ? (
+              <span className="pill pill--warning">timed out</span>
+            ) : r.exitCode === null ? (
+              <span className="pill pill--error">stopped</span>
+            ) : (
+              <span className={`pill ${r.exitCode === 0 ? 'pill--ok' : 'pill--error'}`}>{r.exitCode}</span>
+            )}
+          </td>
+          <td className="num nowrap" data-testid="script-run-duration">
+            {formatDuration(r.durationMs)}
+          </td>
+          <td>
+            <ChatLink chatId={r.chatId} chatTitle={r.chatTitle} />
+          </td>
+        </tr>
+      ))}
+    />
   );
 }
