@@ -13,7 +13,10 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function writeSkill(name: string) {
   fs.mkdirSync(path.join(tmp, 'skills', name), { recursive: true });
-  fs.writeFileSync(path.join(tmp, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Does ${name} things.\n---\nBody\n`);
+  fs.writeFileSync(
+    path.join(tmp, 'skills', name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Does ${name} things.\n---\nBody\n`,
+  );
 }
 
 it('leaves denied skills out of the catalog preview, as a turn does', async () => {
