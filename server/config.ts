@@ -180,17 +180,18 @@ export interface LoadConfigOptions {
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
-  const appDir = path.resolve(options.appDir ?? env.SKILLCHAT_APP_DIR ?? process.cwd());
+  // turbopackIgnore: these paths are the operator's, read at run time; nothing here belongs in the build's trace.
+  const appDir = path.resolve(/*turbopackIgnore: true*/ options.appDir ?? env.SKILLCHAT_APP_DIR ?? process.cwd());
   const home = options.home ?? env.SKILLCHAT_HOME ?? os.homedir();
 
   const explicitFile = env.SKILLCHAT_CONFIG;
   const configPath = path.resolve(appDir, explicitFile ?? CONFIG_FILE_NAME);
   let file: ConfigFile = {};
   let configFile: string | null = null;
-  if (fs.existsSync(configPath)) {
+  if (fs.existsSync(/*turbopackIgnore: true*/ configPath)) {
     let raw: unknown;
     try {
-      raw = JSON.parse(fs.readFileSync(configPath, 'utf8'));
+      raw = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ configPath, 'utf8'));
     } catch (error) {
       throw new ConfigError(`${path.basename(configPath)}: not valid JSON (${(error as Error).message})`);
     }

@@ -20,11 +20,11 @@ type Located = { kind: 'found'; file: string } | { kind: 'missing' } | { kind: '
 
 function locateSkillFile(dir: string): Located {
   for (const name of SKILL_FILE_NAMES) {
-    const file = path.join(dir, name);
+    const file = path.join(/*turbopackIgnore: true*/ dir, name);
     try {
       // Like skills-ref's `exists()`: the first name that exists wins, even if it turns out not to be a file
       // (then reading it reports why, rather than silently falling back to the other name).
-      fs.statSync(file);
+      fs.statSync(/*turbopackIgnore: true*/ file);
       return { kind: 'found', file };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
