@@ -64,6 +64,8 @@ test('Stop ends the answer where it is, and the partial answer is still there af
   const stored = squash(await chat.answerText());
   expect(stored.startsWith(partial.slice(0, 20))).toBe(true);
   expect(stored).not.toContain('OPENAI_API_KEY');
+  // The reloaded answer says why it stops short.
+  await expect(chat.lastAnswer().getByTestId('message-status')).toHaveAttribute('data-status', 'aborted');
 });
 
 test('Regenerate answers again; New chat starts over; Back returns to the first chat', async ({ page }) => {

@@ -74,7 +74,19 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           />
         ))}
       </div>
+      {message.metadata?.status ? (
+        <p className="message__status" data-testid="message-status" data-status={message.metadata.status} role="note">
+          {STATUS_TEXT[message.metadata.status]}
+          {message.metadata.error ? `: ${message.metadata.error}` : '.'}
+        </p>
+      ) : null}
       {message.metadata?.model ? <div className="message__meta">{message.metadata.model}</div> : null}
     </div>
   );
 });
+
+const STATUS_TEXT = {
+  interrupted: 'This answer was interrupted: the server stopped while writing it',
+  aborted: 'Stopped',
+  error: 'This answer failed',
+} as const;

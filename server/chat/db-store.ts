@@ -12,6 +12,7 @@ import {
   getChat,
   getChatActivations,
   getDb,
+  getMessageRecords,
   getMessages,
   hasGrant,
   listChats,
@@ -19,6 +20,7 @@ import {
   recordDecision,
   recordScriptRun,
   renameChat,
+  type StoredMessage,
   saveMessage,
   saveUserMessage,
   startAssistantMessage,
@@ -26,6 +28,14 @@ import {
 } from '../db';
 import type { ChatStore } from './store';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+
+/** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
+function withStatus(records: StoredMessage<ChatMessage>[]): ChatMessage[] {
+  return records.map(({ message, status, error }) => {
+    if (status === 'complete' || status === 'streaming') return message;
+    return { ...message, metadata: { ...message.metadata, status, ...(error ? { error } : {}) } };
+  });
+}
 
 function summary(chat: Chat): ChatSummary {
   return { id: chat.id, title: chat.title, createdAt: chat.createdAt.getTime(), updatedAt: chat.updatedAt.getTime() };
@@ -56,7 +66,11 @@ export function createDbChatStore(databasePath: string): ChatStore {
     loadChatView: (id) => {
       const chat = getChat(id, db());
       if (!chat) return null;
-      return { chat: summary(chat), messages: getMessages<ChatMessage>(id, db()), activations: activationsOf(id) };
+      return {
+        chat: summary(chat),
+        messages: withStatus(getMessageRecords<ChatMessage>(id, db())),
+        activations: activationsOf(id),
+      };
     },
     getChat: (id) => {
       const chat = getChat(id, db());

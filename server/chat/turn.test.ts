@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { getMessageRecords, listScriptRuns } from '../db';
+import { getMessageRecords, listScriptRuns, markStreamingInterrupted } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
@@ -220,6 +220,16 @@ describe('runChatTurn', () => {
     const answer = records.at(-1)!;
     expect(answer.status).toBe('aborted');
     expect(text(answer.message as ChatMessage).length).toBeGreaterThan(0);
+    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata).toMatchObject({ status: 'aborted' });
+  });
+
+  it('an answer left streaming by a crash loads as interrupted', async () => {
+    const { chat } = store.createChat({ id: 'crash' });
+    store.saveUserMessage(chat.id, userMessage('hello'));
+    store.startAssistantMessage(chat.id, 'crashed-answer');
+    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata?.status).toBeUndefined();
+    markStreamingInterrupted();
+    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata).toMatchObject({ status: 'interrupted' });
   });
 
   it('a closed tab does not lose the answer', async () => {

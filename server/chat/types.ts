@@ -91,6 +91,12 @@ export interface ChatMessageMetadata {
   /** Label of the model that answered, e.g. `Offline model (built-in)`. */
   model?: string;
   createdAt?: number;
+  /**
+   * Set on stored answers that did not complete, when a chat is loaded: `interrupted` (the server stopped while it
+   * was being written), `aborted` (Stop), `error` (the model or a tool failed; `error` says why).
+   */
+  status?: 'interrupted' | 'aborted' | 'error';
+  error?: string;
 }
 
 export type ChatDataParts = {
