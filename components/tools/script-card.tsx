@@ -7,7 +7,7 @@
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { RunScriptInput, RunScriptOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
-import { Badge, ToolCard } from './tool-card';
+import { Badge, ToolCard, TruncatedBadge } from './tool-card';
 
 export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScriptOutput>) {
   const { input, output } = call;
@@ -30,11 +30,7 @@ export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScr
                 timed out
               </Badge>
             ) : null}
-            {output.truncated ? (
-              <Badge tone="warn" testId="badge-truncated">
-                truncated
-              </Badge>
-            ) : null}
+            <TruncatedBadge when={output.truncated} />
           </>
         ) : null
       }

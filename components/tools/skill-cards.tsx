@@ -6,7 +6,7 @@
  */
 import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
-import { Badge, formatBytes, ToolCard } from './tool-card';
+import { Badge, formatBytes, ToolCard, TruncatedBadge } from './tool-card';
 
 export function ActivateCard({ call }: ToolRendererProps<ActivateInput, ActivateOutput>) {
   const { input, output } = call;
@@ -33,11 +33,7 @@ export function ActivateCard({ call }: ToolRendererProps<ActivateInput, Activate
         output ? (
           <>
             {output.alreadyActive ? <Badge testId="badge-already-active">already active</Badge> : null}
-            {output.truncated ? (
-              <Badge tone="warn" testId="badge-truncated">
-                truncated
-              </Badge>
-            ) : null}
+            <TruncatedBadge when={output.truncated} />
           </>
         ) : null
       }
@@ -88,11 +84,7 @@ export function ReadResourceCard({ call }: ToolRendererProps<ReadResourceInput, 
           <>
             <Badge>{formatBytes(output.bytes)}</Badge>
             {output.binary ? <Badge>binary</Badge> : null}
-            {output.truncated ? (
-              <Badge tone="warn" testId="badge-truncated">
-                truncated
-              </Badge>
-            ) : null}
+            <TruncatedBadge when={output.truncated} />
           </>
         ) : null
       }

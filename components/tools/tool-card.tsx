@@ -55,6 +55,15 @@ export function Badge({
   );
 }
 
+/** Shown when a tool's output was cut at its size limit. */
+export function TruncatedBadge({ when }: { when: boolean | undefined }) {
+  return when ? (
+    <Badge tone="warn" testId="badge-truncated">
+      truncated
+    </Badge>
+  ) : null;
+}
+
 interface ToolCardProps {
   call: ToolCallView;
   /** Usually the skill name. */
