@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 
 export interface Column {
   label: string;
+  /** Named for screen readers only (an actions column). */
+  hidden?: boolean;
   className?: string;
 }
 
@@ -14,7 +16,7 @@ export function AdminTable({
   columns: Column[];
   /** The rendered `<tr>`s; an empty array shows `empty` instead. */
   rows: ReactNode[];
-  empty: { testId: string; text: string };
+  empty: { testId: string; text: ReactNode };
 }) {
   if (rows.length === 0) {
     return (
@@ -30,7 +32,7 @@ export function AdminTable({
           <tr>
             {columns.map((c) => (
               <th key={c.label} className={c.className}>
-                {c.label}
+                {c.hidden ? <span className="visually-hidden">{c.label}</span> : c.label}
               </th>
             ))}
           </tr>

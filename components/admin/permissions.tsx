@@ -28,64 +28,49 @@ function ChatLink({ chatId, chatTitle }: { chatId: string | null; chatTitle: str
 }
 
 export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
-  if (grants.length === 0) {
-    return (
-      <p className="empty" data-testid="no-grants">
-        No skill is always allowed: skills under <code>ask</code> ask in every chat.
-      </p>
-    );
-  }
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Skill</th>
-            <th>Content</th>
-            <th>Granted</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {grants.map((g) => (
-            <tr key={g.id} data-testid="grant-row" data-skill={g.skillName} data-grant-id={g.id}>
-              <td>
-                <SkillLink name={g.skillName} />
-              </td>
-              <td>
-                <code className="hash" title={g.contentHash} data-testid="grant-hash">
-                  {g.contentHash.slice(0, SHORT_HASH)}
-                </code>{' '}
-                {g.current === true ? (
-                  <span
-                    className="pill pill--ok"
-                    title="The skill's SKILL.md and scripts are unchanged since the grant"
-                  >
-                    current
-                  </span>
-                ) : g.current === false ? (
-                  <span className="pill pill--warning" title="SKILL.md or a script changed: the skill asks again">
-                    outdated
-                  </span>
-                ) : (
-                  <span className="pill" title="No skill of this name is loaded now">
-                    not loaded
-                  </span>
-                )}
-              </td>
-              <td className="nowrap">
-                <LocalTime ms={g.grantedAt} />
-              </td>
-              <td className="actions">
-                <RevokeButton grantId={g.id} skillName={g.skillName} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      columns={[{ label: 'Skill' }, { label: 'Content' }, { label: 'Granted' }, { label: 'Actions', hidden: true }]}
+      empty={{
+        testId: 'no-grants',
+        text: (
+          <>
+            No skill is always allowed: skills under <code>ask</code> ask in every chat.
+          </>
+        ),
+      }}
+      rows={grants.map((g) => (
+        <tr key={g.id} data-testid="grant-row" data-skill={g.skillName} data-grant-id={g.id}>
+          <td>
+            <SkillLink name={g.skillName} />
+          </td>
+          <td>
+            <code className="hash" title={g.contentHash} data-testid="grant-hash">
+              {g.contentHash.slice(0, SHORT_HASH)}
+            </code>{' '}
+            {g.current === true ? (
+              <span className="pill pill--ok" title="The skill's SKILL.md and scripts are unchanged since the grant">
+                current
+              </span>
+            ) : g.current === false ? (
+              <span className="pill pill--warning" title="SKILL.md or a script changed: the skill asks again">
+                outdated
+              </span>
+            ) : (
+              <span className="pill" title="No skill of this name is loaded now">
+                not loaded
+              </span>
+            )}
+          </td>
+          <td className="nowrap">
+            <LocalTime ms={g.grantedAt} />
+          </td>
+          <td className="actions">
+            <RevokeButton grantId={g.id} skillName={g.skillName} />
+          </td>
+        </tr>
+      ))}
+    />
   );
 }
 

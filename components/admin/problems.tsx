@@ -2,72 +2,58 @@
  * Everything the scan complained about: each diagnostic with the validator's own message and a hint, the skills
  * that were not loaded and why, and every name collision with the copy that won and the copies it shadows.
  */
+
 import type { AdminCollision, AdminNotLoaded, AdminProblem } from '@/server/admin/overview';
+import { AdminTable } from './admin-table';
 import { SeverityBadge } from './badges';
 
 export function ProblemsList({ problems }: { problems: AdminProblem[] }) {
-  if (problems.length === 0) {
-    return (
-      <p className="empty" data-testid="no-problems">
-        No problems: every skill follows the spec.
-      </p>
-    );
-  }
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Severity</th>
-            <th>Where</th>
-            <th>Problem</th>
-          </tr>
-        </thead>
-        <tbody>
-          {problems.map((p, i) => (
-            <tr
-              // Diagnostics have no id; their order is stable within one scan.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              key={i}
-              data-testid="problem-row"
-              data-severity={p.severity}
-              data-code={p.code}
-              data-skill-path={p.skillPath ?? ''}
-            >
-              <td>
-                <SeverityBadge severity={p.severity} />
-              </td>
-              <td className="where">
-                {p.skillPath !== null ? (
-                  <>
-                    <code className="path" data-testid="problem-path">
-                      {p.skillPath || '.'}
-                    </code>
-                    {p.root && <span className="muted small"> in {p.root}</span>}
-                  </>
-                ) : (
-                  <code className="path">{p.root ?? '—'}</code>
-                )}
-              </td>
-              <td>
-                <div className="message" data-testid="problem-message">
-                  {p.message}
-                </div>
-                <div className="muted small">
-                  <code>{p.code}</code>
-                  {p.hint && (
-                    <span data-testid="problem-hint">
-                      {' · '}
-                      {p.hint}
-                    </span>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable
+      columns={[{ label: 'Severity' }, { label: 'Where' }, { label: 'Problem' }]}
+      empty={{ testId: 'no-problems', text: 'No problems: every skill follows the spec.' }}
+      rows={problems.map((p, i) => (
+        <tr
+          // Diagnostics have no id; their order is stable within one scan.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          key={i}
+          data-testid="problem-row"
+          data-severity={p.severity}
+          data-code={p.code}
+          data-skill-path={p.skillPath ?? ''}
+        >
+          <td>
+            <SeverityBadge severity={p.severity} />
+          </td>
+          <td className="where">
+            {p.skillPath !== null ? (
+              <>
+                <code className="path" data-testid="problem-path">
+                  {p.skillPath || '.'}
+                </code>
+                {p.root && <span className="muted small"> in {p.root}</span>}
+              </>
+            ) : (
+              <code className="path">{p.root ?? '—'}</code>
+            )}
+          </td>
+          <td>
+            <div className="message" data-testid="problem-message">
+              {p.message}
+            </div>
+            <div className="muted small">
+              <code>{p.code}</code>
+              {p.hint && (
+                <span data-testid="problem-hint">
+                  {' · '}
+                  {p.hint}
+                </span>
+              )}
+            </div>
+          </td>
+        </tr>
+      ))}
+    />
   );
 }
 
