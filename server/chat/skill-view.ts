@@ -21,7 +21,7 @@ export interface SkillSource {
   /** The registry's matcher over `skills`. */
   matcher?: Matcher;
   /** Activations per skill across chats: used skills stay listed first when some must be left out. */
-  usage?: ReadonlyMap<string, number>;
+  usage?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
 }
 
 export interface SkillView {
@@ -79,7 +79,8 @@ export function buildSkillView(input: {
       catalog = buildBudgetedCatalog(source.skills, {
         budgetTokens: budget,
         relevanceText: input.relevanceText,
-        usage: source.usage,
+        // Only read when the chat's catalog is built, not on every turn.
+        usage: typeof source.usage === 'function' ? source.usage() : source.usage,
         modes,
         matcher: getMatcher,
       });

@@ -171,9 +171,26 @@ export async function runScript(
 }
 
 /** Active skills that have scripts: the script tool is offered only while there is one. */
+// Asked before every step of a turn: a skill's folder is walked once per turn, not once per step.
+const hasScriptsThisTurn = new WeakMap<SkillToolContext['activated'], Map<string, Promise<boolean>>>();
+
 export async function runnableSkills(ctx: Pick<SkillToolContext, 'skills' | 'activated'>): Promise<string[]> {
+  let known = hasScriptsThisTurn.get(ctx.activated);
+  if (!known) {
+    known = new Map();
+    hasScriptsThisTurn.set(ctx.activated, known);
+  }
   const names = [...ctx.activated].filter((n) => ctx.skills.has(n));
-  const has = await Promise.all(names.map((n) => skillHasScripts(ctx.skills.get(n)!.dir)));
+  const has = await Promise.all(
+    names.map((n) => {
+      let pending = known.get(n);
+      if (!pending) {
+        pending = skillHasScripts(ctx.skills.get(n)!.dir);
+        known.set(n, pending);
+      }
+      return pending;
+    }),
+  );
   return names.filter((_, i) => has[i]);
 }
 

@@ -14,7 +14,7 @@ export const POST = handle(async (request: Request) => {
   return runChatTurn(body, {
     store: app.store,
     config: app.config,
-    skills: { skills, modes, matcher, usage: app.store.usageCounts() },
+    skills: { skills, modes, matcher, usage: () => app.store.usageCounts() },
     model: app.model,
     policy: app.policy,
   });
