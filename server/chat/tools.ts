@@ -113,16 +113,8 @@ export async function readResource(ctx: SkillToolContext, name: string, relPath:
   if (!skill) throw unknownSkill(name, ctx.skills);
   const result = await readSkillResource(skill, relPath, { maxBytes: ctx.limits.maxResourceBytes });
   if (!result.ok) throw new SkillToolError(result.error);
-  return {
-    name: skill.name,
-    path: result.path,
-    content: result.content,
-    bytes: result.bytes,
-    truncated: result.truncated,
-    binary: result.binary,
-    mediaType: result.mediaType,
-    ...(result.notice ? { notice: result.notice } : {}),
-  };
+  const { ok: _ok, ...file } = result;
+  return { name: skill.name, ...file };
 }
 
 /**

@@ -3,6 +3,7 @@
  * Tool names on the wire use `_` (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); people see them with a dot.
  */
 import type { UIMessage } from 'ai';
+import type { ResourceResult } from '../skills/resources';
 
 export const TOOL_ACTIVATE = 'skills_activate';
 export const TOOL_READ_RESOURCE = 'skills_readResource';
@@ -44,16 +45,8 @@ export interface ReadResourceInput {
   path: string;
 }
 
-export interface ReadResourceOutput {
-  name: string;
-  path: string;
-  content: string;
-  bytes: number;
-  truncated: boolean;
-  binary: boolean;
-  mediaType: string;
-  notice?: string;
-}
+/** What the confined reader returns for a file, plus the skill's name. */
+export type ReadResourceOutput = Omit<Extract<ResourceResult, { ok: true }>, 'ok'> & { name: string };
 
 export interface RunScriptInput {
   name: string;
