@@ -3,9 +3,9 @@
  * the catalog the model receives; `manual` brings it back to the slash menu but not to the catalog; "config default"
  * lists it again. The e2e server has no mode rules in its config, so the bundled skills start as `auto`.
  */
-import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
+import { screenshotPath } from './screenshot-path';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -96,7 +96,7 @@ test('screenshot of the mode column and the catalog', async ({ page }) => {
   // No focus ring on the select just used: the picture is of the page at rest.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.screenshot({
-    path: path.join(import.meta.dirname, 'screenshots', 'admin-modes.png'),
+    path: screenshotPath('admin-modes.png'),
     fullPage: true,
   });
 });

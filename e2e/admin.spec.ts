@@ -10,6 +10,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEFAULT_LIMITS } from '../server/config';
 import { loadSkill } from '../server/skills/skill-file';
 import { ChatPage } from './chat-page';
+import { screenshotPath } from './screenshot-path';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -192,14 +193,13 @@ test('Rescan picks up a skill added while the server runs; its page shows instru
 });
 
 test('screenshots of /admin, light and dark', async ({ page }) => {
-  fs.mkdirSync(path.join(import.meta.dirname, 'screenshots'), { recursive: true });
   await page.goto('/admin');
   await expect(page.getByTestId('admin-page')).toBeVisible();
-  await page.screenshot({ path: path.join(import.meta.dirname, 'screenshots', 'admin.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('admin.png'), fullPage: true });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: path.join(import.meta.dirname, 'screenshots', 'admin-dark.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('admin-dark.png'), fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(`/admin/skills/${VALIDATION}`);
   await expect(page.getByTestId('skill-detail')).toBeVisible();
-  await page.screenshot({ path: path.join(import.meta.dirname, 'screenshots', 'admin-skill.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('admin-skill.png'), fullPage: true });
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
 import { type OwnServer, startOwnServer } from './own-server';
+import { screenshotPath } from './screenshot-path';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -103,7 +104,7 @@ test('Deny: the activation waits for approval, then the same answer says it was 
   const outline = await card.getByTestId('approval-allow').evaluate((button) => getComputedStyle(button).outlineStyle);
   expect(outline).not.toBe('none');
   await page.getByTestId('message-list').evaluate((list) => list.scrollTo(0, 0));
-  await page.screenshot({ path: 'e2e/screenshots/approval.png' });
+  await page.screenshot({ path: screenshotPath('approval.png') });
 
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -262,7 +263,7 @@ test('/admin shows permissions, decisions and script runs; Revoke withdraws a gr
   const section = page.getByTestId('permissions');
   await section.scrollIntoViewIfNeeded();
   await page.mouse.move(0, 0);
-  await section.screenshot({ path: 'e2e/screenshots/admin-permissions.png' });
+  await section.screenshot({ path: screenshotPath('admin-permissions.png') });
 
   // A write without Origin is refused before it reaches the route; bad and unknown ids are told apart.
   const grantId = await current.getAttribute('data-grant-id');
