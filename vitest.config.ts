@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const unitInclude = ['server/**/*.test.ts', 'bin/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'];
+const unitInclude = [
+  'test/**/*.test.ts',
+  'server/**/*.test.ts',
+  'bin/**/*.test.ts',
+  'components/**/*.test.ts',
+  'app/**/*.test.ts',
+];
 const pgTests = '**/*.pg.test.ts';
 
 export default defineConfig({

@@ -22,10 +22,12 @@ export interface ScratchPostgres {
 }
 
 /** `PG_BIN`, else the newest `/usr/lib/postgresql/N/bin` (Debian's layout) holding `initdb`; null when absent. */
-export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env): string | null {
+export function findPostgresBinaries(
+  env: { PG_BIN?: string } = process.env,
+  debianRoot = '/usr/lib/postgresql',
+): string | null {
   const candidates: string[] = [];
   if (env.PG_BIN) candidates.push(env.PG_BIN);
-  const debianRoot = '/usr/lib/postgresql';
   if (fs.existsSync(debianRoot)) {
     const versions = fs
       .readdirSync(debianRoot)
