@@ -23,7 +23,7 @@ export interface ScratchPostgres {
 
 /** `PG_BIN`, else the newest `/usr/lib/postgresql/N/bin` (Debian's layout) holding `initdb`; null when absent. */
 export function findPostgresBinaries(
-  env: { PG_BIN?: string } = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
   debianRoot = '/usr/lib/postgresql',
 ): string | null {
   const candidates: string[] = [];
