@@ -11,7 +11,7 @@
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import { adminAc, userAc } from 'better-auth/plugins/admin/access';
 import * as sqliteAuth from '../db/schema-auth';
@@ -109,7 +109,7 @@ export function createAuth(options: CreateAuthOptions) {
         if (ctx.path !== SIGN_IN_PATH) return;
         const attempt = attemptOf(ctx.body, ctx.headers, trustedIpHeader);
         const returned = ctx.context.returned;
-        if (returned instanceof APIError) {
+        if (isAPIError(returned)) {
           // Only wrong credentials count; a disabled account or a throttled attempt is no guess.
           if (returned.statusCode === 401) throttle.recordFailure(attempt);
           return;

@@ -81,7 +81,7 @@ export async function addUser(
     return summary(user as UserFields);
   } catch (error) {
     if (error instanceof APIError) {
-      const exists = /exist/i.test(error.message);
+      const exists = error.body?.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL';
       throw new UserAdminError(
         exists ? 'exists' : 'invalid',
         exists ? `A user with the email ${email} exists` : error.message,
