@@ -31,15 +31,6 @@ CREATE TABLE `auth_sessions` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `auth_sessions_token_unique` ON `auth_sessions` (`token`);--> statement-breakpoint
 CREATE INDEX `auth_sessions_user_idx` ON `auth_sessions` (`user_id`);--> statement-breakpoint
-CREATE TABLE `setup_tokens` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`token_hash` text NOT NULL,
-	`created_at` integer NOT NULL,
-	`expires_at` integer NOT NULL,
-	`consumed_at` integer
-);
---> statement-breakpoint
-CREATE UNIQUE INDEX `setup_tokens_token_hash_unique` ON `setup_tokens` (`token_hash`);--> statement-breakpoint
 CREATE TABLE `users` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,

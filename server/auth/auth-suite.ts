@@ -6,6 +6,7 @@ import { APIError } from 'better-auth/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthDialect, createAuth } from './auth';
 import { DEVICE_COOKIE } from './client-key';
+import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from './first-admin';
 import { createLoginThrottle } from './login-throttle';
 import { addUser, deleteUser, disableUser, listUsers, setPassword } from './users';
 
@@ -37,6 +38,7 @@ async function rejection(promise: Promise<unknown>): Promise<APIError> {
 }
 
 export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>): void {
+  describeFirstAdmin(dialect, open);
   describe(`accounts on ${dialect}`, () => {
     let opened: OpenedDb;
     let auth: ReturnType<typeof createAuth>;
@@ -182,4 +184,71 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
       await expect(deleteUser(auth, 'nobody@example.test')).rejects.toMatchObject({ code: 'not_found' });
     });
   });
+}
+
+function describeFirstAdmin(dialect: AuthDialect, open: () => Promise<OpenedDb>): void {
+  describe(`first admin on ${dialect}`, () => {
+    let opened: OpenedDb;
+    let auth: ReturnType<typeof createAuth>;
+
+    beforeAll(async () => {
+      opened = await open();
+      auth = createAuth({
+        db: opened.db,
+        dialect,
+        secret: SECRET,
+        baseURL: 'http://127.0.0.1:3000',
+        logLevel: 'error',
+      });
+    });
+    afterAll(async () => {
+      await opened?.close();
+    });
+
+    it('a printed token creates exactly one first admin, once; then setup is closed', async () => {
+      expect(await needsFirstAdmin(auth)).toBe(true);
+      const replaced = await issueSetupToken(auth);
+      const token = await issueSetupToken(auth);
+      expect(token).toBeTruthy();
+      const admin = { email: 'root@example.test', password: 'root password' };
+
+      await expect(createFirstAdmin(auth, { ...admin, token: replaced ?? '' })).rejects.toMatchObject({
+        code: 'bad_token',
+      });
+      await expect(createFirstAdmin(auth, { ...admin, token: 'typo' })).rejects.toMatchObject({ code: 'bad_token' });
+      // A refused password does not spend the token.
+      await expect(createFirstAdmin(auth, { ...admin, password: 'short', token: token ?? '' })).rejects.toMatchObject({
+        code: 'invalid',
+      });
+
+      // Two tabs submit at once: one admin, one refusal.
+      const results = await Promise.allSettled([
+        createFirstAdmin(auth, { ...admin, token: token ?? '' }),
+        createFirstAdmin(auth, { email: 'other@example.test', password: 'other password', token: token ?? '' }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect((await listUsers(auth)).filter((u) => u.role === 'admin')).toHaveLength(1);
+
+      expect(await needsFirstAdmin(auth)).toBe(false);
+      expect(await issueSetupToken(auth)).toBeNull();
+      await expect(createFirstAdmin(auth, { ...admin, token: token ?? '' })).rejects.toMatchObject({
+        code: 'setup_done',
+      });
+    });
+
+    it('an expired token is refused', async () => {
+      const [root] = await listUsers(auth);
+      await deleteUserUnchecked(auth, root?.id ?? '');
+      const token = await issueSetupToken(auth, new Date(), -1);
+      await expect(
+        createFirstAdmin(auth, { email: 'late@example.test', password: 'late password', token: token ?? '' }),
+      ).rejects.toMatchObject({ code: 'bad_token' });
+    });
+  });
+}
+
+/** Removes a user without the last-admin rule, to get back to "no admin" within one database. */
+async function deleteUserUnchecked(auth: ReturnType<typeof createAuth>, id: string): Promise<void> {
+  const ctx = await auth.$context;
+  await ctx.internalAdapter.deleteUser(id);
 }

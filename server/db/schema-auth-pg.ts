@@ -1,5 +1,5 @@
 /** `schema-auth.ts` on PostgreSQL: same tables, columns and property names; change both together. */
-import { boolean, index, integer, pgTable, timestamp as pgTimestamp, text } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, timestamp as pgTimestamp, text } from 'drizzle-orm/pg-core';
 
 const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -69,11 +69,3 @@ export const verifications = pgTable(
   },
   (t) => [index('auth_verifications_identifier_idx').on(t.identifier)],
 );
-
-export const setupTokens = pgTable('setup_tokens', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  tokenHash: text('token_hash').notNull().unique(),
-  createdAt: timestamp('created_at').notNull(),
-  expiresAt: timestamp('expires_at').notNull(),
-  consumedAt: timestamp('consumed_at'),
-});

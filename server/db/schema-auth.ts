@@ -85,14 +85,4 @@ export const verifications = sqliteTable(
   (t) => [index('auth_verifications_identifier_idx').on(t.identifier)],
 );
 
-/** The first admin's one-time setup token (`server/auth/setup-token.ts`): only its hash, consumed once. */
-export const setupTokens = sqliteTable('setup_tokens', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  tokenHash: text('token_hash').notNull().unique(),
-  createdAt: timestamp('created_at').notNull(),
-  expiresAt: timestamp('expires_at').notNull(),
-  consumedAt: timestamp('consumed_at'),
-});
-
 export type UserRow = typeof users.$inferSelect;
-export type SetupTokenRow = typeof setupTokens.$inferSelect;

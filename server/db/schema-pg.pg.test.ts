@@ -84,7 +84,6 @@ describe.skipIf(!baseUrl)('PostgreSQL schema (drizzle-pg migrations on a scratch
     await db
       .insert(pgSchema.verifications)
       .values({ id: 'v1', identifier: 'i', value: 'v', expiresAt: at, createdAt: at, updatedAt: at });
-    await db.insert(pgSchema.setupTokens).values({ tokenHash: 'th', createdAt: at, expiresAt: at });
 
     const [message] = await db.select().from(pgSchema.messages).where(eq(pgSchema.messages.id, 'm1'));
     expect(message?.createdAt).toEqual(at);
@@ -101,7 +100,6 @@ describe.skipIf(!baseUrl)('PostgreSQL schema (drizzle-pg migrations on a scratch
     expect((await db.select().from(pgSchema.sessions))[0]?.token).toBe('t1');
     expect((await db.select().from(pgSchema.accounts))[0]?.providerId).toBe('credential');
     expect((await db.select().from(pgSchema.verifications))[0]?.expiresAt).toEqual(at);
-    expect((await db.select().from(pgSchema.setupTokens))[0]?.consumedAt).toBeNull();
 
     // Cascades match SQLite's: deleting the chat takes its messages and activations, nulls the audit rows' link.
     await db.delete(pgSchema.chats).where(eq(pgSchema.chats.id, 'c1'));
