@@ -1,0 +1,21 @@
+import { eq } from 'drizzle-orm';
+import { describe, inject } from 'vitest';
+import { createScratchDatabase } from '../../test/pg-scratch';
+import { closePgDb, openPgDb } from '../db/pg';
+import { accounts } from '../db/schema-auth-pg';
+import { describeAuth } from './auth-suite';
+
+const baseUrl = inject('pgUrl');
+
+describe.skipIf(!baseUrl)('PostgreSQL', () => {
+  describeAuth('pg', async () => {
+    const db = await openPgDb(await createScratchDatabase(baseUrl, 'auth'));
+    return {
+      db,
+      close: () => closePgDb(db),
+      passwordHashOf: async (userId) =>
+        (await db.select({ password: accounts.password }).from(accounts).where(eq(accounts.userId, userId)))[0]
+          ?.password ?? null,
+    };
+  });
+});

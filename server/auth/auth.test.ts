@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { closeDb, openDb } from '../db/client';
+import { accounts } from '../db/schema-auth';
+import { describeAuth } from './auth-suite';
+
+describeAuth('sqlite', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-auth-'));
+  const db = openDb(path.join(dir, 'auth.db'));
+  return {
+    db,
+    close: () => {
+      closeDb(db);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    passwordHashOf: async (userId) =>
+      db.select({ password: accounts.password }).from(accounts).where(eq(accounts.userId, userId)).get()?.password ??
+      null,
+  };
+});

@@ -1,0 +1,145 @@
+/**
+ * `schema.ts` on PostgreSQL (`DATABASE_URL=postgres://...`), plus the account tables (`schema-auth-pg.ts`).
+ * Same tables, columns, indexes and TypeScript property names, so one set of named queries can serve both;
+ * SQLite stays the embedded default. Differences are the dialect's own: `timestamptz` for the millisecond
+ * integers, `boolean` for 0/1, identity columns for AUTOINCREMENT. Change `schema.ts` and this file together, then
+ * `npm run db:generate` writes both `drizzle/` and `drizzle-pg/`.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  timestamp as pgTimestamp,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { ACTIVATION_HOWS, MESSAGE_ROLES, MESSAGE_STATUSES, PERMISSION_DECISIONS } from './schema';
+
+export * from './schema-auth-pg';
+
+/** Read back as `Date`, like SQLite's `timestamp_ms` integers. */
+const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, mode: 'date' });
+
+export const chats = pgTable(
+  'chats',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    createdAt: timestamp('created_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: timestamp('updated_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [index('chats_updated_at_idx').on(t.updatedAt)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /** Text, not jsonb: parsed leniently by `messages.ts`, as on SQLite. */
+    parts: text('parts').notNull(),
+    metadata: text('metadata'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+    updatedAt: timestamp('updated_at')
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex('messages_chat_seq_idx').on(t.chatId, t.seq),
+    index('messages_chat_created_idx').on(t.chatId, t.createdAt),
+    index('messages_streaming_idx').on(t.status).where(sql`status = 'streaming'`),
+  ],
+);
+
+export const activations = pgTable(
+  'activations',
+  {
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    skillName: text('skill_name').notNull(),
+    firstHow: text('first_how', { enum: ACTIVATION_HOWS }).notNull(),
+    lastHow: text('last_how', { enum: ACTIVATION_HOWS }).notNull(),
+    explicitCount: integer('explicit_count').notNull().default(0),
+    modelCount: integer('model_count').notNull().default(0),
+    firstAt: timestamp('first_at').notNull(),
+    lastAt: timestamp('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.skillName] })],
+);
+
+export const activationEvents = pgTable(
+  'activation_events',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    skillName: text('skill_name').notNull(),
+    how: text('how', { enum: ACTIVATION_HOWS }).notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('activation_events_at_idx').on(t.at), index('activation_events_chat_idx').on(t.chatId)],
+);
+
+export const permissionGrants = pgTable(
+  'permission_grants',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    skillName: text('skill_name').notNull(),
+    contentHash: text('content_hash').notNull(),
+    grantedAt: timestamp('granted_at').notNull(),
+    revokedAt: timestamp('revoked_at'),
+  },
+  (t) => [index('permission_grants_skill_idx').on(t.skillName, t.contentHash)],
+);
+
+export const permissionDecisions = pgTable(
+  'permission_decisions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    skillName: text('skill_name').notNull(),
+    decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
+    contentHash: text('content_hash').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('permission_decisions_at_idx').on(t.at)],
+);
+
+export const scriptRuns = pgTable(
+  'script_runs',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    skillName: text('skill_name').notNull(),
+    script: text('script').notNull(),
+    args: text('args').notNull(),
+    exitCode: integer('exit_code'),
+    timedOut: boolean('timed_out').notNull().default(false),
+    durationMs: integer('duration_ms').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('script_runs_at_idx').on(t.at)],
+);
+
+export const skillModes = pgTable('skill_modes', {
+  skillName: text('skill_name').primaryKey(),
+  mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
