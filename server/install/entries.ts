@@ -90,7 +90,11 @@ export function checkEntries(entries: readonly ArchiveEntry[], limits: InstallLi
   if (bytes > limits.maxBytes) {
     listed.push(problem('too-large', `Unpacks to ${bytes} bytes; the limit is ${limits.maxBytes} (install.maxBytes)`));
   }
-  if (bytes >= RATIO_FLOOR_BYTES && bytes > compressed * limits.maxRatio && !found.some((p) => p.code === 'compression-ratio')) {
+  if (
+    bytes >= RATIO_FLOOR_BYTES &&
+    bytes > compressed * limits.maxRatio &&
+    !found.some((p) => p.code === 'compression-ratio')
+  ) {
     listed.push(
       problem(
         'compression-ratio',

@@ -26,7 +26,10 @@ export async function exportSkill(skill: { name: string; dir: string }): Promise
   const zip = new yazl.ZipFile();
   const mtime = new Date(Date.UTC(2020, 0, 1));
   for (const rel of await collect(skill.dir)) {
-    zip.addBuffer(await fs.promises.readFile(path.join(skill.dir, rel)), `${skill.name}/${rel}`, { mtime, mode: 0o100644 });
+    zip.addBuffer(await fs.promises.readFile(path.join(skill.dir, rel)), `${skill.name}/${rel}`, {
+      mtime,
+      mode: 0o100644,
+    });
   }
   zip.end();
   const chunks: Buffer[] = [];

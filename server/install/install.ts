@@ -95,7 +95,10 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   if (source.kind === 'archive-bytes') {
     if (source.bytes.length > limits.maxDownloadBytes) {
       throw new InstallError('invalid', [
-        problem('download-too-large', `The archive is over ${limits.maxDownloadBytes} bytes (install.maxDownloadBytes)`),
+        problem(
+          'download-too-large',
+          `The archive is over ${limits.maxDownloadBytes} bytes (install.maxDownloadBytes)`,
+        ),
       ]);
     }
     const file = path.join(staging, 'upload.zip');
@@ -162,7 +165,9 @@ export async function installSkill(source: InstallSource, options: InstallOption
       ]);
     }
     if (mode === 'update' && !installed) {
-      throw new InstallError('not-found', [problem('not-installed', `No skill "${staged.name}" is installed to update`)]);
+      throw new InstallError('not-found', [
+        problem('not-installed', `No skill "${staged.name}" is installed to update`),
+      ]);
     }
     const diff = installed ? await diffSkillFolders(target, staged.dir) : undefined;
     const result = {
@@ -189,7 +194,9 @@ export async function installSkill(source: InstallSource, options: InstallOption
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOTEMPTY' || code === 'EEXIST') {
-          throw new InstallError('conflict', [problem('already-installed', `"${staged.name}" was installed meanwhile`)]);
+          throw new InstallError('conflict', [
+            problem('already-installed', `"${staged.name}" was installed meanwhile`),
+          ]);
         }
         throw error;
       }
@@ -213,7 +220,9 @@ export async function uninstallSkill(root: string, name: string): Promise<void> 
   const target = path.join(path.resolve(root), name);
   const stat = await fs.promises.lstat(target).catch(() => null);
   if (!stat?.isDirectory()) {
-    throw new InstallError('not-found', [problem('not-installed', `No skill "${name}" is installed in the install root`)]);
+    throw new InstallError('not-found', [
+      problem('not-installed', `No skill "${name}" is installed in the install root`),
+    ]);
   }
   const staging = await makeStaging(root);
   try {
@@ -226,5 +235,8 @@ export async function uninstallSkill(root: string, name: string): Promise<void> 
 /** Names of the skill folders in the install root (for the admin page and the CLI). */
 export async function listInstalled(root: string): Promise<string[]> {
   const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
 }

@@ -38,7 +38,10 @@ export function parseSourceUrl(raw: string): { url: URL; kind: UrlKind } {
   const kind = urlKind(url);
   if (!ALLOWED_PROTOCOLS[kind].includes(url.protocol)) {
     throw new InstallError('invalid', [
-      problem('invalid-url', `${url.protocol} URLs are not supported for a ${kind}; use ${ALLOWED_PROTOCOLS[kind].join(' ')}`),
+      problem(
+        'invalid-url',
+        `${url.protocol} URLs are not supported for a ${kind}; use ${ALLOWED_PROTOCOLS[kind].join(' ')}`,
+      ),
     ]);
   }
   return { url, kind };
@@ -50,10 +53,21 @@ export function parseSourceUrl(raw: string): { url: URL; kind: UrlKind } {
  */
 export function gitClone(url: URL, dest: string): Promise<void> {
   const args = [
-    '-c', 'core.hooksPath=/dev/null',
-    '-c', 'protocol.ext.allow=never',
-    '-c', 'core.symlinks=true', // links are checked out as links, so the tree check sees and refuses them
-    'clone', '--depth', '1', '--no-recurse-submodules', '--single-branch', '--quiet', '--', url.href, dest,
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'protocol.ext.allow=never',
+    '-c',
+    'core.symlinks=true', // links are checked out as links, so the tree check sees and refuses them
+    'clone',
+    '--depth',
+    '1',
+    '--no-recurse-submodules',
+    '--single-branch',
+    '--quiet',
+    '--',
+    url.href,
+    dest,
   ];
   return new Promise((resolve, reject) => {
     execFile(
@@ -62,12 +76,21 @@ export function gitClone(url: URL, dest: string): Promise<void> {
       {
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', GIT_CONFIG_NOSYSTEM: '1', GIT_LFS_SKIP_SMUDGE: '1' },
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_ASKPASS: 'true',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_LFS_SKIP_SMUDGE: '1',
+        },
       },
       (error, _stdout, stderr) => {
         if (!error) return resolve();
-        const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr.trim().split('\n').pop();
-        reject(new InstallError('fetch', [problem('git-clone-failed', `git clone failed: ${reason || error.message}`)]));
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : stderr.trim().split('\n').pop();
+        reject(
+          new InstallError('fetch', [problem('git-clone-failed', `git clone failed: ${reason || error.message}`)]),
+        );
       },
     );
   });
@@ -85,7 +108,9 @@ export async function download(url: URL, maxBytes: number): Promise<Buffer> {
   try {
     response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   } catch (error) {
-    throw new InstallError('fetch', [problem('fetch-failed', `Could not fetch ${url.href}: ${(error as Error).message}`)]);
+    throw new InstallError('fetch', [
+      problem('fetch-failed', `Could not fetch ${url.href}: ${(error as Error).message}`),
+    ]);
   }
   if (!response.ok || !response.body) {
     throw new InstallError('fetch', [problem('fetch-failed', `${url.href} answered ${response.status}`)]);
@@ -116,14 +141,20 @@ const indexEntrySchema = z.object({
   name: z.string().min(1),
   description: z.string().optional(),
   url: z.string().min(1),
-  digest: z.string().regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'digest must be a sha256 (64 hex digits, optionally sha256:)'),
+  digest: z
+    .string()
+    .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'digest must be a sha256 (64 hex digits, optionally sha256:)'),
 });
 const indexSchema = z.union([z.object({ skills: z.array(indexEntrySchema) }), z.array(indexEntrySchema)]);
 
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 
 /** The index entry to install: the one named `name`, or the only one. */
-export async function resolveIndexEntry(indexUrl: URL, name: string | undefined, maxBytes: number): Promise<{ archiveUrl: URL; digest: string }> {
+export async function resolveIndexEntry(
+  indexUrl: URL,
+  name: string | undefined,
+  maxBytes: number,
+): Promise<{ archiveUrl: URL; digest: string }> {
   const bytes = await download(indexUrl, maxBytes);
   let raw: unknown;
   try {
@@ -135,14 +166,20 @@ export async function resolveIndexEntry(indexUrl: URL, name: string | undefined,
   if (!parsed.success) {
     throw new InstallError(
       'invalid',
-      parsed.error.issues.map((i) => problem('index-invalid', `index.json ${i.path.join('.') || '(root)'}: ${i.message}`)),
+      parsed.error.issues.map((i) =>
+        problem('index-invalid', `index.json ${i.path.join('.') || '(root)'}: ${i.message}`),
+      ),
     );
   }
   const skills = Array.isArray(parsed.data) ? parsed.data : parsed.data.skills;
-  const entry = name === undefined ? (skills.length === 1 ? skills[0] : undefined) : skills.find((s) => s.name === name);
+  const entry =
+    name === undefined ? (skills.length === 1 ? skills[0] : undefined) : skills.find((s) => s.name === name);
   if (!entry) {
     const names = skills.map((s) => s.name).join(', ') || '(none)';
-    const message = name === undefined ? `The index lists several skills; choose one: ${names}` : `The index has no skill "${name}"; it lists: ${names}`;
+    const message =
+      name === undefined
+        ? `The index lists several skills; choose one: ${names}`
+        : `The index has no skill "${name}"; it lists: ${names}`;
     throw new InstallError('invalid', [problem('index-no-entry', message)]);
   }
   let archiveUrl: URL;
@@ -153,7 +190,9 @@ export async function resolveIndexEntry(indexUrl: URL, name: string | undefined,
   }
   // A file: index must not point at the server's files over http, nor an http index at a file: path.
   if (archiveUrl.protocol !== indexUrl.protocol && (archiveUrl.protocol === 'file:' || indexUrl.protocol === 'file:')) {
-    throw new InstallError('invalid', [problem('index-invalid', `Entry "${entry.name}" points to another kind of location`)]);
+    throw new InstallError('invalid', [
+      problem('index-invalid', `Entry "${entry.name}" points to another kind of location`),
+    ]);
   }
   return { archiveUrl, digest: entry.digest.replace(/^sha256:/, '').toLowerCase() };
 }

@@ -34,8 +34,15 @@ async function locateSkillDir(unpacked: string): Promise<string> {
 }
 
 // The name decides the folder it is installed to: these must be clean, the rest of the spec may only warn.
-const NAME_ERRORS = new Set(['name-missing', 'name-empty', 'name-too-long', 'name-not-lowercase', 'name-hyphen-edge',
-  'name-consecutive-hyphens', 'name-invalid-characters']);
+const NAME_ERRORS = new Set([
+  'name-missing',
+  'name-empty',
+  'name-too-long',
+  'name-not-lowercase',
+  'name-hyphen-edge',
+  'name-consecutive-hyphens',
+  'name-invalid-characters',
+]);
 
 function refusal(diagnostics: Diagnostic[]): InstallProblem[] {
   return diagnostics
@@ -97,7 +104,11 @@ export async function stageSkill(
     .map((e) => ({ ...e, path: prefix === '' ? e.path : e.path.slice(prefix.length + 1) }));
   const hidden = await scanResources(dir, inside, limits.hiddenText === 'block');
   const blocked = hidden.filter((d) => d.severity === 'error');
-  if (blocked.length > 0) throw new InstallError('invalid', blocked.map((d) => problem(d.code, d.message)));
+  if (blocked.length > 0)
+    throw new InstallError(
+      'invalid',
+      blocked.map((d) => problem(d.code, d.message)),
+    );
 
   return {
     name,

@@ -16,7 +16,11 @@ function kindOf(stat: fs.Stats): EntryKind {
 }
 
 /** Every entry under `dir` (posix relative paths), stopping after `cap` so a huge tree costs little to refuse. */
-export async function listTree(dir: string, cap: number, skip: ReadonlySet<string> = new Set()): Promise<ArchiveEntry[]> {
+export async function listTree(
+  dir: string,
+  cap: number,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
   const pending: string[] = [''];
   while (pending.length > 0 && entries.length <= cap) {
@@ -27,7 +31,11 @@ export async function listTree(dir: string, cap: number, skip: ReadonlySet<strin
       if (skip.has(childRel)) continue;
       const stat = await fs.promises.lstat(path.join(dir, childRel));
       const kind = kindOf(stat);
-      entries.push({ path: kind === 'directory' ? `${childRel}/` : childRel, kind, size: kind === 'file' ? stat.size : 0 });
+      entries.push({
+        path: kind === 'directory' ? `${childRel}/` : childRel,
+        kind,
+        size: kind === 'file' ? stat.size : 0,
+      });
       if (kind === 'directory') pending.push(childRel);
     }
   }

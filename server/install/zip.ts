@@ -53,7 +53,9 @@ export async function listZip(file: string, cap: number): Promise<ZipListing> {
   try {
     zipfile = await openZip(file);
   } catch (error) {
-    throw new InstallError('invalid', [problem('not-a-zip', `Not a readable zip archive: ${(error as Error).message}`)]);
+    throw new InstallError('invalid', [
+      problem('not-a-zip', `Not a readable zip archive: ${(error as Error).message}`),
+    ]);
   }
   const entries: ZipListing['entries'] = [];
   let truncated = false;
@@ -83,7 +85,9 @@ export async function listZip(file: string, cap: number): Promise<ZipListing> {
   } catch (error) {
     zipfile.close();
     if (error instanceof InstallError) throw error;
-    throw new InstallError('invalid', [problem('not-a-zip', `The zip archive is damaged: ${(error as Error).message}`)]);
+    throw new InstallError('invalid', [
+      problem('not-a-zip', `The zip archive is damaged: ${(error as Error).message}`),
+    ]);
   }
   return { zipfile, entries, truncated };
 }

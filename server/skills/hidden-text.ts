@@ -18,11 +18,18 @@ export interface HiddenTextFinding {
 
 // Tag block; bidi embeddings, overrides and isolates (U+202A-202E, U+2066-2069) and the marks that steer them
 // (U+200E, U+200F, U+061C); zero-width space, (non-)joiner, word joiner, invisible operators, and a BOM after the start.
-const HIDDEN = /[\u{E0000}-\u{E007F}]|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|[\u200B-\u200D\u2060-\u2064\uFEFF]/gu;
+const HIDDEN =
+  /[\u{E0000}-\u{E007F}]|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|[\u200B-\u200D\u2060-\u2064\uFEFF]/gu;
 
 function kindOf(cp: number): HiddenTextKind {
   if (cp >= 0xe0000) return 'tag';
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp === 0x200e || cp === 0x200f || cp === 0x61c)
+  if (
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x61c
+  )
     return 'bidi';
   return 'zero-width';
 }
