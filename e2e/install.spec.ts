@@ -59,6 +59,19 @@ test('an archive installed on /admin is in the slash menu and activates in a cha
   await expect(page.locator('[data-testid="install-problem"][data-code="already-installed"]')).toBeVisible();
   await page.getByTestId('install-preview').click();
   await expect(page.getByTestId('install-diff')).toContainText('SKILL.md unchanged');
+
+  // Export gives the .skill archive back; Uninstall removes it from the install root.
+  const exported = await page.request.get(`/api/admin/skills/${INSTALLED}/export`);
+  expect(exported.status()).toBe(200);
+  expect(exported.headers()['content-type']).toBe('application/zip');
+  expect((await exported.body()).subarray(0, 2).toString()).toBe('PK');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page
+    .locator(`[data-testid="installed-skill"][data-skill="${INSTALLED}"]`)
+    .getByTestId('uninstall-button')
+    .click();
+  await expect(page.locator(`[data-testid="installed-skill"][data-skill="${INSTALLED}"]`)).toHaveCount(0);
+  expect(fs.existsSync(path.join(installRoot, INSTALLED))).toBe(false);
 });
 
 test('hidden tag characters install with a warning naming line and column, shown under Problems', async ({ page }) => {
