@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ConfigError } from '../server/config';
 import { PROJECT_DIR } from './cli/app';
 import { type Command, errorMessage, type Io, PROGRAM, printUsageError, twoColumns, UsageError } from './cli/command';
+import { exportCommand, installCommand, uninstallCommand } from './cli/install';
 import { listCommand } from './cli/list';
 import { matchCommand } from './cli/match';
 import { readResourceCommand } from './cli/read-resource';
@@ -20,6 +21,9 @@ const COMMANDS: Command[] = [
   listCommand,
   matchCommand,
   readResourceCommand,
+  installCommand,
+  uninstallCommand,
+  exportCommand,
 ];
 
 function usage(): string {

@@ -32,8 +32,35 @@ const limitsSchema = z
       .default(64 * 1024),
     /** How deep discovery descends inside a root looking for skill folders. */
     maxDepth: z.number().int().min(1).max(20).default(6),
+    /** Hidden characters (tag, bidi, zero-width) in SKILL.md: `warn` loads the skill with a warning, `block` does not. */
+    hiddenText: z.enum(['warn', 'block']).default('warn'),
   })
   .strict();
+
+const installSchema = z
+  .object({
+    /** Where installs go (writable). Default: `~/.skillchat/skills` when it is a root, else the first root. */
+    root: z.string().min(1).optional(),
+    /** Most files an archive or repository may hold. */
+    maxFiles: z.number().int().positive().default(1000),
+    /** Most bytes it may unpack to. */
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(50 * 1024 * 1024),
+    /** Highest compression ratio of an entry (or the archive) over 1 MiB: a zip bomb's is in the thousands. */
+    maxRatio: z.number().positive().default(100),
+    /** Most bytes downloaded for an archive or an index. */
+    maxDownloadBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024),
+  })
+  .strict();
+
+export type InstallConfig = Omit<z.infer<typeof installSchema>, 'root'> & { root: string };
 
 const rootSchema = z
   .object({ path: z.string().min(1), scope: z.enum(['project', 'user']).default('project') })
@@ -98,6 +125,7 @@ export const configFileSchema = z
     /** Added after the default roots. */
     extraSkillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
     limits: limitsSchema.partial().optional(),
+    install: installSchema.partial().optional(),
     database: z.string().min(1).optional(),
     server: z
       .object({
@@ -124,6 +152,8 @@ export interface AppConfig {
   catalog: CatalogConfig;
   skills: { modes: Record<string, SkillMode> };
   watch: boolean;
+  /** Installing skills from archives, git and indexes (server/install). */
+  install: InstallConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -177,6 +207,7 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_HOST / PORT: bind address (default 127.0.0.1:3000).
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
  * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
+ * - SKILLCHAT_INSTALL_ROOT: where installed skills go (default `~/.skillchat/skills`, or the first root).
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
@@ -244,6 +275,21 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
       env.SKILLCHAT_WATCH !== undefined && env.SKILLCHAT_WATCH !== ''
         ? env.SKILLCHAT_WATCH !== '0'
         : (file.watch ?? true),
+    install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
     configFile,
   };
+}
+
+/** Installs go to the user's skillchat folder by default: writable, and never the project's own tree. */
+function installRoot(
+  env: Readonly<Record<string, string | undefined>>,
+  file: ConfigFile,
+  roots: SkillRoot[],
+  appDir: string,
+  home: string,
+): string {
+  const configured = env.SKILLCHAT_INSTALL_ROOT || file.install?.root;
+  if (configured) return toRoot(configured, appDir, home).path;
+  const userRoot = roots.find((r) => r.kind === 'user-skillchat') ?? roots[0];
+  return userRoot?.path ?? path.join(home, '.skillchat', 'skills');
 }

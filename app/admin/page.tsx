@@ -6,6 +6,8 @@
 import Link from 'next/link';
 import { ActivationCounts, ActivationLog } from '@/components/admin/activations';
 import { AdminHeader } from '@/components/admin/admin-header';
+import { InstallSkill } from '@/components/admin/install-skill';
+import { InstalledSkills } from '@/components/admin/installed-skills';
 import { LocalTime } from '@/components/admin/local-time';
 import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permissions';
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
@@ -13,7 +15,9 @@ import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
 import { SkillsTable } from '@/components/admin/skills-table';
 import { loadAdminOverview } from '@/server/admin/overview';
+import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
+import { listInstalled } from '@/server/install/install';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { AccessDenied } from './_lib/access-denied';
 import { requireAdmin } from './_lib/guard';
@@ -30,7 +34,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const denied = await requireAdmin('/admin');
   if (denied) return <AccessDenied denial={denied} />;
   const absolute = (await searchParams).paths === 'absolute';
-  const overview = await loadAdminOverview(getApp(), { paths: absolute ? 'absolute' : 'display' });
+  const app = getApp();
+  const overview = await loadAdminOverview(app, { paths: absolute ? 'absolute' : 'display' });
+  const installRoot = app.config.install.root;
+  const installed = await listInstalled(installRoot);
+  const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
   const policy = getAccessPolicy();
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
@@ -51,6 +59,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         <nav className="section-nav" aria-label="Sections">
           <a href="#roots">Roots {overview.roots.length}</a>
           <a href="#skills">Skills {loaded}</a>
+          <a href="#install">Install</a>
           <a href="#problems" className={errors > 0 ? 'has-errors' : warnings > 0 ? 'has-warnings' : undefined}>
             Problems {errors + warnings}
           </a>
@@ -82,6 +91,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         <section className="card" id="skills" aria-labelledby="skills-h">
           <h2 id="skills-h">Skills</h2>
           <SkillsTable rows={overview.skills} />
+        </section>
+
+        <section className="card" id="install" aria-labelledby="install-h">
+          <h2 id="install-h">Install</h2>
+          <InstallSkill root={installRootShown} />
+          <h3>Installed here</h3>
+          <InstalledSkills names={installed} />
         </section>
 
         <section className="card" id="problems" aria-labelledby="problems-h" data-testid="problems">

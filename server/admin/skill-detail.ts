@@ -6,9 +6,10 @@
 import type { AppConfig } from '../config';
 import { countTokens } from '../skills/catalog';
 import { listSkillFiles } from '../skills/files';
+import { hiddenTextDiagnostic, scanHiddenText } from '../skills/hidden-text';
 import type { SkillRegistry } from '../skills/registry';
 import { readSkillInstructions, readSkillResource } from '../skills/resources';
-import type { Severity, SkillFrontmatter, SkillScope } from '../skills/types';
+import type { Diagnostic, Severity, Skill, SkillFrontmatter, SkillScope } from '../skills/types';
 import { createPathDisplay, type PathMode } from './paths';
 
 export interface AdminSkillFile {
@@ -42,6 +43,23 @@ export interface AdminSkillDetail {
 
 /** Enough to tell text from binary (a NUL byte or invalid UTF-8 in the first 4 KiB) without reading whole files. */
 const SNIFF_BYTES = 4096;
+/**
+ * Hidden text in the skill's text resources (SKILL.md is scanned when the skill loads). Done here, on demand, rather
+ * than in discovery: reading every file of every skill would multiply the cost of a scan.
+ */
+async function hiddenTextInResources(skill: Skill, files: AdminSkillFile[], maxBytes: number): Promise<Diagnostic[]> {
+  const skillFile = skill.file.slice(skill.dir.length + 1);
+  const found: Diagnostic[] = [];
+  for (const file of files) {
+    if (file.binary !== false || file.path === skillFile) continue;
+    const read = await readSkillResource(skill, file.path, { maxBytes });
+    if (!read.ok || read.binary) continue;
+    const d = hiddenTextDiagnostic(file.path, scanHiddenText(read.content), 'warning');
+    if (d) found.push(d);
+  }
+  return found;
+}
+
 /** Instructions shown in full up to this size; the model reads the same cap by default. */
 const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
 
@@ -66,6 +84,8 @@ export async function loadAdminSkill(
     }),
   );
 
+  const resourceWarnings = await hiddenTextInResources(skill, files, app.config.limits.maxResourceBytes);
+
   return {
     name: skill.name,
     description: skill.description,
@@ -80,7 +100,7 @@ export async function loadAdminSkill(
     instructionsTokens: instructions.ok ? countTokens(instructions.body) : null,
     files,
     filesCapped: listing.capped,
-    diagnostics: skill.diagnostics.map((d) => ({
+    diagnostics: [...skill.diagnostics, ...resourceWarnings].map((d) => ({
       severity: d.severity,
       code: d.code,
       message: display.text(d.message),

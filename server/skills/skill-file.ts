@@ -7,7 +7,9 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
+import { recogniseExtensions } from './extensions';
 import { parseFrontmatterTree, splitFrontmatter, toPlainRecord, type YamlMap, type YamlValue } from './frontmatter';
+import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from './hidden-text';
 import type { Diagnostic, Skill, SkillFrontmatter, SkillScope } from './types';
 import { normalizeSkillName, pyStrip, validateMetadata } from './validate';
 
@@ -192,7 +194,7 @@ export interface LoadSkillOptions {
   scope: SkillScope;
   /** The folder's path relative to the root (posix separators). */
   relDir: string;
-  limits: Pick<Limits, 'maxSkillFileBytes' | 'maxFrontmatterBytes'>;
+  limits: Pick<Limits, 'maxSkillFileBytes' | 'maxFrontmatterBytes'> & Partial<Pick<Limits, 'hiddenText'>>;
   /**
    * The folder's real path and its skill file, when the caller has just resolved them (discovery's walk): saves a
    * realpath and a stat per skill on a cold scan.
@@ -261,6 +263,16 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
       hint: 'Save the file as UTF-8.',
     });
   }
+  if (mayHaveHiddenText(read.bytes)) {
+    const block = options.limits.hiddenText === 'block';
+    const hidden = hiddenTextDiagnostic(
+      path.basename(file),
+      scanHiddenText(decoder.decode(read.bytes)),
+      block ? 'error' : 'warning',
+    );
+    if (hidden) add(hidden);
+    if (hidden && block) return { skill: null, diagnostics };
+  }
 
   const split = splitSkillBytes(read.bytes);
   if (!split.ok) return fail(split.code, split.message);
@@ -271,7 +283,7 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
   const tree = parsed.tree;
   const data = toPlainRecord(tree);
   const dirName = path.basename(absDir);
-  const checks = validateMetadata(data, dirName);
+  const checks = recogniseExtensions(validateMetadata(data, dirName), data);
   for (const d of checks) add(d);
   const frontmatter = copyFrontmatter(tree, add);
 
@@ -337,6 +349,19 @@ function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFron
           : "Field 'allowed-tools' must be either a string or a list of strings; it was ignored",
       hint: 'Write the tools as one string: `allowed-tools: Read Grep Bash(git:*)`.',
     });
+  }
+
+  for (const field of ['argument-hint', 'when_to_use'] as const) {
+    const value = tree.get(field);
+    if (typeof value === 'string') frontmatter[field] = value;
+    else if (value !== undefined) {
+      add({
+        severity: 'warning',
+        code: 'extension-not-string',
+        message: `Field '${field}' must be a string; it was ignored`,
+        hint: `Write \`${field}:\` followed by one line of text.`,
+      });
+    }
   }
 
   const metadata = tree.get('metadata');

@@ -32,6 +32,9 @@ export interface SkillFrontmatter {
   compatibility?: string;
   'allowed-tools'?: string;
   metadata?: Record<string, string>;
+  /** Extensions (arguments.ts): shown in the slash menu / appended to the description in the catalog. */
+  'argument-hint'?: string;
+  when_to_use?: string;
 }
 
 export type SkillScope = 'project' | 'user';

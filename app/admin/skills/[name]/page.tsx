@@ -72,6 +72,12 @@ export default async function AdminSkillPage({
               </>
             )}
           </dl>
+          <p className="small">
+            {/* A plain download link: GET, so no Origin check is needed, and the admin session cookie is sent. */}
+            <a href={`/api/admin/skills/${encodeURIComponent(skill.name)}/export`} download data-testid="skill-export">
+              Export as .skill
+            </a>
+          </p>
         </section>
 
         <section className="card" data-testid="skill-diagnostics">

@@ -1,0 +1,32 @@
+/** The skill page names hidden text in a skill's text resources, not only in SKILL.md. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { createSkillRegistry } from '../skills/registry';
+import { loadAdminSkill } from './skill-detail';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-admin-detail-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+it('warns about hidden characters in a text resource, with line and column', async () => {
+  const dir = path.join(tmp, 'skills', 'tagged');
+  fs.mkdirSync(path.join(dir, 'references'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: tagged\ndescription: Looks fine.\n---\nRead the guide.\n');
+  fs.writeFileSync(path.join(dir, 'references', 'guide.md'), `# Guide\nStep one.\u200B\n`);
+  const config = loadConfig({
+    appDir: tmp,
+    env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite'), SKILLCHAT_SKILL_ROOTS: path.join(tmp, 'skills') },
+    home: path.join(tmp, 'home'),
+  });
+  const detail = await loadAdminSkill({ config, registry: createSkillRegistry(config) }, 'tagged');
+  expect(detail?.diagnostics).toEqual([
+    {
+      severity: 'warning',
+      code: 'hidden-text',
+      message: 'references/guide.md contains 1 hidden character: zero-width character U+200B at line 2, column 10',
+      hint: expect.stringContaining('remove the characters'),
+    },
+  ]);
+});

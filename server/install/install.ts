@@ -1,0 +1,242 @@
+/**
+ * Installing, updating and uninstalling skills in the install root. Every source goes the same way: entries are
+ * checked (entries.ts) before anything is written, unpacked into a staging folder inside the install root (same
+ * filesystem, so going live is one `rename`), validated with the loader discovery uses (stage.ts), then renamed
+ * into place. The staging folder starts with a dot, which discovery skips.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Limits } from '../config';
+import type { Diagnostic } from '../skills/types';
+import { diffSkillFolders, type SkillUpdateDiff } from './diff';
+import { checkEntries } from './entries';
+import { download, gitClone, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
+import { stageSkill } from './stage';
+import { copyTree, listTree } from './tree';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
+import { extractZip, listZip } from './zip';
+
+export const STAGING_DIR = '.skillchat-staging';
+
+export type InstallSource =
+  | { kind: 'archive'; file: string }
+  | { kind: 'archive-bytes'; bytes: Buffer }
+  | { kind: 'folder'; dir: string }
+  | { kind: 'url'; url: string; name?: string };
+
+export interface InstallOptions {
+  /** The writable root installs go to. */
+  root: string;
+  install: InstallLimits;
+  limits: Limits;
+  /**
+   * `install` refuses a name that is taken; `preview` stages and diffs against the installed copy, changing nothing;
+   * `update` replaces the installed copy.
+   */
+  mode?: 'install' | 'preview' | 'update';
+  /** A skill by this name is loaded from another root (installing would be shadowed, or shadow it). */
+  loadedElsewhere?: (name: string) => boolean;
+  /** `file:` URLs read the server's own disk: the CLI allows them, the web admin does not. */
+  allowFileUrls?: boolean;
+}
+
+export interface InstallResult {
+  name: string;
+  description: string;
+  /** false for a preview. */
+  applied: boolean;
+  /** Whether a copy was already installed (then `diff` says what changes). */
+  replaced: boolean;
+  diff?: SkillUpdateDiff;
+  diagnostics: Diagnostic[];
+}
+
+async function makeStaging(root: string): Promise<string> {
+  await fs.promises.mkdir(root, { recursive: true });
+  const base = path.join(root, STAGING_DIR);
+  await fs.promises.mkdir(base, { recursive: true, mode: 0o700 });
+  const staging = path.join(base, randomUUID());
+  await fs.promises.mkdir(staging, { mode: 0o700 });
+  return staging;
+}
+
+function refuseBadEntries(entries: ArchiveEntry[], limits: InstallLimits, truncated: boolean): void {
+  const problems = checkEntries(entries, limits);
+  if (truncated && !problems.some((p) => p.code === 'too-many-files')) {
+    problems.push(problem('too-many-files', `More than ${limits.maxFiles} files (install.maxFiles)`));
+  }
+  if (problems.length > 0) throw new InstallError('invalid', problems);
+}
+
+/** Entries beyond this are not even listed: a refusal needs only to know there are too many. */
+function listingCap(limits: InstallLimits): number {
+  return limits.maxFiles * 2 + 100;
+}
+
+async function unpackArchive(file: string, unpacked: string, limits: InstallLimits): Promise<ArchiveEntry[]> {
+  const listing = await listZip(file, listingCap(limits));
+  try {
+    refuseBadEntries(listing.entries, limits, listing.truncated);
+  } catch (error) {
+    listing.zipfile.close();
+    throw error;
+  }
+  await fs.promises.mkdir(unpacked, { mode: 0o755 });
+  await extractZip(listing, unpacked, limits.maxBytes);
+  return listing.entries.map(({ raw: _raw, ...entry }) => entry);
+}
+
+/** The source unpacked into `<staging>/.source`, checked; returns its entries. */
+async function unpack(source: InstallSource, staging: string, options: InstallOptions): Promise<ArchiveEntry[]> {
+  const unpacked = path.join(staging, '.source');
+  const limits = options.install;
+  if (source.kind === 'archive') return unpackArchive(source.file, unpacked, limits);
+  if (source.kind === 'archive-bytes') {
+    if (source.bytes.length > limits.maxDownloadBytes) {
+      throw new InstallError('invalid', [
+        problem(
+          'download-too-large',
+          `The archive is over ${limits.maxDownloadBytes} bytes (install.maxDownloadBytes)`,
+        ),
+      ]);
+    }
+    const file = path.join(staging, 'upload.zip');
+    await fs.promises.writeFile(file, source.bytes, { mode: 0o600 });
+    return unpackArchive(file, unpacked, limits);
+  }
+  if (source.kind === 'folder') {
+    const entries = await listTree(path.resolve(source.dir), listingCap(limits), new Set(['.git']));
+    refuseBadEntries(entries, limits, entries.length > listingCap(limits));
+    await fs.promises.mkdir(unpacked, { mode: 0o755 });
+    await copyTree(path.resolve(source.dir), entries, unpacked);
+    return entries;
+  }
+  const { url, kind } = parseSourceUrl(source.url);
+  if (url.protocol === 'file:' && !options.allowFileUrls) {
+    throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
+  }
+  if (kind === 'git') {
+    await gitClone(url, unpacked);
+    await fs.promises.rm(path.join(unpacked, '.git'), { recursive: true, force: true });
+    const entries = await listTree(unpacked, listingCap(limits));
+    refuseBadEntries(entries, limits, entries.length > listingCap(limits));
+    return entries;
+  }
+  let bytes: Buffer;
+  if (kind === 'index') {
+    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes);
+    if (entry.archiveUrl.protocol === 'file:' && !options.allowFileUrls) {
+      throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
+    }
+    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes);
+    verifyDigest(bytes, entry.digest);
+  } else {
+    bytes = await download(url, limits.maxDownloadBytes);
+  }
+  return unpack({ kind: 'archive-bytes', bytes }, staging, options);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.promises.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Installs (or previews, or updates) a skill from `source` into `options.root`. Throws InstallError with every reason. */
+export async function installSkill(source: InstallSource, options: InstallOptions): Promise<InstallResult> {
+  const mode = options.mode ?? 'install';
+  const root = path.resolve(options.root);
+  const staging = await makeStaging(root);
+  try {
+    const entries = await unpack(source, staging, options);
+    const staged = await stageSkill(path.join(staging, '.source'), staging, entries, options.limits);
+    const target = path.join(root, staged.name);
+    const installed = await exists(target);
+    if (mode === 'install' && installed) {
+      throw new InstallError('conflict', [
+        problem('already-installed', `A skill named "${staged.name}" is already installed; update it instead`),
+      ]);
+    }
+    if (mode === 'install' && options.loadedElsewhere?.(staged.name)) {
+      throw new InstallError('conflict', [
+        problem('name-taken', `A skill named "${staged.name}" is already loaded from another root`),
+      ]);
+    }
+    if (mode === 'update' && !installed) {
+      throw new InstallError('not-found', [
+        problem('not-installed', `No skill "${staged.name}" is installed to update`),
+      ]);
+    }
+    const diff = installed ? await diffSkillFolders(target, staged.dir) : undefined;
+    const result = {
+      name: staged.name,
+      description: staged.description,
+      replaced: installed,
+      diagnostics: staged.diagnostics,
+      ...(diff ? { diff } : {}),
+    };
+    if (mode === 'preview') return { ...result, applied: false };
+    if (installed) {
+      // The old copy is moved aside first (a rename cannot replace a non-empty folder), and back if the swap fails.
+      const aside = path.join(staging, '.previous');
+      await fs.promises.rename(target, aside);
+      try {
+        await fs.promises.rename(staged.dir, target);
+      } catch (error) {
+        await fs.promises.rename(aside, target);
+        throw error;
+      }
+    } else {
+      try {
+        await fs.promises.rename(staged.dir, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+          throw new InstallError('conflict', [
+            problem('already-installed', `"${staged.name}" was installed meanwhile`),
+          ]);
+        }
+        throw error;
+      }
+    }
+    return { ...result, applied: true };
+  } finally {
+    await fs.promises.rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** A folder name that is a plain skill name (no separators, no dots first): anything else is not ours to remove. */
+function checkName(name: string): void {
+  if (!/^[^/\\.\0][^/\\\0]*$/.test(name) || name.length > 255) {
+    throw new InstallError('invalid', [problem('invalid-name', `"${name.slice(0, 80)}" is not a skill name`)]);
+  }
+}
+
+/** Removes `<root>/<name>`: moved into staging first (one rename, so the skill disappears at once), then deleted. */
+export async function uninstallSkill(root: string, name: string): Promise<void> {
+  checkName(name);
+  const target = path.join(path.resolve(root), name);
+  const stat = await fs.promises.lstat(target).catch(() => null);
+  if (!stat?.isDirectory()) {
+    throw new InstallError('not-found', [
+      problem('not-installed', `No skill "${name}" is installed in the install root`),
+    ]);
+  }
+  const staging = await makeStaging(root);
+  try {
+    await fs.promises.rename(target, path.join(staging, name));
+  } finally {
+    await fs.promises.rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Names of the skill folders in the install root (for the admin page and the CLI). */
+export async function listInstalled(root: string): Promise<string[]> {
+  const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+}
