@@ -26,7 +26,7 @@
  * The index is a plain inverted index (term -> skill ids) with a sorted vocabulary for prefix lookups: building it
  * for 10,000 skills is most of what `skills match` costs, so it stays simple.
  */
-import { analyze, termSequence } from './match-analyze';
+import { termSequence } from './match-analyze';
 
 export { analyze, stem } from './match-analyze';
 
@@ -130,31 +130,22 @@ function lowerBound(sorted: readonly string[], value: string): number {
 }
 
 /**
- * Acronyms the catalog defines: a 2-5 letter term that one description uses and whose letters are the initials of
- * adjacent terms in some description ("pr" and "pull request"). Returns acronym -> expansions and the reverse.
+ * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in any skill's text
+ * whose initials spell it ("pr" and "pull request"). A linear pass over the catalog's terms, once per acronym asked.
  */
-function catalogAcronyms(docs: readonly Doc[], postings: ReadonlyMap<string, number[]>): Map<string, string[][]> {
-  const short = new Set<string>();
-  for (const term of postings.keys())
-    if (term.length >= 2 && term.length <= 5 && /^[a-z]+$/.test(term)) short.add(term);
-  const found = new Map<string, string[][]>();
-  const seen = new Set<string>();
-  for (const doc of docs) {
-    const seq = doc.sequence;
-    for (let i = 0; i < seq.length; i++) {
-      for (let n = 2; n <= 4 && i + n <= seq.length; n++) {
-        const words = seq.slice(i, i + n);
-        if (words.some((w) => w.length < 3)) break;
-        const initials = words.map((w) => w[0]).join('');
-        if (!short.has(initials) || words.includes(initials)) continue;
-        const key = `${initials} ${words.join(' ')}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        found.set(initials, [...(found.get(initials) ?? []), words]);
-      }
+function findExpansions(acronym: string, docs: readonly Doc[]): string[][] {
+  const n = acronym.length;
+  const found = new Map<string, string[]>();
+  for (const { sequence } of docs) {
+    for (let i = 0; i + n <= sequence.length; i++) {
+      let k = 0;
+      while (k < n && sequence[i + k]!.length >= 3 && sequence[i + k]!.charCodeAt(0) === acronym.charCodeAt(k)) k++;
+      if (k < n) continue;
+      const words = sequence.slice(i, i + n);
+      if (!words.includes(acronym)) found.set(words.join(' '), words);
     }
   }
-  return found;
+  return [...found.values()];
 }
 
 export function createMatcher(
@@ -185,11 +176,16 @@ export function createMatcher(
     vocabulary ??= [...postings.keys()].sort();
     return vocabulary;
   };
-  let acronyms: Map<string, string[][]> | null = null;
-  const acronymsOf = () => {
-    acronyms ??= catalogAcronyms(docs, postings);
-    return acronyms;
+  const expansionCache = new Map<string, string[][]>();
+  const expansionsOf = (acronym: string) => {
+    let found = expansionCache.get(acronym);
+    if (!found) {
+      found = findExpansions(acronym, docs);
+      if (expansionCache.size < 1000) expansionCache.set(acronym, found);
+    }
+    return found;
   };
+  const isAcronym = (term: string) => term.length >= 2 && term.length <= 5 && /^[a-z]+$/.test(term);
 
   const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
 
@@ -210,14 +206,19 @@ export function createMatcher(
     // An acronym in the message stands for its expansion and the reverse: add the other form's terms as one unit.
     const alternates = new Map<string, string[]>();
     if (terms.length > 0 && total > 0) {
-      const known = acronymsOf();
       for (const term of terms) {
-        for (const words of known.get(term) ?? []) alternates.set(term, [...(alternates.get(term) ?? []), ...words]);
+        if (!isAcronym(term) || !postings.has(term)) continue;
+        for (const words of expansionsOf(term)) alternates.set(term, [...(alternates.get(term) ?? []), ...words]);
       }
-      for (const [acronym, expansionsOf] of known) {
-        for (const words of expansionsOf) {
-          if (terms.includes(acronym) || !containsRun(sequence, words)) continue;
-          alternates.set(words.join(' '), [acronym]);
+      // Adjacent message words whose initials are a catalog term, where the catalog spells that term out so too.
+      for (let i = 0; i < sequence.length; i++) {
+        for (let n = 2; n <= 5 && i + n <= sequence.length; n++) {
+          const words = sequence.slice(i, i + n);
+          if (words.some((w) => w.length < 3)) break;
+          const initials = words.map((w) => w[0]).join('');
+          if (terms.includes(initials) || !postings.has(initials)) continue;
+          if (expansionsOf(initials).some((e) => e.join(' ') === words.join(' ')))
+            alternates.set(words.join(' '), [initials]);
         }
       }
     }
