@@ -70,6 +70,7 @@ export function matchQuality(set: LabelledSet = loadLabelledSet()): QualityFigur
 }
 
 if (process.argv[1] === import.meta.filename) {
+  process.stdout.on('error', () => process.exit(0));
   const q = matchQuality();
   for (const [name, s] of Object.entries({ all: q.all, tuned: q.tuned, heldOut: q.heldOut })) {
     console.log(

@@ -23,13 +23,18 @@ const results: Array<{ tuning: MatcherTuning; correct: number; falseActivations:
 for (const threshold of [0.4, 0.45, 0.5, 0.55, 0.6])
   for (const longQueryCap of [1.5, 2, 2.5, 3])
     for (const descriptionCredit of [0.5, 0.6, 0.75, 0.9])
-      for (const unknownWeight of [0.5, 0.75, 1]) {
-        const tuning = { threshold, longQueryCap, descriptionCredit, unknownWeight };
-        results.push({ tuning, ...evaluate(tuning, 0) });
-      }
-// Ties go to the stricter threshold: a false activation costs more than a miss.
+      for (const unknownWeight of [0.5, 0.75, 1])
+        for (const repeatedCredit of [descriptionCredit, 0.9, 1]) {
+          const tuning = { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit };
+          results.push({ tuning, ...evaluate(tuning, 0) });
+        }
+// Ties go to the stricter threshold (a false activation costs more than a miss), then to counting unknown words fully.
 results.sort(
-  (a, b) => a.falseActivations - b.falseActivations || b.correct - a.correct || b.tuning.threshold - a.tuning.threshold,
+  (a, b) =>
+    a.falseActivations - b.falseActivations ||
+    b.correct - a.correct ||
+    b.tuning.threshold - a.tuning.threshold ||
+    b.tuning.unknownWeight - a.tuning.unknownWeight,
 );
 for (const r of results.slice(0, 12)) {
   const held = evaluate(r.tuning, 1);

@@ -52,20 +52,24 @@ export interface MatcherTuning {
   descriptionCredit: number;
   /** Weight of a message word no skill uses. */
   unknownWeight: number;
+  /** Credit of a word the description uses more than once. */
+  repeatedCredit: number;
 }
 export const DEFAULT_TUNING: MatcherTuning = {
   threshold: MATCH_THRESHOLD,
   longQueryCap: 2.5,
   descriptionCredit: 0.75,
   unknownWeight: 1,
+  repeatedCredit: 0.9,
 };
 const NAME_CREDIT = 1;
 const PREFIX_FACTOR = 0.5;
 /** Shorter stems prefix-match too much ("go" -> "golang", "google"). */
 const MIN_PREFIX_LENGTH = 4;
 /** Field of a term in a skill: the best one wins. */
-const NAME = 2;
-const TRIGGER = 1;
+const NAME = 3;
+const TRIGGER = 2;
+const REPEATED = 1;
 const DESCRIPTION = 0;
 
 /** Code-point order (not UTF-16 code-unit order, which misplaces astral characters): one order for every list. */
@@ -91,6 +95,8 @@ interface Doc {
 }
 
 interface Scored extends RankedSkill {
+  /** Message words found in the skill's name: among equal shares, a name hit is the stronger evidence. */
+  nameHits: number;
   tieBreak: number;
   namePrefix: boolean;
 }
@@ -98,6 +104,7 @@ interface Scored extends RankedSkill {
 const byRelevance = (a: Scored, b: Scored) =>
   Number(b.namePrefix) - Number(a.namePrefix) ||
   b.score - a.score ||
+  b.nameHits - a.nameHits ||
   b.tieBreak - a.tieBreak ||
   compareNames(a.name, b.name);
 
@@ -109,7 +116,7 @@ function indexDoc(name: string, description: string): Doc {
   const nameTerms = termSequence(name);
   const descriptionTerms = termSequence(description);
   // A word the description repeats is what the skill is about ("spreadsheet" three times in xlsx's).
-  for (const t of descriptionTerms) fields.set(t, fields.has(t) ? TRIGGER : DESCRIPTION);
+  for (const t of descriptionTerms) fields.set(t, fields.has(t) ? REPEATED : DESCRIPTION);
   if (description.includes('"') || description.includes('\u201c')) {
     for (const m of description.matchAll(QUOTED)) for (const t of termSequence(m[1]!)) fields.set(t, TRIGGER);
   }
@@ -152,8 +159,9 @@ export function createMatcher(
   skills: ReadonlyArray<{ name: string; description: string }>,
   tuning: MatcherTuning = DEFAULT_TUNING,
 ): Matcher {
-  const { threshold, longQueryCap, descriptionCredit, unknownWeight } = tuning;
-  const fieldCredit = (field: number) => (field === DESCRIPTION ? descriptionCredit : NAME_CREDIT);
+  const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
+  const fieldCredit = (field: number) =>
+    field === DESCRIPTION ? descriptionCredit : field === REPEATED ? repeatedCredit : NAME_CREDIT;
   const names = skills.map((s) => s.name);
   const sortedNames = [...names].sort(compareNames);
   const lowerNames = names.map((n) => n.normalize('NFKC').toLowerCase());
@@ -293,10 +301,13 @@ export function createMatcher(
       }
       let covered = 0;
       let matched = 0;
+      let nameHits = 0;
       const fields = docs[id]!.fields;
       for (let i = 0; i < row.length; i++) {
         // A word of the skill's name weighs as specific as it is among names, if that is more.
-        const w = fields.get(terms[i]!) === NAME ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
+        const inName = row[i]! > 0 && fields.get(terms[i]!) === NAME;
+        if (inName) nameHits++;
+        const w = inName ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
         covered += w * row[i]!;
         if (row[i]! > 0) matched++;
       }
@@ -305,6 +316,7 @@ export function createMatcher(
         name: names[id]!,
         score: denominator > 0 ? Math.min(1, covered / denominator) : 0,
         // Among equal shares, the skill whose own text is most about these words: fewer other words.
+        nameHits,
         tieBreak: matched / Math.sqrt(docs[id]!.fields.size + 1),
         namePrefix: false,
       });
@@ -322,7 +334,7 @@ export function createMatcher(
         if (existing) {
           existing.score = 1;
           existing.namePrefix = true;
-        } else scored.push({ name: names[id]!, score: 1, tieBreak: 0, namePrefix: true });
+        } else scored.push({ name: names[id]!, score: 1, nameHits: 0, tieBreak: 0, namePrefix: true });
       });
     }
     return scored.sort(byRelevance);

@@ -68,7 +68,8 @@ const VALIDATE_EXPECTATIONS: Record<string, string[]> = {
   // YAML's white space is space and tab only: a trailing NBSP is part of the value (501 characters).
   'compatibility-nbsp': ['Compatibility exceeds 500 character limit (501 chars)'],
   'license-nbsp': [],
-  // A SKILL.md that is a symlink loop does not exist for Python's Path.exists(): skill.md is read instead.
+  // Only skill.md is committed: the test adds SKILL.md as a symlink loop in a copy (a loop in the tree would break
+  // Next's build, which traces the project folder).
   'skill-md-symlink-loop': [],
   'name-mismatch': ["Directory name 'name-mismatch' must match skill name 'other-name'"],
   'missing-name': ['Missing required field in frontmatter: name'],
@@ -385,8 +386,18 @@ describe('toPrompt', () => {
     expect(toPrompt([dir])).toContain(`<location>\n${fs.realpathSync(dir)}/SKILL.md\n</location>`);
   });
 
-  it('reads skill.md when SKILL.md is a symlink loop', () => {
-    expect(toPrompt([fixture('skill-md-symlink-loop')])).toMatch(/\/skill-md-symlink-loop\/skill\.md\n<\/location>/);
+  it('reads skill.md when SKILL.md is a symlink loop, as Path.exists() does; so does discovery', async () => {
+    const dir = path.join(tmp, 'loop', 'skill-md-symlink-loop');
+    fs.cpSync(fixture('skill-md-symlink-loop'), dir, { recursive: true });
+    fs.symlinkSync('SKILL.md', path.join(dir, 'SKILL.md'));
+    expect(() => fs.statSync(path.join(dir, 'SKILL.md'))).toThrow(/ELOOP/);
+    expect(validatePath(dir)).toEqual([]);
+    expect(toPrompt([dir])).toMatch(/\/skill-md-symlink-loop\/skill\.md\n<\/location>/);
+    const { discoverSkills } = await import('./discovery');
+    const found = await discoverSkills([{ path: path.dirname(dir), scope: 'project', kind: 'configured' }], {
+      limits: DEFAULT_LIMITS,
+    });
+    expect(found.skills.map((skill) => skill.name)).toEqual(['skill-md-symlink-loop']);
   });
 
   it('uses skill.md as the location when that is the file', () => {
