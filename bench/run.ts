@@ -256,13 +256,24 @@ async function main() {
 
     // Server start.
     let server: ServerStartFigures | null = null;
+    let serverBaseline: ServerStartFigures | null = null;
     if (hasBuild()) {
+      // The same start with an empty skill root: what the first page costs without a scan to share the thread with.
+      const empty = path.join(work, 'no-skills');
+      fs.mkdirSync(empty, { recursive: true });
+      serverBaseline = await benchServerStart(empty, 0, path.join(work, 'baseline'));
       server = await benchServerStart(roots.get(LARGEST)!, LARGEST, work);
       emit(
         `Server start (\`next start\`, ${LARGEST} skills)`,
         `${table(
           ['skills', 'first page (GET /) ms', 'status', 'first scan logged ms', 'RSS after scan MB'],
-          [[server.skills, ms(server.firstPageMs), server.firstPageStatus, ms(server.scanLoggedMs), ms(server.rssMB)]],
+          [serverBaseline, server].map((f) => [
+            f.skills,
+            ms(f.firstPageMs),
+            f.firstPageStatus,
+            ms(f.scanLoggedMs),
+            ms(f.rssMB),
+          ]),
         )}\n\n` +
           `- ${verdict(server.firstPageMs < server.scanLoggedMs)} the first scan does not block the first page: page at ${ms(server.firstPageMs)} ms, scan logged at ${ms(server.scanLoggedMs)} ms (both from spawn)\n` +
           '- reported, no target: time to first page and RSS (the server process tree).',
@@ -328,6 +339,7 @@ async function main() {
       cli,
       matching: quality,
       server,
+      serverBaseline,
       catalog: { tokensPerSkill: perSkill, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
       watch,
       chat,
