@@ -35,7 +35,10 @@ await build({
   banner: {
     js: "import { createRequire as __skillsRequire } from 'node:module'; const require = __skillsRequire(import.meta.url);",
   },
-  minifySyntax: true,
+  // Minified, the bundle is about half the size, and compiling it is a third of a `validate` call's CPU time.
+  minify: true,
+  // Not loaded at run time (that would cost start-up); `node --enable-source-maps bin/dist/skills.mjs` uses them.
+  sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
