@@ -216,6 +216,8 @@ describe('acronyms the catalog defines', () => {
     { name: 'mcp-spec', description: 'Explains the Model Context Protocol specification and its history.' },
     { name: 'weather', description: 'Forecasts and current conditions for a city.' },
     { name: 'recipes', description: 'Cooking recipes, shopping lists and meal plans.' },
+    // A second expansion of the same letters: each is looked for on its own.
+    { name: 'clouds', description: 'Compare offers of a multi cloud platform by price.' },
   ]);
 
   it('an acronym in the message finds the skill that spells it out, and the reverse', () => {

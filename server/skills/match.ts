@@ -210,13 +210,14 @@ export function createMatcher(
 
   function score(text: string, typing: boolean): Scored[] {
     const sequence = termSequence(text);
-    let terms = [...new Set(sequence)];
-    // An acronym in the message stands for its expansion and the reverse: add the other form's terms as one unit.
-    const alternates = new Map<string, string[]>();
+    const terms = [...new Set(sequence)];
+    // An acronym in the message stands for its expansion and the reverse: `key` is the message's form (one term, or
+    // adjacent terms joined by a space), `words` the catalog's other form.
+    const alternates: Array<{ key: string; words: string[] }> = [];
     if (terms.length > 0 && total > 0) {
       for (const term of terms) {
         if (!isAcronym(term) || !postings.has(term)) continue;
-        for (const words of expansionsOf(term)) alternates.set(term, [...(alternates.get(term) ?? []), ...words]);
+        for (const words of expansionsOf(term)) alternates.push({ key: term, words });
       }
       // Adjacent message words whose initials are a catalog term, where the catalog spells that term out so too.
       for (let i = 0; i < sequence.length; i++) {
@@ -225,12 +226,11 @@ export function createMatcher(
           if (words.some((w) => w.length < 3)) break;
           const initials = words.map((w) => w[0]).join('');
           if (terms.includes(initials) || !postings.has(initials)) continue;
-          if (expansionsOf(initials).some((e) => e.join(' ') === words.join(' ')))
-            alternates.set(words.join(' '), [initials]);
+          const key = words.join(' ');
+          if (expansionsOf(initials).some((e) => e.join(' ') === key)) alternates.push({ key, words: [initials] });
         }
       }
     }
-    terms = terms.filter((t) => t.length > 0);
     const prefixed = (term: string, i: number) =>
       term.length >= MIN_PREFIX_LENGTH || (typing && i === terms.length - 1);
 
@@ -272,7 +272,7 @@ export function createMatcher(
         for (const i of indexes) row[i] = Math.max(row[i]!, NAME_CREDIT);
       }
     };
-    for (const [key, words] of alternates) addAlternate(key, words, words.length > 1);
+    for (const { key, words } of alternates) addAlternate(key, words, words.length > 1);
 
     const weight = (df: number) => Math.min(1, idf(df) / idf(1));
     const weights = dfs.map((df) => (df === 0 ? unknownWeight : weight(df)));
