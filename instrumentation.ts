@@ -1,7 +1,11 @@
 /**
  * Runs once per server start, before requests: opens the database (applying migrations and marking answers left
- * streaming by a crash as interrupted) and runs the first skill scan, so problems show up in the server log at once.
+ * streaming by a crash as interrupted) and schedules the first skill scan, whose problems show up in the server log
+ * when it ends (without holding the first page).
  */
+/** Long enough for `next start` to serve its first page, short enough that skills are ready when a person looks. */
+const FIRST_SCAN_DELAY_MS = 2000;
+
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getApp } = await import('./server/app');
@@ -11,14 +15,26 @@ export async function register() {
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
-  const { skills, diagnostics, durationMs } = await app.registry.current();
-  const { watchEnabled } = await import('./server/skills/registry');
-  // Live reload: new, edited and removed skills reach the catalog, the slash menu and /admin without a restart.
-  if (watchEnabled(app.config)) {
-    app.registry.startWatching().catch((error: unknown) => console.error('[skillchat] skill watcher failed', error));
-  }
-  const problems = diagnostics.filter((d) => d.severity !== 'info').length;
-  console.log(
-    `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
-  );
+  // The first scan is not awaited here: with 10,000 skills it takes a second or more, and awaiting it would hold every
+  // request, the first page included. Nor does it start at once: its synchronous reads share the one thread with the
+  // server's start-up and would slow the first page anyway. It starts FIRST_SCAN_DELAY_MS after start-up, or earlier
+  // when a request needs skills (the registry scans on first use and later callers share that scan).
+  const firstScan = () =>
+    app.registry.current().then(
+      async ({ skills, diagnostics, durationMs }) => {
+        const { watchEnabled } = await import('./server/skills/registry');
+        // Live reload: new, edited and removed skills reach the catalog, the slash menu and /admin without a restart.
+        if (watchEnabled(app.config)) {
+          app.registry
+            .startWatching()
+            .catch((error: unknown) => console.error('[skillchat] skill watcher failed', error));
+        }
+        const problems = diagnostics.filter((d) => d.severity !== 'info').length;
+        console.log(
+          `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
+        );
+      },
+      (error: unknown) => console.error('[skillchat] first skill scan failed', error),
+    );
+  setTimeout(firstScan, FIRST_SCAN_DELAY_MS).unref();
 }

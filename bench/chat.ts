@@ -1,16 +1,25 @@
 /**
  * Chat turn latency in-process: `runChatTurn` with the offline model (no chunk delay) and a temp SQLite database,
- * against a floor: a bare handler that streams a constant reply through the same AI SDK stream helpers. Time to
- * first byte and total (stream end), p50 and p99, at 1 and 20 concurrent chats.
+ * against a floor: a bare AI SDK route with the same model and store and no skills (it reads the chat, stores the
+ * user message, streams the answer and stores it, as any chat app must). Time to first byte and total (stream end),
+ * p50 and p99, at 1 and 20 concurrent chats.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  streamText,
+  toUIMessageStream,
+} from 'ai';
 import { createDbChatStore } from '../server/chat/db-store';
+import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
-import { getLanguageModel } from '../server/model/provider';
+import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
 import { createPermissionPolicy } from '../server/permissions/policy';
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
@@ -43,18 +52,47 @@ async function drain(response: Response, started: number): Promise<{ ttfb: numbe
   return { ttfb, total: performance.now() - started };
 }
 
-/** The floor: what any streaming route costs with the AI SDK's UI message stream and nothing else. */
-function bareRoute(): Response {
-  const stream = createUIMessageStream({
-    execute: ({ writer }) => {
-      writer.write({ type: 'start' });
-      writer.write({ type: 'text-start', id: 't' });
-      writer.write({ type: 'text-delta', id: 't', delta: 'Hello! How can I help you today?' });
-      writer.write({ type: 'text-end', id: 't' });
-      writer.write({ type: 'finish' });
+/**
+ * The floor: the least any chat route with this model and this store does per turn, with no skills: read the chat,
+ * store the user message, stream the model's answer, store the answer when the stream ends (then `done` resolves).
+ */
+async function bareRoute(
+  store: ChatStore,
+  model: LanguageModelSelection,
+  chatId: string,
+  message: ChatMessage,
+): Promise<{ response: Response; done: Promise<void> }> {
+  const history = [...store.getMessages(chatId), message];
+  store.saveUserMessage(chatId, message);
+  const assistantId = randomUUID();
+  store.startAssistantMessage(chatId, assistantId);
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+  const stream = createUIMessageStream<ChatMessage>({
+    originalMessages: history,
+    generateId: () => assistantId,
+    execute: async ({ writer }) => {
+      const result = streamText({ model: model.model, messages: await convertToModelMessages(history) });
+      writer.merge(toUIMessageStream({ stream: result.stream }));
+    },
+    onEnd: ({ responseMessage }) => {
+      store.finishAssistantMessage(assistantId, { parts: responseMessage.parts, status: 'complete' });
+      store.touchChat(chatId);
+      resolveDone();
     },
   });
-  return createUIMessageStreamResponse({ stream });
+  const response = createUIMessageStreamResponse({
+    stream,
+    consumeSseStream: async ({ stream: copy }) => {
+      const reader = copy.getReader();
+      while (!(await reader.read()).done) {
+        /* drain, as the real route does */
+      }
+    },
+  });
+  return { response, done };
 }
 
 async function measure(
@@ -133,8 +171,18 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     return timing;
   };
   const floorTurn = async () => {
+    const id = `floor-${++seq}`;
+    store.createChat({ id, title: 'bench' });
+    const message: ChatMessage = {
+      id: `${id}-u`,
+      role: 'user',
+      parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+    };
     const started = performance.now();
-    return drain(bareRoute(), started);
+    const { response, done } = await bareRoute(store, model, id, message);
+    const timing = await drain(response, started);
+    await done;
+    return timing;
   };
 
   for (const concurrency of [1, 20]) {

@@ -1,6 +1,7 @@
 /**
- * The CLI as people run it: every test spawns the real `bin/skills` (shell wrapper -> tsx -> bin/skills.ts) and
- * checks what it prints and its exit code. Messages are compared exactly where skills-ref defines them.
+ * The CLI as people run it: every test spawns the real `bin/skills` (shell wrapper -> node -> the esbuild bundle of
+ * bin/skills.ts, rebuilt first so it is the bundle of these sources) and checks what it prints and its exit code.
+ * Messages are compared exactly where skills-ref defines them.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +25,8 @@ const BUNDLED_NAMES = fs
 let tmp: string;
 let home: string;
 
-beforeAll(() => {
+beforeAll(async () => {
+  await buildBundle();
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-cli-')));
   home = path.join(tmp, 'home');
   fs.mkdirSync(home);
@@ -33,6 +35,15 @@ beforeAll(() => {
 afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+/** `npm run build:cli`, so the spawned CLI runs these sources and not a bundle left from an earlier install. */
+function buildBundle(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(PROJECT, 'bin', 'build-cli.mjs')], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`build-cli exited with ${code}`))));
+  });
+}
 
 interface Run {
   code: number | null;
@@ -81,6 +92,16 @@ function writeSkill(dir: string, frontmatter: string, body = '# Instructions\n\n
   fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\n${frontmatter}\n---\n${body}`);
   return dir;
 }
+
+describe('wrapper', () => {
+  it('runs the bundle with node, and the TypeScript sources through tsx on request, with the same output', async () => {
+    const bundled = await skills(['--version']);
+    const fromSource = await skills(['--version'], { env: { SKILLS_FROM_SOURCE: '1' } });
+    expect(bundled).toEqual({ code: 0, stdout: expect.stringMatching(/^skills, version /), stderr: '' });
+    expect(fromSource).toEqual(bundled);
+    expect(fs.existsSync(path.join(PROJECT, 'bin', 'dist', 'skills.mjs'))).toBe(true);
+  });
+});
 
 describe('bundled skills', () => {
   it('ships the conformance skill and at least two others', async () => {

@@ -1,8 +1,12 @@
 /**
  * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
  * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
+ *
+ * The first build takes minutes on a small machine, most of it silent: a line every few seconds says it is still
+ * going and which step Next is on. It skips Next's own type check (SKILLCHAT_BUILD_SKIP_TYPECHECK, read by
+ * next.config.ts): `npm test` type-checks the sources, and a person starting the app has nothing to fix there.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
@@ -47,10 +51,49 @@ try {
   throw error;
 }
 
+/** `next build` with its output passed through, and a progress line whenever it has been quiet for a while. */
+function build(): Promise<number> {
+  const started = Date.now();
+  const child = spawn(nextBin, ['build'], {
+    cwd: appDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' },
+  });
+  let step = 'starting';
+  let lastOutput = Date.now();
+  const pass = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
+    target.write(chunk);
+    lastOutput = Date.now();
+    // Next's step lines ("Creating an optimized production build ...", "Collecting page data ...").
+    const lines = chunk
+      .toString()
+      .split('\n')
+      .map((l) => l.replace(/^[\s▲✓○ƒ⚠]+/u, '').trim());
+    const latest = lines.filter((l) => /^[A-Z][a-z]+ .*\.\.\.$|^Compiled|^Generating/.test(l)).at(-1);
+    if (latest) step = latest.replace(/\s*\.\.\.$/, '');
+  };
+  child.stdout.on('data', pass(process.stdout));
+  child.stderr.on('data', pass(process.stderr));
+  const ticker = setInterval(() => {
+    if (Date.now() - lastOutput < 9000) return;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`skillchat: still building, ${seconds} s so far (${step})…`);
+    lastOutput = Date.now();
+  }, 1000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearInterval(ticker);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (code === 0) console.log(`skillchat: built in ${seconds} s`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
 if (needsBuild()) {
-  console.log('skillchat: building (first start or sources changed)…');
-  const build = spawnSync(nextBin, ['build'], { cwd: appDir, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  console.log('skillchat: building (first start or sources changed); this takes a few minutes the first time…');
+  const status = await build();
+  if (status !== 0) process.exit(status);
 }
 
 const { host, port } = config.server;

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { skillFileText } from '../../bench/generate';
 import { DEFAULT_LIMITS } from '../config';
@@ -31,7 +32,7 @@ function fixtureFiles(dir: string): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...fixtureFiles(p));
-    else if (/^skill\.md$/i.test(entry.name)) out.push(p);
+    else if (entry.isFile() && /^skill\.md$/i.test(entry.name)) out.push(p);
   }
   return out;
 }
@@ -152,5 +153,82 @@ describe('parseSimpleFrontmatter', () => {
       const yaml = rnd() < 0.5 ? `name: n\ndescription: ${shown}\n` : `name: n\nmetadata:\n  k: ${shown}\n  j: v\n`;
       agree(yaml);
     }
+  });
+
+  // Property: on any input built from YAML's awkward characters (Unicode spaces YAML does not treat as white space,
+  // indicators, quotes, escapes, tabs, line breaks, indentation), the fast path either steps aside or reads exactly
+  // the full parser's tree. fast-check shrinks a disagreement to a minimal frontmatter.
+  it('never disagrees with the full parser on generated frontmatter (property)', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'Z',
+      '1',
+      ' ',
+      '  ',
+      '\t',
+      '\u00a0',
+      '\u3000',
+      '\u2003',
+      '\u200b',
+      '\u0085',
+      '\u2028',
+      '\ufeff',
+      ':',
+      ': ',
+      '#',
+      ' #',
+      '"',
+      "'",
+      "''",
+      '\\',
+      '\\n',
+      '\\u00e9',
+      '\\x41',
+      '-',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&',
+      '*',
+      '!',
+      '!!str ',
+      '|',
+      '>',
+      '%',
+      '@',
+      '`',
+      '?',
+      'é',
+      '😀',
+      '...',
+      '---',
+      'true',
+      '~',
+      'null',
+      '\r',
+    );
+    const value = fc
+      .tuple(fc.string({ unit, maxLength: 8 }), fc.constantFrom('', '"', "'"))
+      .map(([text, q]) => (q ? `${q}${text}${q}` : text));
+    const key = fc.constantFrom('name', 'description', 'license', 'metadata', 'a', 'b-c', '_x', 'k1');
+    const sep = fc.constantFrom(': ', ':  ', ':', ':\t', ' : ', ':\u00a0');
+    const indent = fc.constantFrom('', ' ', '  ', '    ', '\t', '\u00a0');
+    const line = fc.tuple(indent, key, sep, value).map((parts) => parts.join(''));
+    const frontmatter = fc
+      .array(fc.oneof(line, fc.constant(''), fc.constant('metadata:')), { minLength: 1, maxLength: 6 })
+      .map((lines) => `${lines.join('\n')}\n`);
+
+    let taken = 0;
+    fc.assert(
+      fc.property(frontmatter, (yaml) => {
+        if (agree(yaml)) taken++;
+      }),
+      { numRuns: 3000, seed: 15 },
+    );
+    // The property says nothing if the fast path never takes an input: it must take a fair share.
+    expect(taken).toBeGreaterThan(100);
   });
 });

@@ -8,7 +8,7 @@
  * value, control characters), which then goes through the full parser with its diagnostics and repairs. A
  * differential test holds the two to the same output.
  */
-import type { YamlMap } from './frontmatter';
+import type { YamlMap } from './frontmatter-tree';
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const NESTED_LINE = /^( +)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
@@ -18,6 +18,19 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
 const PLAIN_START = /^[^-?:,[\]{}#&*!|>'"%@`\s]/;
 const DOUBLE_QUOTED = /^"(?:[^"\\]|\\.)*"$/;
 const SINGLE_QUOTED = /^'(?:[^']|'')*'$/;
+
+/**
+ * YAML's white space is only space and tab; `String.prototype.trim` also strips NBSP, U+3000 and the other Unicode
+ * spaces, which YAML keeps as part of a value.
+ */
+function trimYaml(text: string, startToo = true): string {
+  const white = (i: number) => text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09;
+  let start = 0;
+  let end = text.length;
+  while (startToo && start < end && white(start)) start++;
+  while (end > start && white(end - 1)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
 
 /** One scalar on one line (already trimmed), or `null` when the full parser must decide. */
 function scalar(raw: string): string | null {
@@ -43,14 +56,14 @@ export function parseSimpleFrontmatter(yamlText: string): YamlMap | null {
   const lines = yamlText.split('\n');
   let i = 0;
   while (i < lines.length) {
-    const line = lines[i]!.trimEnd();
+    const line = trimYaml(lines[i]!, false);
     i++;
     if (line === '') continue;
     const top = KEY_LINE.exec(line);
     if (!top) return null;
     const key = top[1]!;
     if (tree.has(key)) return null;
-    const raw = top[2]?.trim() ?? '';
+    const raw = trimYaml(top[2] ?? '');
     if (raw !== '') {
       const value = scalar(raw);
       if (value === null) return null;
@@ -61,7 +74,7 @@ export function parseSimpleFrontmatter(yamlText: string): YamlMap | null {
     const nested: YamlMap = new Map();
     let indent = -1;
     while (i < lines.length) {
-      const inner = lines[i]!.trimEnd();
+      const inner = trimYaml(lines[i]!, false);
       if (inner === '') {
         i++;
         continue;
@@ -72,7 +85,7 @@ export function parseSimpleFrontmatter(yamlText: string): YamlMap | null {
       if (indent === -1) indent = m[1]!.length;
       else if (m[1]!.length !== indent) return null;
       const innerKey = m[2]!;
-      const innerRaw = m[3]?.trim() ?? '';
+      const innerRaw = trimYaml(m[3] ?? '');
       if (innerRaw === '' || nested.has(innerKey)) return null;
       const value = scalar(innerRaw);
       if (value === null) return null;

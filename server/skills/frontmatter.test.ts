@@ -252,9 +252,29 @@ describe('parseFrontmatter', () => {
       });
     });
 
-    it('the failsafe schema knows !!str, which is harmless', () => {
-      const result = parse('description: !!str 12\n', { mode: 'strict' });
-      expect(result).toMatchObject({ ok: true, data: { description: '12' }, recovered: [] });
+    it("strict: the schema's own tags are refused too, shorthand or verbatim, as strictyaml does", () => {
+      expect(parse('description: !!str 12\n', { mode: 'strict' })).toEqual({
+        ok: false,
+        code: 'yaml-invalid',
+        message: 'Invalid YAML in frontmatter: tags are not allowed (!!str) at line 2, column 14',
+      });
+      expect(parse('a: x\ndescription: !<tag:yaml.org,2002:str> 12\n', { mode: 'strict' })).toMatchObject({
+        ok: false,
+        message: 'Invalid YAML in frontmatter: tags are not allowed (!<tag:yaml.org,2002:str>) at line 3, column 14',
+      });
+      expect(parse('metadata: !!map\n  k: v\n', { mode: 'strict' })).toMatchObject({
+        ok: false,
+        message: 'Invalid YAML in frontmatter: tags are not allowed (!!map) at line 2, column 11',
+      });
+    });
+
+    it('lenient: a standard tag is ignored with the same warning, after an anchor too', () => {
+      const result = parse('description: !!str &a 12\n');
+      expect(result).toMatchObject({
+        ok: true,
+        data: { description: '12' },
+        recovered: [{ code: 'yaml-tag-ignored', message: expect.stringContaining('!!str at line 2, column 14') }],
+      });
     });
   });
 

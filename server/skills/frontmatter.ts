@@ -8,9 +8,20 @@
  * - YAML comes from `yaml` with the failsafe schema instead of strictyaml: every scalar is still a string, but
  *   flow collections (`[a, b]`) and anchors/aliases (capped) are accepted where strictyaml refuses them.
  */
-import { type Document, isMap, isPair, isScalar, LineCounter, parseAllDocuments, Scalar, type YAMLError } from 'yaml';
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  LineCounter,
+  parseAllDocuments,
+  Scalar,
+  visit,
+  type YAMLError,
+} from 'yaml';
 import type { Limits } from '../config';
 import { parseSimpleFrontmatter } from './frontmatter-fast';
+import type { YamlMap, YamlValue } from './frontmatter-tree';
 import type { Diagnostic } from './types';
 
 export const FRONTMATTER_MESSAGES = {
@@ -78,9 +89,7 @@ export function splitFrontmatter(text: string): SplitFrontmatterResult {
   return { ok: false, code: 'frontmatter-unclosed', message: FRONTMATTER_MESSAGES.unclosed };
 }
 
-/** A parsed YAML value with the failsafe schema: strings, lists and string-keyed maps (in source order). */
-export type YamlValue = string | YamlValue[] | YamlMap;
-export type YamlMap = Map<string, YamlValue>;
+export type { YamlMap, YamlValue } from './frontmatter-tree';
 
 export interface ParseFrontmatterOptions {
   /**
@@ -194,16 +203,18 @@ export function parseFrontmatterTree(
       continue;
     }
 
-    const tagWarnings = doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED');
-    const tagWarning = tagWarnings[0];
-    if (tagWarning && mode === 'strict') {
-      return invalidYaml(`tags are not allowed (${tagText(lines, tagWarning)}) at ${where(tagWarning.pos[0])}`);
+    // Every explicit tag, the schema's own (`!!str`, `!<tag:yaml.org,2002:str>`) included: strictyaml refuses them
+    // all, and a known tag is no more plain text than an unknown one.
+    const tags = explicitTags(doc, lines.join('\n'));
+    const tag = tags[0];
+    if (tag && mode === 'strict') {
+      return invalidYaml(`tags are not allowed (${tag.text}) at ${where(tag.offset)}`);
     }
-    for (const warning of tagWarnings) {
+    for (const { text, offset } of tags) {
       recovered.push({
         severity: 'warning',
         code: 'yaml-tag-ignored',
-        message: `The YAML tag ${tagText(lines, warning)} at ${where(warning.pos[0])} was ignored; the value was read as plain text.`,
+        message: `The YAML tag ${text} at ${where(offset)} was ignored; the value was read as plain text.`,
         hint: 'Remove the tag: frontmatter values are plain strings.',
       });
     }
@@ -234,8 +245,32 @@ function invalidYaml(detail: string): ParseFrontmatterFailure {
   return { ok: false, code: 'yaml-invalid', message: FRONTMATTER_MESSAGES.invalidYamlPrefix + detail };
 }
 
-function tagText(lines: string[], warning: YAMLError): string {
-  return lines.join('\n').slice(warning.pos[0], warning.pos[1]) || 'tag';
+/**
+ * The explicit tags of a document, in source order, as written. yaml keeps a node's resolved tag but not where the
+ * tag was written, so it is read back from the source: the last property token before the node's content,
+ * skipping an anchor (`!!str &a x`).
+ */
+function explicitTags(doc: Document, source: string): Array<{ text: string; offset: number }> {
+  const found: Array<{ text: string; offset: number }> = [];
+  visit(doc, {
+    Node(_key, node) {
+      if (!node.tag || !node.range) return;
+      let end = node.range[0];
+      for (;;) {
+        while (end > 0 && /\s/.test(source[end - 1]!)) end--;
+        let start = end;
+        while (start > 0 && !/\s/.test(source[start - 1]!)) start--;
+        const token = source.slice(start, end);
+        if (token.startsWith('&') && start > 0) {
+          end = start;
+          continue;
+        }
+        found.push({ text: token.startsWith('!') ? token : node.tag, offset: token.startsWith('!') ? start : end });
+        return;
+      }
+    },
+  });
+  return found.sort((a, b) => a.offset - b.offset);
 }
 
 /** Converts yaml's `toJS` output to `YamlValue`; `null` when an alias makes a cycle. */

@@ -482,7 +482,14 @@ describe('loadSkill: every diagnostic says where it is from', () => {
 describe('lenient loading vs strict validation', () => {
   // Where loadSkill loads a skill, its validateMetadata warnings are exactly what `skills validate` prints;
   // the only differences are the YAML it recovers and the checks skills-ref does not make.
-  const strictOnly = new Set(['unquoted-colon', 'unquoted-colon-multiline', 'reserved-character', 'tag']);
+  const strictOnly = new Set([
+    'unquoted-colon',
+    'unquoted-colon-multiline',
+    'reserved-character',
+    'tag',
+    'tag-str',
+    'tag-verbatim',
+  ]);
   const skillsRefCodes = new Set([
     'unexpected-fields',
     'name-missing',

@@ -18,6 +18,14 @@ export const SKILL_FILE_NAMES = ['SKILL.md', 'skill.md'] as const;
 
 export const MISSING_SKILL_FILE_MESSAGE = 'Missing required file: SKILL.md';
 
+/**
+ * Errors for which Python's `Path.exists()` says "does not exist" rather than raising: a symlink loop named
+ * SKILL.md is absent, so skills-ref goes on to `skill.md`.
+ */
+export function isAbsentCode(code: string | undefined): boolean {
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EBADF';
+}
+
 type Located = { kind: 'found'; file: string } | { kind: 'missing' } | { kind: 'error'; message: string };
 
 function locateSkillFile(dir: string): Located {
@@ -30,7 +38,7 @@ function locateSkillFile(dir: string): Located {
       return { kind: 'found', file };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      if (!isAbsentCode(code)) {
         return { kind: 'error', message: `Cannot read ${name}: ${code ?? (error as Error).message}` };
       }
     }

@@ -65,6 +65,12 @@ const VALIDATE_EXPECTATIONS: Record<string, string[]> = {
   crlf: [],
   // ` #` is a comment in YAML for skills-ref too.
   'hash-comment': [],
+  // YAML's white space is space and tab only: a trailing NBSP is part of the value (501 characters).
+  'compatibility-nbsp': ['Compatibility exceeds 500 character limit (501 chars)'],
+  'license-nbsp': [],
+  // Only skill.md is committed: the test adds SKILL.md as a symlink loop in a copy (a loop in the tree would break
+  // Next's build, which traces the project folder).
+  'skill-md-symlink-loop': [],
   'name-mismatch': ["Directory name 'name-mismatch' must match skill name 'other-name'"],
   'missing-name': ['Missing required field in frontmatter: name'],
   'empty-name': ["Field 'name' must be a non-empty string"],
@@ -114,6 +120,9 @@ const VALIDATE_EXPECTATIONS: Record<string, string[]> = {
   'duplicate-keys': ['Invalid YAML in frontmatter: Map keys must be unique at line 4, column 1'],
   'alias-bomb': ['Invalid YAML in frontmatter: Excessive alias count indicates a resource exhaustion attack'],
   tag: ['Invalid YAML in frontmatter: tags are not allowed (!!binary) at line 3, column 14'],
+  // strictyaml refuses every tag, the schema's own included.
+  'tag-str': ['Invalid YAML in frontmatter: tags are not allowed (!!str) at line 3, column 14'],
+  'tag-verbatim': ['Invalid YAML in frontmatter: tags are not allowed (!<tag:yaml.org,2002:str>) at line 3, column 14'],
   'unquoted-colon': [
     'Invalid YAML in frontmatter: Nested mappings are not allowed in compact mappings at line 3, column 14',
   ],
@@ -196,6 +205,11 @@ describe('skillDirArgument and pythonPathString', () => {
 });
 
 describe('readProperties', () => {
+  it('keeps the Unicode spaces YAML keeps (NBSP, U+3000): only space and tab are YAML white space', () => {
+    const result = readProperties(fixture('license-nbsp'));
+    expect(result.ok && JSON.parse(result.json).license).toBe('\u3000MIT\u00a0');
+  });
+
   it('prints name, description, then the optional fields in skills-ref order, indented by 2', () => {
     expect(readProperties(fixture('all-fields'))).toEqual({
       ok: true,
@@ -359,12 +373,31 @@ describe('toPrompt', () => {
     );
   });
 
-  it('escapes the location too, and resolves relative paths and symlinks', () => {
+  it('prints the location raw (skills-ref does not escape it), resolving relative paths and symlinks', () => {
     const dir = writeSkill(`special-location-&-<>'"`, 'name: special-location\ndescription: Special path.\n');
     const link = path.join(tmp, 'link-to-special');
     fs.symlinkSync(dir, link, 'dir');
     const prompt = inDirectory(tmp, () => toPrompt(['link-to-special']));
-    expect(prompt).toContain(`<location>\n${tmp}/special-location-&amp;-&lt;&gt;&#x27;&quot;/SKILL.md\n</location>`);
+    expect(prompt).toContain(`<location>\n${tmp}/special-location-&-<>'"/SKILL.md\n</location>`);
+  });
+
+  it('prints the committed fixture whose folder holds an ampersand with the ampersand raw', () => {
+    const dir = path.join(import.meta.dirname, 'fixtures', 'to-prompt', 'location-raw-&-amp');
+    expect(toPrompt([dir])).toContain(`<location>\n${fs.realpathSync(dir)}/SKILL.md\n</location>`);
+  });
+
+  it('reads skill.md when SKILL.md is a symlink loop, as Path.exists() does; so does discovery', async () => {
+    const dir = path.join(tmp, 'loop', 'skill-md-symlink-loop');
+    fs.cpSync(fixture('skill-md-symlink-loop'), dir, { recursive: true });
+    fs.symlinkSync('SKILL.md', path.join(dir, 'SKILL.md'));
+    expect(() => fs.statSync(path.join(dir, 'SKILL.md'))).toThrow(/ELOOP/);
+    expect(validatePath(dir)).toEqual([]);
+    expect(toPrompt([dir])).toMatch(/\/skill-md-symlink-loop\/skill\.md\n<\/location>/);
+    const { discoverSkills } = await import('./discovery');
+    const found = await discoverSkills([{ path: path.dirname(dir), scope: 'project', kind: 'configured' }], {
+      limits: DEFAULT_LIMITS,
+    });
+    expect(found.skills.map((skill) => skill.name)).toEqual(['skill-md-symlink-loop']);
   });
 
   it('uses skill.md as the location when that is the file', () => {

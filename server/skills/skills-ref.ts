@@ -152,7 +152,8 @@ export function toPrompt(paths: readonly string[], limits: RefLimits = DEFAULT_L
       htmlEscape(String(props.get('description'))),
       '</description>',
       '<location>',
-      htmlEscape(file),
+      // skills-ref prints the path raw (only name and description go through html.escape).
+      file,
       '</location>',
       '</skill>',
     );

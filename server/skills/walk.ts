@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Limits } from '../config';
 import { compareNames } from './match';
-import { SKILL_FILE_NAMES } from './skill-file';
+import { isAbsentCode, SKILL_FILE_NAMES } from './skill-file';
 import type { Diagnostic, SkillRoot } from './types';
 
 /**
@@ -116,8 +116,10 @@ function statSkillFile(dir: string): { file: string; size: number; mtimeMs: numb
     try {
       const stat = statSync(file, { throwIfNoEntry: false });
       if (stat) return { file, size: stat.size, mtimeMs: stat.mtimeMs };
-    } catch {
-      return null; // EACCES, ENOTDIR, ELOOP: like findSkillFile, not a skill folder
+    } catch (error) {
+      // A symlink loop is absent, as in findSkillFile: try the next name. EACCES and the like: not a skill folder.
+      if (isAbsentCode((error as NodeJS.ErrnoException).code)) continue;
+      return null;
     }
   }
   return null;
