@@ -32,6 +32,11 @@ const limitsSchema = z
       .default(64 * 1024),
     /** How deep discovery descends inside a root looking for skill folders. */
     maxDepth: z.number().int().min(1).max(20).default(6),
+    /**
+     * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
+     * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
+     */
+    maxFoldersPerRoot: z.number().int().positive().default(25_000),
   })
   .strict();
 

@@ -1,0 +1,121 @@
+/**
+ * Lookalike skill names: a folder named `cоmmit-message` (Cyrillic `о`) sat beside the real `commit-message` in the
+ * slash menu with no warning. Two checks from Unicode UTS #39:
+ * - confusable: two loaded names with the same skeleton (NFD, then confusables.txt's mapping via `unhomoglyph`, then
+ *   NFD again) but different text;
+ * - mixed script: one name mixing letters of scripts people do not mix (Latin with Cyrillic, say). Han with
+ *   Hiragana/Katakana (Japanese), Hangul or Bopomofo is a normal mix.
+ * Both are warnings on the skill (`confusable-name`, `mixed-script-name`): the skill still loads, and /admin and the
+ * slash menu show why it looks suspicious.
+ */
+import unhomoglyph from 'unhomoglyph';
+import type { Diagnostic, Skill } from './types';
+
+/** UTS #39 skeleton: strings that look alike have the same skeleton. */
+export function skeleton(text: string): string {
+  return unhomoglyph(text.normalize('NFD')).normalize('NFD');
+}
+
+/** Scripts named in messages; a letter of any other script is reported as "other". */
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Cherokee',
+  'Hebrew',
+  'Arabic',
+  'Devanagari',
+  'Thai',
+  'Coptic',
+  'Lisu',
+  'Canadian_Aboriginal',
+  'Tifinagh',
+  'Vai',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Bopomofo',
+] as const;
+const SCRIPT_RES = SCRIPTS.map((name) => ({ name, re: new RegExp(`^\\p{Script=${name}}$`, 'u') }));
+/** Characters that belong to no script in particular (digits, `-`, combining marks) never make a mix. */
+const NEUTRAL = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+const ASCII = /^[\x00-\x7f]*$/;
+const CJK = new Set(['Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo']);
+
+function scriptOf(char: string): string | null {
+  if (NEUTRAL.test(char)) return null;
+  return SCRIPT_RES.find(({ re }) => re.test(char))?.name ?? 'other';
+}
+
+/** The scripts of a name's letters, in order of first appearance. */
+export function scriptsOf(text: string): string[] {
+  const out = new Set<string>();
+  for (const char of text.normalize('NFC')) {
+    const script = scriptOf(char);
+    if (script) out.add(script);
+  }
+  return [...out];
+}
+
+/** Whether a name mixes scripts (Han with one of Hiragana, Katakana, Hangul or Bopomofo is not a mix). */
+export function isMixedScript(text: string): boolean {
+  if (ASCII.test(text)) return false;
+  const scripts = scriptsOf(text);
+  if (scripts.length < 2) return false;
+  return !scripts.every((s) => CJK.has(s));
+}
+
+/** `U+043E` for each character of `text` that `other` does not have at the same place (what makes them differ). */
+function differingCodePoints(text: string, other: string): string[] {
+  const a = [...text];
+  const b = [...other];
+  const out: string[] = [];
+  a.forEach((char, i) => {
+    if (char !== b[i]) out.push(`'${char}' U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  });
+  return out;
+}
+
+/**
+ * The lookalike warnings for a set of loaded skills, by skill name. Messages name skills only, never paths: the
+ * slash menu shows them to anyone.
+ */
+export function lookalikeDiagnostics(skills: readonly Skill[]): Map<string, Diagnostic[]> {
+  const keys = skills.map((s) => skeleton(s.name));
+  const bySkeleton = new Map<string, string[]>();
+  keys.forEach((key, i) => {
+    const names = bySkeleton.get(key);
+    if (names) names.push(skills[i]!.name);
+    else bySkeleton.set(key, [skills[i]!.name]);
+  });
+  const out = new Map<string, Diagnostic[]>();
+  const add = (skill: Skill, d: Omit<Diagnostic, 'skillDir' | 'root'>) =>
+    out.set(skill.name, [...(out.get(skill.name) ?? []), { ...d, skillDir: skill.dir, root: skill.root }]);
+  skills.forEach((skill, i) => {
+    const others = bySkeleton.get(keys[i]!)!.filter((n) => n !== skill.name);
+    for (const other of others) {
+      const differs = differingCodePoints(skill.name, other);
+      add(skill, {
+        severity: 'warning',
+        code: 'confusable-name',
+        message:
+          `Skill name '${skill.name}' looks like the skill '${other}'` +
+          (differs.length ? ` (differs in ${differs.join(', ')})` : '') +
+          '; make sure you pick the one you mean.',
+        hint: 'Rename or remove the lookalike; one of the two may be an impersonation.',
+      });
+    }
+    if (isMixedScript(skill.name)) {
+      add(skill, {
+        severity: 'warning',
+        code: 'mixed-script-name',
+        message: `Skill name '${skill.name}' mixes ${scriptsOf(skill.name).join(' and ')} letters, which look alike.`,
+        hint: 'Spell the name (folder and `name`) in one script; a lookalike letter can impersonate another skill.',
+      });
+    }
+  });
+  return out;
+}
