@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
-import { isMixedScript, skeleton } from './confusables';
+import { isMixedScript, lookalikeWarning, skeleton } from './confusables';
 import { discoverSkills } from './discovery';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'discovery');
@@ -52,5 +52,20 @@ describe('lookalike skill names in discovery', () => {
     ]);
     // Messages reach the slash menu: no paths in them.
     for (const d of result.diagnostics) expect(d.message).not.toContain(FIXTURES);
+  });
+});
+
+describe('lookalikeWarning (the slash menu field)', () => {
+  it('joins the lookalike messages and is absent for an ordinary skill', async () => {
+    const result = await discoverSkills(
+      [{ path: path.join(FIXTURES, 'confusable-name'), scope: 'project', kind: 'configured' }],
+      { limits: DEFAULT_LIMITS },
+    );
+    const [real, fake] = result.skills;
+    expect(lookalikeWarning(real!).warning).toMatch(
+      /^Skill name 'commit-message' looks like the skill 'cоmmit-message'/,
+    );
+    expect(lookalikeWarning(fake!).warning).toContain('mixes Latin and Cyrillic');
+    expect(lookalikeWarning({ diagnostics: [] })).toEqual({});
   });
 });

@@ -119,3 +119,11 @@ export function lookalikeDiagnostics(skills: readonly Skill[]): Map<string, Diag
   });
   return out;
 }
+
+const LOOKALIKE_CODES = new Set(['confusable-name', 'mixed-script-name']);
+
+/** For the slash menu: `{ warning }` when the skill's name looks like another's (messages name no paths). */
+export function lookalikeWarning(skill: Pick<Skill, 'diagnostics'>): { warning?: string } {
+  const messages = skill.diagnostics.filter((d) => LOOKALIKE_CODES.has(d.code)).map((d) => d.message);
+  return messages.length ? { warning: messages.join(' ') } : {};
+}
