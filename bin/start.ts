@@ -1,13 +1,14 @@
 /**
  * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
  * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
+ * Both run under `supervise`: Ctrl-C or SIGTERM stops them and everything they started, and nothing is left behind.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
 import { buildAccessPolicy } from '../server/security/policy';
 import { generateAdminToken } from '../server/security/token';
+import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
@@ -49,8 +50,8 @@ try {
 
 if (needsBuild()) {
   console.log('skillchat: building (first start or sources changed)…');
-  const build = spawnSync(nextBin, ['build'], { cwd: appDir, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = await supervise(nextBin, ['build'], { cwd: appDir });
+  if (status !== 0) process.exit(status);
 }
 
 const { host, port } = config.server;
@@ -73,10 +74,4 @@ if (access.exposed && access.admin.mode === 'locked') {
   console.log(`skillchat: admin token for ${url}/admin (this run only; set SKILLCHAT_ADMIN_TOKEN to choose one):`);
   console.log(`  ${childEnv.SKILLCHAT_ADMIN_TOKEN}`);
 }
-const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], {
-  cwd: appDir,
-  stdio: 'inherit',
-  env: childEnv,
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+process.exit(await supervise(nextBin, ['start', '-H', host, '-p', String(port)], { cwd: appDir, env: childEnv }));
