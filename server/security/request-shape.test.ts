@@ -76,11 +76,16 @@ describe('methods', () => {
     expect(checkRequestShape('GET', '/chat/abc')).toEqual({ ok: true });
     expect(checkRequestShape('PUT', '/')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
     expect(checkRequestShape('PROPFIND', '/api/chats')).toMatchObject({ status: 405 });
-    expect(checkRequestShape('FOO', '/api/not-a-route')).toMatchObject({ status: 405 });
+    expect(checkRequestShape('FOO', '/_next/static/chunk.js')).toMatchObject({ status: 405 });
   });
 
-  it('leaves unknown API paths and Next’s own paths to Next', () => {
-    expect(checkRequestShape('DELETE', '/api/not-a-route')).toEqual({ ok: true });
+  it('an API path no route has is a JSON 404 (Next would render its HTML page)', () => {
+    for (const p of ['/api/not-a-route', '/api/admin/revoke', '/api', '/api/chats/a/b/c']) {
+      expect(checkRequestShape('GET', p)).toMatchObject({ ok: false, status: 404, code: 'not_found:route' });
+    }
+  });
+
+  it('leaves Next’s own paths to Next', () => {
     expect(checkRequestShape('POST', '/_next/static/chunk.js')).toEqual({ ok: true });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Requests no route can answer, refused before route code runs, with the app's JSON error shape: a path with a
  * malformed percent-escape (Next's router threw on `/api/chats/%ZZ` and answered a bare 500) and a method the
- * route does not have (Next answered an empty 405, or rendered a page for `PUT /`). Used by `proxy.ts` after the
- * access check; TRACE and TRACK never reach it (see `methods.ts`).
+ * route does not have (Next answered an empty 405, or rendered a page for `PUT /`), and an API path no route has
+ * (Next's HTML not-found page). Used by `proxy.ts` after the access check; TRACE never reaches it (see `methods.ts`).
  */
 
 /** The API routes and their methods: `app/api/**\/route.ts` in one table (a test keeps the two in step). */
@@ -27,23 +27,25 @@ const PAGE_METHODS = ['GET', 'HEAD'];
 
 export type ShapeDecision =
   | { ok: true }
-  | { ok: false; status: 400 | 405; code: string; reason: string; allow?: string };
+  | { ok: false; status: 400 | 404 | 405; code: string; reason: string; allow?: string };
 
 function matches(pattern: string, segments: readonly string[]): boolean {
   const parts = pattern.split('/').slice(1);
   return parts.length === segments.length && parts.every((p, i) => p.startsWith('[') || p === segments[i]);
 }
 
-/** The methods a path answers (HEAD with GET; OPTIONS on APIs, which Next answers itself), or null: not ours. */
-function allowedMethods(pathname: string): string[] | null {
+/**
+ * The methods a path answers (HEAD with GET; OPTIONS on APIs, which Next answers itself); null for Next's own
+ * paths; 'no-route' for an API path no route has (Next would answer with its HTML not-found page).
+ */
+function allowedMethods(pathname: string): string[] | null | 'no-route' {
   // Next's own assets and dev endpoints are not app routes.
   if (pathname.startsWith('/_next/') || pathname.startsWith('/__nextjs')) return null;
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const segments = trimmed.split('/').slice(1);
   if (segments[0] !== 'api') return PAGE_METHODS;
   const route = API_ROUTES.find((r) => matches(r.pattern, segments));
-  // An API path with no route: Next's 404. A route added without a table entry still works.
-  if (!route) return null;
+  if (!route) return 'no-route';
   return [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }
 
@@ -60,6 +62,9 @@ export function checkRequestShape(method: string, pathname: string): ShapeDecisi
   }
   const upper = method.toUpperCase();
   const allowed = allowedMethods(pathname);
+  if (allowed === 'no-route') {
+    return { ok: false, status: 404, code: 'not_found:route', reason: 'No API route has this path' };
+  }
   if (HTTP_METHODS.has(upper) && (allowed === null || allowed.includes(upper))) return { ok: true };
   const allow = (allowed ?? [...HTTP_METHODS]).join(', ');
   return {
