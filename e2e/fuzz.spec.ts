@@ -270,13 +270,13 @@ test('a lookalike skill name is flagged in the slash menu and on /admin; the lin
     skills: Array<{ name: string; warning?: string }>;
   };
   expect(skills.skills.map((s) => s.name)).toEqual(['commit-message', 'cоmmit-message']);
-  expect(skills.skills[1]!.warning).toContain("looks like the skill 'commit-message'");
+  expect(skills.skills[1]!.warning).toContain("Another skill, 'commit-message', looks the same");
 
   const chat = new ChatPage(page);
   await chat.openNewChat();
   await chat.input.fill('/comm');
   await expect(page.getByTestId('slash-warning-cоmmit-message')).toContainText('mixes Latin and Cyrillic');
-  await expect(page.getByTestId('slash-warning-commit-message')).toContainText("looks like the skill 'cоmmit-message'");
+  await expect(page.getByTestId('slash-warning-commit-message')).toContainText('U+043E (Cyrillic)');
 
   await page.goto('/admin');
   const problems = page.getByTestId('problems');

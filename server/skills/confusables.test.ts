@@ -39,10 +39,15 @@ describe('lookalike skill names in discovery', () => {
     expect(result.skills.map((s) => s.name)).toEqual(['commit-message', 'cоmmit-message']);
     const [real, fake] = result.skills;
     expect(real!.diagnostics).toMatchObject([
-      { severity: 'warning', code: 'confusable-name', message: expect.stringContaining("'cоmmit-message'") },
+      {
+        severity: 'warning',
+        code: 'confusable-name',
+        message:
+          "Another skill, 'cоmmit-message', looks the same: it has U+043E (Cyrillic) where this name has U+006F (Latin); make sure you pick the one you mean.",
+      },
     ]);
     expect(fake!.diagnostics.map((d) => d.code)).toEqual(['confusable-name', 'mixed-script-name']);
-    expect(fake!.diagnostics[0]!.message).toContain('U+043E');
+    expect(fake!.diagnostics[0]!.message).toContain("'commit-message', looks the same: it has U+006F (Latin)");
     expect(fake!.diagnostics[1]!.message).toContain('Latin and Cyrillic');
     // The /admin problems list reads the scan's diagnostics.
     expect(result.diagnostics.map((d) => d.code).sort()).toEqual([
@@ -62,9 +67,7 @@ describe('lookalikeWarning (the slash menu field)', () => {
       { limits: DEFAULT_LIMITS },
     );
     const [real, fake] = result.skills;
-    expect(lookalikeWarning(real!).warning).toMatch(
-      /^Skill name 'commit-message' looks like the skill 'cоmmit-message'/,
-    );
+    expect(lookalikeWarning(real!).warning).toMatch(/^Another skill, 'cоmmit-message', looks the same/);
     expect(lookalikeWarning(fake!).warning).toContain('mixes Latin and Cyrillic');
     expect(lookalikeWarning({ diagnostics: [] })).toEqual({});
   });

@@ -81,15 +81,25 @@ export function isMixedScript(text: string): boolean {
   return !scripts.every((s) => CJK.has(s));
 }
 
-/** `U+043E` for each character of `text` that `other` does not have at the same place (what makes them differ). */
-function differingCodePoints(text: string, other: string): string[] {
+/** `U+043E (Cyrillic)`: how a character is told apart from its lookalike. */
+function describeChar(char: string): string {
+  const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `U+${code} (${(scriptOf(char) ?? 'Common').replace(/_/g, ' ')})`;
+}
+
+/** The characters where two same-length names differ, each side described; empty when the lengths differ. */
+function differences(text: string, other: string): { ours: string[]; theirs: string[] } {
   const a = [...text];
   const b = [...other];
-  const out: string[] = [];
+  const ours: string[] = [];
+  const theirs: string[] = [];
+  if (a.length !== b.length) return { ours, theirs };
   a.forEach((char, i) => {
-    if (char !== b[i]) out.push(`'${char}' U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    if (char === b[i]) return;
+    ours.push(describeChar(char));
+    theirs.push(describeChar(b[i]!));
   });
-  return out;
+  return { ours, theirs };
 }
 
 /**
@@ -110,13 +120,14 @@ export function lookalikeDiagnostics(skills: readonly Skill[]): Map<string, Diag
   skills.forEach((skill, i) => {
     const others = bySkeleton.get(keys[i]!)!.filter((n) => n !== skill.name);
     for (const other of others) {
-      const differs = differingCodePoints(skill.name, other);
+      const { ours, theirs } = differences(skill.name, other);
       add(skill, {
         severity: 'warning',
         code: 'confusable-name',
+        // The two names look the same on screen, so the message says where they differ.
         message:
-          `Skill name '${skill.name}' looks like the skill '${other}'` +
-          (differs.length ? ` (differs in ${differs.join(', ')})` : '') +
+          `Another skill, '${other}', looks the same` +
+          (ours.length ? `: it has ${theirs.join(', ')} where this name has ${ours.join(', ')}` : '') +
           '; make sure you pick the one you mean.',
         hint: 'Rename or remove the lookalike; one of the two may be an impersonation.',
       });
@@ -125,7 +136,7 @@ export function lookalikeDiagnostics(skills: readonly Skill[]): Map<string, Diag
       add(skill, {
         severity: 'warning',
         code: 'mixed-script-name',
-        message: `Skill name '${skill.name}' mixes ${scriptsOf(skill.name).join(' and ')} letters, which look alike.`,
+        message: `The name '${skill.name}' mixes ${scriptsOf(skill.name).join(' and ')} letters, which look alike.`,
         hint: 'Spell the name (folder and `name`) in one script; a lookalike letter can impersonate another skill.',
       });
     }
