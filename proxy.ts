@@ -53,10 +53,10 @@ export function proxy(request: NextRequest): Response {
   } catch (error) {
     // A broken configuration must not leave the routes unguarded: refuse everything until it is fixed.
     console.error('[skillchat] access check failed', error);
-    return new Response('Server configuration error; see the server log\n', {
-      status: 500,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-    });
+    return Response.json(
+      { error: 'Server configuration error; see the server log', code: 'internal:config' },
+      { status: 500, headers: { 'cache-control': 'no-store' } },
+    );
   }
 
   if (decision.action === 'deny') return denial(decision);
