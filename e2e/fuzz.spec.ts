@@ -128,7 +128,7 @@ const ROUTES = [
   '/admin/login',
 ];
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'TRACK', 'PROPFIND', 'PURGE'];
 
 const IDS = [
   'fuzz-chat',
@@ -192,7 +192,7 @@ function requests(): FuzzRequest[] {
     // Mostly same-origin, so requests get past the Origin check and into the route code.
     if (random() < 0.85) headers.origin = ORIGIN;
     let body: string | undefined;
-    if (!['GET', 'HEAD', 'TRACE'].includes(method) && random() < 0.9) {
+    if (!['GET', 'HEAD', 'TRACE', 'TRACK'].includes(method) && random() < 0.9) {
       const b = pick(BODIES);
       body = b.body();
       if (b.type) headers['content-type'] = b.type;
@@ -253,6 +253,7 @@ test('the issue’s malformed requests are 400 and 405 JSON', async () => {
     ['GET', '/chat/%E0%A4%A', 400, 'bad_request:path'],
     ['POST', '/api/admin/skills/%ZZ/mode', 400, 'bad_request:path'],
     ['TRACE', '/api/chat', 405, 'method_not_allowed:request'],
+    ['TRACK', '/api/chat', 400, 'bad_request:http'],
     ['PUT', '/api/chats', 405, 'method_not_allowed:request'],
   ];
   for (const [method, p, status, code] of cases) {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installMethodGuard } from './methods';
 
@@ -49,5 +49,33 @@ describe('method guard', () => {
   it('lets every other method through', async () => {
     expect(await send('GET')).toMatchObject({ status: 200, body: 'ok' });
     expect(await send('PROPFIND')).toMatchObject({ status: 200, body: 'ok' });
+  });
+});
+
+/** Writes raw bytes (what no well-behaved client sends) and returns the whole answer. */
+function raw(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (out += c));
+    socket.on('end', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests Node cannot parse', () => {
+  it('an unknown method (TRACK) or a broken request line is a JSON 400, not an empty one', async () => {
+    for (const request of ['TRACK /api/chat HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /\x01 HTTP/9\r\n\r\n']) {
+      const answer = await raw(request);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'bad_request:http' });
+    }
+  });
+
+  it('oversized headers are a JSON 431', async () => {
+    const answer = await raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toContain('"code":"bad_request:headers_too_large"');
   });
 });
