@@ -238,6 +238,10 @@ test('no request shape gets a 5xx; every API error is JSON with a code and a sen
         failures.push(`${label} -> ${reply.status} not a JSON error: ${reply.body.slice(0, 200)}`);
       }
     }
+    // Driver and runtime messages stay in the server log.
+    if (isApi && /SQLITE_|sqlite3|TypeError|ReferenceError|\n\s+at /.test(reply.body)) {
+      failures.push(`${label} -> ${reply.status} shows an internal message: ${reply.body.slice(0, 200)}`);
+    }
     // The admin pages show paths to the operator (admin is open on loopback); nothing else may.
     const admin = r.path.startsWith('/admin') || r.path.startsWith('/api/admin');
     if (!admin && reply.body.includes(tmp)) failures.push(`${label} -> response names a server path`);
