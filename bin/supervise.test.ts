@@ -38,7 +38,12 @@ const code = await supervise(process.execPath, [${JSON.stringify(path.join(tmp, 
 process.exit(code);`,
   );
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+/** Every process a test started: killed at the end if a failing test left one behind. */
+const started: number[] = [];
+afterAll(() => {
+  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 /** A process that exists and is not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
@@ -69,9 +74,11 @@ async function start(mode: string): Promise<{ runner: ChildProcess; pids: number
   let out = '';
   runner.stdout!.on('data', (c) => (out += c));
   runner.stderr!.on('data', (c) => (out += c));
+  if (runner.pid !== undefined) started.push(runner.pid);
   const pids = await until(() =>
     fs.existsSync(pidfile) ? fs.readFileSync(pidfile, 'utf8').split(' ').map(Number) : undefined,
   );
+  started.push(...pids);
   return { runner, pids, out: () => out };
 }
 
