@@ -8,6 +8,9 @@ const FIRST_SCAN_DELAY_MS = 2000;
 
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // Before anything else: TRACE/TRACK requests otherwise end in a bare 500 inside Next (see methods.ts).
+  const { installMethodGuard } = await import('./server/security/methods');
+  installMethodGuard();
   const { getApp } = await import('./server/app');
   const { getDb, getOpenReport } = await import('./server/db');
   const app = getApp();

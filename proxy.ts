@@ -1,13 +1,15 @@
 /**
  * Runs before every route (pages, route handlers, static files): applies the access rules of `server/security`
- * (Host allowlist, Origin on writes, admin session) and the security headers. The decisions live in
- * `checkRequest`; this file only translates them to responses.
+ * (Host allowlist, Origin on writes, admin session), then refuses requests no route can answer (malformed
+ * percent-escapes, unsupported methods), and sets the security headers. The decisions live in `checkRequest` and
+ * `checkRequestShape`; this file only translates them to responses.
  */
 import { type NextRequest, NextResponse } from 'next/server';
 import { checkRequest, type Decision } from './server/security/check';
 import { clearedSessionCookie, readSessionCookie } from './server/security/cookie';
 import { applySecurityHeaders } from './server/security/headers';
 import { getAdminFailureLimiter } from './server/security/rate-limit';
+import { checkRequestShape, type ShapeDecision } from './server/security/request-shape';
 import { getAccessPolicy } from './server/security/runtime';
 
 function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
@@ -21,6 +23,14 @@ function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
     headers.set('content-type', 'text/plain; charset=utf-8');
     response = new Response(`${decision.reason}\n`, { status: decision.status, headers });
   }
+  applySecurityHeaders(response.headers);
+  return response;
+}
+
+function refusal(shape: Extract<ShapeDecision, { ok: false }>): Response {
+  const headers = new Headers({ 'cache-control': 'no-store' });
+  if (shape.allow) headers.set('allow', shape.allow);
+  const response = Response.json({ error: shape.reason, code: shape.code }, { status: shape.status, headers });
   applySecurityHeaders(response.headers);
   return response;
 }
@@ -43,10 +53,10 @@ export function proxy(request: NextRequest): Response {
   } catch (error) {
     // A broken configuration must not leave the routes unguarded: refuse everything until it is fixed.
     console.error('[skillchat] access check failed', error);
-    return new Response('Server configuration error; see the server log\n', {
-      status: 500,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-    });
+    return Response.json(
+      { error: 'Server configuration error; see the server log', code: 'internal:config' },
+      { status: 500, headers: { 'cache-control': 'no-store' } },
+    );
   }
 
   if (decision.action === 'deny') return denial(decision);
@@ -62,6 +72,8 @@ export function proxy(request: NextRequest): Response {
     applySecurityHeaders(response.headers);
     return response;
   }
+  const shape = checkRequestShape(request.method, request.nextUrl.pathname);
+  if (!shape.ok) return refusal(shape);
   const response = NextResponse.next();
   applySecurityHeaders(response.headers);
   return response;

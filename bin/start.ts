@@ -1,17 +1,18 @@
 /**
  * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
  * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
+ * Both run under `supervise`: Ctrl-C or SIGTERM stops them and everything they started, and nothing is left behind.
  *
  * The first build takes minutes on a small machine, most of it silent: a line every few seconds says it is still
  * going and which step Next is on. It skips Next's own type check (SKILLCHAT_BUILD_SKIP_TYPECHECK, read by
  * next.config.ts): `npm test` type-checks the sources, and a person starting the app has nothing to fix there.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
 import { buildAccessPolicy } from '../server/security/policy';
 import { generateAdminToken } from '../server/security/token';
+import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
@@ -54,14 +55,9 @@ try {
 /** `next build` with its output passed through, and a progress line whenever it has been quiet for a while. */
 function build(): Promise<number> {
   const started = Date.now();
-  const child = spawn(nextBin, ['build'], {
-    cwd: appDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' },
-  });
   let step = 'starting';
   let lastOutput = Date.now();
-  const pass = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
+  const pass = (chunk: Buffer, target: NodeJS.WriteStream) => {
     target.write(chunk);
     lastOutput = Date.now();
     // Next's step lines ("Creating an optimized production build ...", "Collecting page data ...").
@@ -72,22 +68,19 @@ function build(): Promise<number> {
     const latest = lines.filter((l) => /^[A-Z][a-z]+ .*\.\.\.$|^Compiled|^Generating/.test(l)).at(-1);
     if (latest) step = latest.replace(/\s*\.\.\.$/, '');
   };
-  child.stdout.on('data', pass(process.stdout));
-  child.stderr.on('data', pass(process.stderr));
   const ticker = setInterval(() => {
     if (Date.now() - lastOutput < 9000) return;
     const seconds = Math.round((Date.now() - started) / 1000);
     console.log(`skillchat: still building, ${seconds} s so far (${step})…`);
     lastOutput = Date.now();
   }, 1000);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearInterval(ticker);
-      const seconds = Math.round((Date.now() - started) / 1000);
-      if (code === 0) console.log(`skillchat: built in ${seconds} s`);
-      resolve(code ?? 1);
+  const env = { ...process.env, SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
+  return supervise(nextBin, ['build'], { cwd: appDir, env, onOutput: pass })
+    .finally(() => clearInterval(ticker))
+    .then((code) => {
+      if (code === 0) console.log(`skillchat: built in ${Math.round((Date.now() - started) / 1000)} s`);
+      return code;
     });
-  });
 }
 
 if (needsBuild()) {
@@ -116,10 +109,4 @@ if (access.exposed && access.admin.mode === 'locked') {
   console.log(`skillchat: admin token for ${url}/admin (this run only; set SKILLCHAT_ADMIN_TOKEN to choose one):`);
   console.log(`  ${childEnv.SKILLCHAT_ADMIN_TOKEN}`);
 }
-const child = spawn(nextBin, ['start', '-H', host, '-p', String(port)], {
-  cwd: appDir,
-  stdio: 'inherit',
-  env: childEnv,
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+process.exit(await supervise(nextBin, ['start', '-H', host, '-p', String(port)], { cwd: appDir, env: childEnv }));

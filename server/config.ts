@@ -34,6 +34,11 @@ const limitsSchema = z
     maxDepth: z.number().int().min(1).max(20).default(6),
     /** Hidden characters (tag, bidi, zero-width) in SKILL.md: `warn` loads the skill with a warning, `block` does not. */
     hiddenText: z.enum(['warn', 'block']).default('warn'),
+    /**
+     * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
+     * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
+     */
+    maxFoldersPerRoot: z.number().int().positive().default(25_000),
   })
   .strict();
 

@@ -5,9 +5,12 @@
  */
 import type { SkillSummary } from '@/server/chat/types';
 
+/** `/api/skills` adds `warning` when a name looks like another skill's (a lookalike may impersonate it). */
+type MenuSkill = SkillSummary & { warning?: string };
+
 interface SlashMenuProps {
   id: string;
-  skills: SkillSummary[];
+  skills: MenuSkill[];
   activeIndex: number;
   loading: boolean;
   error: string | null;
@@ -47,6 +50,11 @@ export function SlashMenu({ id, skills, activeIndex, loading, error, optionId, o
           >
             <span className="slash-option__name">/{skill.name}</span>
             <span className="slash-option__description">{skill.description}</span>
+            {skill.warning ? (
+              <span className="slash-option__warning" role="note" data-testid={`slash-warning-${skill.name}`}>
+                ⚠ {skill.warning}
+              </span>
+            ) : null}
           </div>
         ))}
       </div>

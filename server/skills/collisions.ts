@@ -1,9 +1,10 @@
 /**
  * Collision resolution and the result: loaded skills in precedence order -> the first of each name wins, later ones
  * are collisions (reported, not loaded) -> skills and collisions sorted by name, per-root counts, diagnostics in
- * order (roots, skills, collisions).
+ * order (roots, skills, collisions, lookalike names).
  */
 import path from 'node:path';
+import { lookalikeDiagnostics } from './confusables';
 import type { Collision, Diagnostic, DiscoveryResult, RootReport, Skill, SkillRoot } from './types';
 import { type Candidate, compareNamesFast } from './walk';
 
@@ -53,7 +54,13 @@ export function resolveCollisions(
   }
   collisions.sort((a, b) => compareNamesFast(a.name, b.name));
 
-  const skills = [...winners.values()].map((w) => w.skill).sort((a, b) => compareNamesFast(a.name, b.name));
+  const sorted = [...winners.values()].map((w) => w.skill).sort((a, b) => compareNamesFast(a.name, b.name));
+  // Added to copies: the cached Skill objects are shared with the next scan, which may no longer see the lookalike.
+  const lookalikes = lookalikeDiagnostics(sorted);
+  const skills = sorted.map((s) => {
+    const extra = lookalikes.get(s.name);
+    return extra ? { ...s, diagnostics: [...s.diagnostics, ...extra] } : s;
+  });
   const counts = new Map<number, number>();
   for (const { candidate } of winners.values())
     counts.set(candidate.rootIndex, (counts.get(candidate.rootIndex) ?? 0) + 1);
@@ -65,7 +72,7 @@ export function resolveCollisions(
 
   return {
     skills,
-    diagnostics: [...rootDiagnostics, ...skillDiagnostics, ...collisionDiagnostics],
+    diagnostics: [...rootDiagnostics, ...skillDiagnostics, ...collisionDiagnostics, ...[...lookalikes.values()].flat()],
     collisions,
     roots: rootReports,
   };

@@ -13,7 +13,7 @@ import { resolveCollisions } from './collisions';
 import { type CacheEntry, createScanCache, loadCandidates, type ScanCache, type SkillLoader } from './scan-cache';
 import { loadSkill } from './skill-file';
 import type { Diagnostic, DiscoveryResult, SkillRoot } from './types';
-import { type Candidate, changeSet, errorCode, type WalkContext, walk } from './walk';
+import { type Candidate, changeSet, errorCode, rootAncestors, walk } from './walk';
 
 export { createScanCache, type ScanCache, type SkillLoader, scannedFolders } from './scan-cache';
 
@@ -76,6 +76,16 @@ async function inspectRoot(root: SkillRoot): Promise<{ exists: boolean; isDir: b
   }
 }
 
+function visitCapDiagnostic(root: SkillRoot, limits: Limits): Diagnostic {
+  return {
+    severity: 'warning',
+    code: 'visit-cap',
+    message: `Skill root ${root.path}: stopped after visiting ${limits.maxFoldersPerRoot} folders; skills further in are not loaded.`,
+    hint: 'Point the root (or the links in it) at the folders holding skills, or raise limits.maxFoldersPerRoot.',
+    root: root.path,
+  };
+}
+
 export async function discoverSkills(roots: readonly SkillRoot[], options: DiscoverOptions): Promise<DiscoveryResult> {
   const started = performance.now();
   const { limits } = options;
@@ -88,15 +98,19 @@ export async function discoverSkills(roots: readonly SkillRoot[], options: Disco
   // Walks are reused only for the same roots and limits; `changed` without a previous walk is a full scan.
   const walkKey = JSON.stringify({ roots, limits: limitsKey });
   const reusable = cache.walk?.key === walkKey ? cache.walk.roots : null;
-  const ctx: WalkContext = { limits, changes: options.changed && reusable ? changeSet(options.changed) : null };
+  const changes = options.changed && reusable ? changeSet(options.changed) : null;
+  const budgets = roots.map(() => ({ visited: 0, capped: false }));
   const walked = await Promise.all(
-    roots.map((root, i) =>
-      inspected[i]!.isDir
-        ? walk(ctx, i, root, root.path, '', 0, new Set(), { real: null, linked: false }, reusable?.[i] ?? undefined)
-        : Promise.resolve(null),
-    ),
+    roots.map(async (root, i) => {
+      if (!inspected[i]!.isDir) return null;
+      const ctx = { limits, changes, rootAncestors: await rootAncestors(root.path), budget: budgets[i]! };
+      // A walk the cap cut short is not a picture of the root: the next scan starts afresh.
+      const previousRoot = cache.walk?.capped?.[i] ? undefined : (reusable?.[i] ?? undefined);
+      return walk(ctx, i, root, root.path, '', 0, new Set(), { real: null, linked: false }, previousRoot);
+    }),
   );
-  cache.walk = { key: walkKey, rootPaths: roots.map((r) => r.path), roots: walked };
+  const capped = budgets.map((b) => b.capped);
+  cache.walk = { key: walkKey, rootPaths: roots.map((r) => r.path), roots: walked, capped };
   const inspectedKey = JSON.stringify(inspected);
   const last = cache.last;
   if (last && last.inspected === inspectedKey && walked.every((node, i) => node === last.roots[i])) {
@@ -111,6 +125,7 @@ export async function discoverSkills(roots: readonly SkillRoot[], options: Disco
     const { diagnostic } = inspected[i]!;
     if (diagnostic) rootDiagnostics.push(diagnostic);
     rootDiagnostics.push(...(walked[i]?.diagnostics ?? []));
+    if (capped[i]) rootDiagnostics.push(visitCapDiagnostic(roots[i]!, limits));
     for (const c of walked[i]?.candidates ?? []) {
       if (seenReal.has(c.real)) continue;
       seenReal.add(c.real);

@@ -25,7 +25,7 @@ export interface ScanCache {
   limits: string | null;
   entries: Map<string, CacheEntry>;
   /** The last walk of each root (for the same roots and limits), for incremental rescans. */
-  walk?: { key: string; rootPaths: string[]; roots: Array<WalkNode | null> } | null;
+  walk?: { key: string; rootPaths: string[]; roots: Array<WalkNode | null>; capped?: boolean[] } | null;
   /** The last result and what it was computed from: an incremental scan that reused every root returns it again. */
   last?: {
     roots: Array<WalkNode | null>;

@@ -1,5 +1,6 @@
 import { getApp } from '@/server/app';
 import { handle, json } from '@/server/http';
+import { lookalikeWarning } from '@/server/skills/confusables';
 import { userInvocable } from '@/server/skills/modes';
 
 export const dynamic = 'force-dynamic';
@@ -20,5 +21,9 @@ export const GET = handle(async (request: Request) => {
         .rank(q, MAX_RESULTS * 2)
         .flatMap((r) => (byName.has(r.name) ? [byName.get(r.name)!] : []))
     : skills;
-  return json({ skills: ordered.slice(0, MAX_RESULTS).map((s) => ({ name: s.name, description: s.description })) });
+  return json({
+    skills: ordered
+      .slice(0, MAX_RESULTS)
+      .map((s) => ({ name: s.name, description: s.description, ...lookalikeWarning(s) })),
+  });
 });

@@ -1,0 +1,80 @@
+/**
+ * Requests no route can answer, refused before route code runs, with the app's JSON error shape: a path with a
+ * malformed percent-escape (Next's router threw on `/api/chats/%ZZ` and answered a bare 500) and a method the
+ * route does not have (Next answered an empty 405, or rendered a page for `PUT /`), and an API path no route has
+ * (Next's HTML not-found page). Used by `proxy.ts` after the access check; TRACE never reaches it (see `methods.ts`).
+ */
+
+/** The API routes and their methods: `app/api/**\/route.ts` in one table (a test keeps the two in step). */
+export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly string[] }> = [
+  { pattern: '/api/chat', methods: ['POST'] },
+  { pattern: '/api/chats', methods: ['GET', 'POST'] },
+  { pattern: '/api/chats/[id]', methods: ['GET', 'PATCH', 'DELETE'] },
+  { pattern: '/api/chats/[id]/stop', methods: ['POST'] },
+  { pattern: '/api/skills', methods: ['GET'] },
+  { pattern: '/api/status', methods: ['GET'] },
+  { pattern: '/api/admin/login', methods: ['POST'] },
+  { pattern: '/api/admin/logout', methods: ['POST'] },
+  { pattern: '/api/admin/overview', methods: ['GET'] },
+  { pattern: '/api/admin/rescan', methods: ['POST'] },
+  { pattern: '/api/admin/skills/install', methods: ['POST'] },
+  { pattern: '/api/admin/skills/[name]/mode', methods: ['POST'] },
+  { pattern: '/api/admin/skills/[name]/uninstall', methods: ['POST'] },
+  { pattern: '/api/admin/skills/[name]/export', methods: ['GET'] },
+  { pattern: '/api/admin/grants/[id]/revoke', methods: ['POST'] },
+];
+
+const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Pages are only read: the app has no server actions and its forms post to API routes. */
+const PAGE_METHODS = ['GET', 'HEAD'];
+
+export type ShapeDecision =
+  | { ok: true }
+  | { ok: false; status: 400 | 404 | 405; code: string; reason: string; allow?: string };
+
+function matches(pattern: string, segments: readonly string[]): boolean {
+  const parts = pattern.split('/').slice(1);
+  return parts.length === segments.length && parts.every((p, i) => p.startsWith('[') || p === segments[i]);
+}
+
+/**
+ * The methods a path answers (HEAD with GET; OPTIONS on APIs, which Next answers itself); null for Next's own
+ * paths; 'no-route' for an API path no route has (Next would answer with its HTML not-found page).
+ */
+function allowedMethods(pathname: string): string[] | null | 'no-route' {
+  // Next's own assets and dev endpoints are not app routes.
+  if (pathname.startsWith('/_next/') || pathname.startsWith('/__nextjs')) return null;
+  const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const segments = trimmed.split('/').slice(1);
+  if (segments[0] !== 'api') return PAGE_METHODS;
+  const route = API_ROUTES.find((r) => matches(r.pattern, segments));
+  if (!route) return 'no-route';
+  return [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+}
+
+export function checkRequestShape(method: string, pathname: string): ShapeDecision {
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return {
+      ok: false,
+      status: 400,
+      code: 'bad_request:path',
+      reason: 'The URL path has a malformed percent-escape: write % as %25, and escape only valid UTF-8 (%XX)',
+    };
+  }
+  const upper = method.toUpperCase();
+  const allowed = allowedMethods(pathname);
+  if (allowed === 'no-route') {
+    return { ok: false, status: 404, code: 'not_found:route', reason: 'No API route has this path' };
+  }
+  if (HTTP_METHODS.has(upper) && (allowed === null || allowed.includes(upper))) return { ok: true };
+  const allow = (allowed ?? [...HTTP_METHODS]).join(', ');
+  return {
+    ok: false,
+    status: 405,
+    code: 'method_not_allowed:request',
+    reason: `Method ${upper.slice(0, 32)} is not supported here; use ${allow}`,
+    allow,
+  };
+}
