@@ -64,7 +64,7 @@ const permissionsSchema = z
 
 export type PermissionsConfig = z.infer<typeof permissionsSchema>;
 
-/** Per-skill modes, set by the operator with name globs (`server/skills/modes.ts` says what each one does). */
+/** Per-skill modes, set by the operator with name globs (`server/access/modes.ts` says what each one does). */
 export const SKILL_MODES = ['pinned', 'auto', 'search', 'manual', 'off'] as const;
 export type SkillMode = (typeof SKILL_MODES)[number];
 

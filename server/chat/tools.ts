@@ -6,13 +6,14 @@
  */
 import { tool } from 'ai';
 import { z } from 'zod';
+import { refusal } from '../access/access';
+import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
 import { runSkillScript, skillHasScripts } from '../scripts/run';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
 import type { Matcher } from '../skills/match';
-import { modelMayActivate, type SkillMode } from '../skills/modes';
 import { readSkillInstructions, readSkillResource } from '../skills/resources';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SkillSearchHit, searchSkills } from '../skills/search';
 import type { Skill } from '../skills/types';
@@ -31,12 +32,12 @@ export type ActivationHow = 'explicit' | 'model';
 export interface SkillToolContext {
   /** Skills the tools may touch this turn (not denied, not off), by name. */
   skills: ReadonlyMap<string, Skill>;
-  /** Mode of a skill (`auto` when unknown). */
-  modeOf?: (name: string) => SkillMode;
+  /** Each skill's access record: whether the model may activate it, and why not. */
+  access: AccessMap;
   /** Names for the activation tool's enum; absent when unlisted skills are reachable (then a free string). */
   activationEnum?: [string, ...string[]] | null;
   /** Set when skills were left out of the catalog: `skills_search` is offered over `skills`. */
-  search?: { matcher: () => Matcher; modes: ReadonlyMap<string, SkillMode> } | null;
+  search?: { matcher: () => Matcher } | null;
   /** Names already active in this chat; activation adds to it. */
   activated: Set<string>;
   limits: Limits;
@@ -72,9 +73,9 @@ function unknownSkill(name: string, skills: ReadonlyMap<string, Skill>): SkillTo
 export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
   const skill = ctx.skills.get(name);
   if (!skill) throw unknownSkill(name, ctx.skills);
-  if (how === 'model' && ctx.modeOf && !modelMayActivate(ctx.modeOf(skill.name))) {
-    throw new SkillToolError(`Skill "${skill.name}" is manual: only the person can invoke it, with /${skill.name}`);
-  }
+  const access = ctx.access.get(skill.name);
+  const refused = access ? refusal(access, how) : null;
+  if (refused) throw new SkillToolError(refused);
   const base = {
     name: skill.name,
     description: skill.description,
@@ -191,7 +192,7 @@ export type SkillTools = ReturnType<typeof buildSkillTools>;
 export function searchCatalog(ctx: SkillToolContext, query: string, limit: number): SkillSearchHit[] {
   if (!ctx.search) return [];
   const skills = [...ctx.skills.values()];
-  return searchSkills(ctx.search.matcher(), skills, query, limit, ctx.search.modes);
+  return searchSkills(ctx.search.matcher(), skills, query, limit, ctx.access);
 }
 
 /** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { getMessageRecords, listScriptRuns, markStreamingInterrupted } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
@@ -27,9 +27,9 @@ function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
   return {
     store,
     config,
-    skills,
+    skills: { skills },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
-    policy: createPermissionPolicy(config),
+    access: createAccessResolver(config),
     ...overrides,
   };
 }
@@ -173,7 +173,7 @@ describe('runChatTurn', () => {
 
   it('with no skills: no catalog, no tools', async () => {
     const { chat } = store.createChat({ id: 'none' });
-    const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: [] }));
+    const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: { skills: [] } }));
     expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
   });
 
