@@ -13,7 +13,7 @@ import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import type { ChatActivation, ChatMessage } from '@/server/chat/types';
-import { TOOL_ACTIVATE } from '@/server/chat/types';
+import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
 import { Composer } from './composer';

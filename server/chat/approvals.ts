@@ -10,8 +10,9 @@ import type { AccessResolver } from '../access/resolver';
 import { AppError } from '../errors';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
+import { needsConsent } from '../tools';
 import type { ChatStore } from './store';
-import { type ApprovalAnswer, type ChatMessage, TOOL_ACTIVATE } from './types';
+import type { ApprovalAnswer, ChatMessage } from './types';
 
 export interface ApprovalContext {
   chatId: string;
@@ -30,7 +31,7 @@ function formatBytes(bytes: number): string {
 /** Decides, per tool call, whether the person must answer first. */
 export function createToolApproval(ctx: ApprovalContext) {
   return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
-    if (toolCall.toolName !== TOOL_ACTIVATE) return undefined;
+    if (!needsConsent(toolCall.toolName)) return undefined;
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.

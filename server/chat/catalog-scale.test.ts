@@ -14,9 +14,9 @@ import { createOfflineModel } from '../model/offline-model';
 import { countTokens } from '../skills/catalog';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
+import { activateSkill } from '../tools';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { activateSkill } from './tools';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
 import type { ChatMessage } from './types';
 

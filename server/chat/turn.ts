@@ -21,27 +21,21 @@ import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
 import { parseInvocation } from '../skills/invocation';
+import {
+  type ActivationHow,
+  activateSkill,
+  createSkillTools,
+  offeredTools,
+  type SkillToolContext,
+  SkillToolError,
+} from '../tools';
+import { TOOL_ACTIVATE } from '../tools/names';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
-import {
-  type ActivationHow,
-  activateSkill,
-  createSkillTools,
-  runnableSkills,
-  type SkillToolContext,
-  SkillToolError,
-} from './tools';
-import {
-  type ActivateOutput,
-  type ChatMessage,
-  type ChatRequestBody,
-  TOOL_ACTIVATE,
-  TOOL_RUN_SCRIPT,
-  TOOL_SEARCH,
-} from './types';
+import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -243,7 +237,6 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
           )
         : history;
       const tools = createSkillTools(ctx);
-      const toolNames = (tools ? Object.keys(tools) : []) as Array<keyof NonNullable<typeof tools>>;
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
         buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
@@ -256,11 +249,8 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         abortSignal: controller.signal,
         toolApproval: createToolApproval(approvalContext()),
         prepareStep: async ({ stepNumber }) => {
-          // The script tool is offered only while an active skill has scripts (it can become active mid-turn).
-          const canRun = tools !== undefined && (await runnableSkills(ctx)).length > 0;
-          const activeTools = toolNames.filter(
-            (n) => (n !== TOOL_RUN_SCRIPT || canRun) && (n !== TOOL_SEARCH || ctx.search !== null),
-          );
+          // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
+          const activeTools = tools ? await offeredTools(ctx) : [];
           if (!invocation || !catalog) return { activeTools };
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
           if (stepNumber === 0) {

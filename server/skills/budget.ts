@@ -21,9 +21,9 @@
  */
 import type { CatalogPresenceOf } from '../access/presence';
 import type { CatalogConfig } from '../config';
+import { TOOL_SEARCH } from '../tools/names';
 import { countTokens, renderCatalog } from './catalog';
 import { compareNames, createMatcher, type Matcher } from './match';
-import { SEARCH_TOOL_NAME } from './search';
 
 export const DEFAULT_BUDGET_TOKENS = 4000;
 export const DEFAULT_BUDGET_PERCENT = 2;
@@ -139,7 +139,7 @@ function hashName(name: string): number {
 
 function noteFor(notListed: number): string {
   const what = notListed === 1 ? '1 more skill is' : `${notListed} more skills are`;
-  return `${what} not listed here. Call ${SEARCH_TOOL_NAME} with a few words about the task to find them.`;
+  return `${what} not listed here. Call ${TOOL_SEARCH} with a few words about the task to find them.`;
 }
 
 function wrap(entries: string[], notListed: number): string {

@@ -5,8 +5,6 @@
 import type { CatalogPresenceOf } from '../access/presence';
 import type { Matcher } from './match';
 
-/** The tool's name on the wire (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); shown to people as `skills.search`. */
-export const SEARCH_TOOL_NAME = 'skills_search';
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
 
