@@ -5,9 +5,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getApp } = await import('./server/app');
-  const { getDb, getOpenReport } = await import('./server/db');
+  const { getOpenReport } = await import('./server/db');
   const app = getApp();
-  const report = getOpenReport(getDb(app.config.databasePath));
+  const report = getOpenReport(app.db);
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }

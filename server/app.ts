@@ -1,7 +1,12 @@
 /**
- * The composition root: one configuration, one skill registry, one access resolver, one database and one model per
- * process, created lazily (never at import time, so `next build` touches nothing) and kept on globalThis so Next dev
- * reloads and all route modules share them.
+ * The composition root: one configuration (loaded here once), one skill registry, one access resolver, one database
+ * connection and one model per process, created lazily (never at import time, so `next build` touches nothing) and
+ * kept on globalThis so Next dev reloads and all route modules share them. Route handlers, pages and
+ * instrumentation reach all of these through `getApp()`; nothing else loads the config or opens the database.
+ *
+ * Other singletons, each for Next's dev reload or separately bundled modules: the running turns (chat/turn.ts),
+ * the connection cache (db/client.ts, so a reload does not open a second handle), and the access policy and login
+ * limiter of server/security/ (shared with proxy.ts, which does not go through `getApp()`).
  */
 
 import { type AccessResolver, createAccessResolver } from './access/resolver';
@@ -10,7 +15,7 @@ import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { type Db, getDb, listModeOverrides } from './db';
 import { getLanguageModel } from './model/provider';
-import { getSkillRegistry, type SkillRegistry } from './skills/registry';
+import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
   config: AppConfig;
@@ -34,8 +39,8 @@ export function getApp(): App {
     for (const [name, mode] of listModeOverrides(db)) access.setModeOverride(name, mode);
     g.__skillchatApp = {
       config,
-      registry: getSkillRegistry(config),
-      store: createDbChatStore(config.databasePath),
+      registry: createSkillRegistry(config),
+      store: createDbChatStore(db),
       model: getLanguageModel(process.env),
       db,
       access,

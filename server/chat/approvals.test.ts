@@ -9,6 +9,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
+import { openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
@@ -64,7 +65,7 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-approvals-'));
   root = path.join(tmp, 'skills');
   fs.cpSync(path.join(appDir, '.skills', SKILL), path.join(root, SKILL), { recursive: true });
-  store = createDbChatStore(path.join(tmp, 'db.sqlite'));
+  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig } from '../config';
+import { openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { countTokens } from '../skills/catalog';
 import { discoverSkills } from '../skills/discovery';
@@ -110,7 +111,7 @@ beforeAll(async () => {
     'Plans zebra herd migrations across the savanna with waterhole stops. Use when asked about zebra migration routes.',
   );
   skills = (await discoverSkills([{ path: root, scope: 'project', kind: 'app' }], { limits: config().limits })).skills;
-  store = createDbChatStore(path.join(tmp, 'db.sqlite'));
+  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -1,7 +1,8 @@
 /**
  * The in-memory skill set the app serves from: one scan on first use, then the same result until `rescan()` or,
- * with `startWatching()`, until a skill file or folder changes (live reload). Kept on `globalThis` so Next's dev
- * server, which re-evaluates modules on every edit, does not rescan (and lose the scan cache) on each reload.
+ * with `startWatching()`, until a skill file or folder changes (live reload). The composition root (server/app.ts)
+ * holds the app's one registry, on `globalThis`, so Next's dev server, which re-evaluates modules on every edit,
+ * does not rescan (and lose the scan cache) on each reload.
  *
  * Live reload: watch.ts reports changed paths, debounced; the registry rescans incrementally (discovery's
  * `changed`: only the folders those paths are in are read again, only changed skill files re-parsed), swaps in the
@@ -11,7 +12,7 @@
  * as it is now, and a catalog entry for a file that no longer loads would promise what activation cannot deliver.
  */
 import fs from 'node:fs';
-import { type AppConfig, loadConfig } from '../config';
+import type { AppConfig } from '../config';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
 import { createMatcher, type Matcher } from './match';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
@@ -208,35 +209,6 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
       return () => listeners.delete(listener);
     },
   };
-}
-
-const GLOBAL_KEY = Symbol.for('skillchat.skillRegistry');
-
-interface RegistryHolder {
-  [GLOBAL_KEY]?: { key: string; registry: SkillRegistry };
-}
-
-/** What decides the registry: two configs with the same roots and limits share one. */
-function configKey(config: AppConfig): string {
-  return JSON.stringify({ roots: config.roots, limits: config.limits });
-}
-
-/**
- * The process-wide registry. Without a config it is built from `loadConfig()` once; with a config whose roots
- * or limits differ from the current registry's, a new registry replaces it (the CLI and tests pass their
- * own), and the old one stops watching.
- */
-export function getSkillRegistry(config?: AppConfig): SkillRegistry {
-  const holder = globalThis as RegistryHolder;
-  const existing = holder[GLOBAL_KEY];
-  if (existing && !config) return existing.registry;
-  const effective = config ?? loadConfig();
-  const key = configKey(effective);
-  if (existing?.key === key) return existing.registry;
-  void existing?.registry.stopWatching();
-  const registry = createSkillRegistry(effective);
-  holder[GLOBAL_KEY] = { key, registry };
-  return registry;
 }
 
 /** Whether to watch: config `watch` (default true), which SKILLCHAT_WATCH=0 turns off (config.ts). */
