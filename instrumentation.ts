@@ -13,11 +13,12 @@ export async function register() {
   }
   const { skills, diagnostics, durationMs } = await app.registry.current();
   const { watchEnabled } = await import('./server/skills/registry');
+  const { isProblem } = await import('./server/skills/diagnostics');
   // Live reload: new, edited and removed skills reach the catalog, the slash menu and /admin without a restart.
   if (watchEnabled(app.config)) {
     app.registry.startWatching().catch((error: unknown) => console.error('[skillchat] skill watcher failed', error));
   }
-  const problems = diagnostics.filter((d) => d.severity !== 'info').length;
+  const problems = diagnostics.filter(isProblem).length;
   console.log(
     `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
   );

@@ -6,7 +6,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { SkillRoot } from './skills/types';
+
+/** Where skills are looked for. Defined here, not in skills/: the skills engine depends on the config, not back. */
+export type SkillScope = 'project' | 'user';
+
+export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured';
+
+export interface SkillRoot {
+  /** Absolute path (as configured, not realpath'd). */
+  path: string;
+  scope: SkillScope;
+  kind: RootKind;
+}
 
 export const CONFIG_FILE_NAME = 'skillchat.config.json';
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig } from '../../server/config';
+import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { discover } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
@@ -32,7 +33,7 @@ export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
 
 /** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
 export function skillStatus(skill: Skill): SkillStatus {
-  return skill.diagnostics.some((d) => d.severity !== 'info') ? 'warnings' : 'ok';
+  return skill.diagnostics.some(isProblem) ? 'warnings' : 'ok';
 }
 
 /**

@@ -34,7 +34,7 @@ function skill(name: string, root: string, extra: Partial<Skill> = {}): Skill {
 
 const pdfWarning = {
   severity: 'warning' as const,
-  code: 'unknown-field',
+  code: 'unexpected-fields' as const,
   message: 'Unexpected fields in frontmatter: colour. Only [...] are allowed.',
   hint: 'Remove it.',
   skillDir: '/srv/app/.skills/pdf',
@@ -133,7 +133,7 @@ describe('buildAdminOverview', () => {
     expect(overview.problems.map((p) => [p.severity, p.code, p.skillPath])).toEqual([
       ['error', 'description-missing', 'team/broken'],
       ['warning', 'root-missing', null],
-      ['warning', 'unknown-field', 'pdf'],
+      ['warning', 'unexpected-fields', 'pdf'],
       ['warning', 'name-collision', 'pdf'],
     ]);
     expect(overview.problems[1]!.message).toBe('Configured skill root does not exist: ../.agents/skills.');

@@ -7,7 +7,8 @@ import type { ResolvedMode } from '../access/modes';
 import type { AccessMap } from '../access/resolver';
 import type { Permission } from '../config';
 import { countTokens } from '../skills/catalog';
-import type { DiscoveryResult, Severity, SkillScope } from '../skills/types';
+import { isProblem } from '../skills/diagnostics';
+import type { DiscoveryResult, SkillScope } from '../skills/types';
 import type { ActivationData } from './activations';
 import { type PathDisplay, relativeToRoot } from './paths';
 
@@ -47,10 +48,6 @@ export interface AdminNotLoaded {
   reasons: string[];
 }
 
-function counts(severity: Severity): boolean {
-  return severity !== 'info';
-}
-
 /** The catalog entry of one skill, as `renderCatalog` writes it, for its token count. */
 function entryTokens(skill: { name: string; description: string }): number {
   return countTokens(JSON.stringify({ name: skill.name, description: skill.description }));
@@ -67,12 +64,12 @@ export function buildSkillRows(input: {
   const countByName = new Map(input.activations.bySkill.map((c) => [c.skillName, c]));
   const problemsByDir = new Map<string, number>();
   for (const d of scan.diagnostics) {
-    if (d.skillDir && counts(d.severity)) problemsByDir.set(d.skillDir, (problemsByDir.get(d.skillDir) ?? 0) + 1);
+    if (d.skillDir && isProblem(d)) problemsByDir.set(d.skillDir, (problemsByDir.get(d.skillDir) ?? 0) + 1);
   }
 
   const rows: AdminSkillRow[] = scan.skills.map((skill) => {
     const activation = countByName.get(skill.name);
-    const problemCount = skill.diagnostics.filter((d) => counts(d.severity)).length;
+    const problemCount = skill.diagnostics.filter((d) => isProblem(d)).length;
     const record = access?.get(skill.name);
     return {
       name: skill.name,

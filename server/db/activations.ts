@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, max, type SQL, sql, sum } from 'drizzle-orm';
 import { chatExists } from './chats';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { DbError } from './errors';
 import {
   type ActivationEventRow,

@@ -3,34 +3,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { type Db, getDb } from './client';
+import { DEFAULT_CHAT_TITLE } from '../chat/title';
+import type { Db } from './client';
 import { DbError } from './errors';
 import { type ChatRow, chats } from './schema';
 
 export type Chat = ChatRow;
 
-export const DEFAULT_CHAT_TITLE = 'New chat';
-/** Titles derived from a first message; long enough to tell chats apart in a sidebar. */
-export const DERIVED_TITLE_LENGTH = 60;
+export { DEFAULT_CHAT_TITLE, DERIVED_TITLE_LENGTH, deriveTitle } from '../chat/title';
+
 /** Any title, including one typed by a person when renaming. */
 export const MAX_TITLE_LENGTH = 200;
-
-/**
- * A chat title from the first message: its first non-blank line, whitespace collapsed, cut at a word boundary
- * to at most `maxLength` characters (counted in code points, so an emoji is never split) with an ellipsis.
- */
-export function deriveTitle(text: string, maxLength = DERIVED_TITLE_LENGTH): string {
-  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
-  const title = line.replace(/\s+/g, ' ').trim();
-  if (title === '') return DEFAULT_CHAT_TITLE;
-  const chars = Array.from(title);
-  if (chars.length <= maxLength) return title;
-  const cut = chars.slice(0, maxLength - 1).join('');
-  const lastSpace = cut.lastIndexOf(' ');
-  // Back off to the last word boundary unless that throws away more than half the title (one very long word).
-  const trimmed = lastSpace > cut.length / 2 ? cut.slice(0, lastSpace) : cut;
-  return `${trimmed.trimEnd()}…`;
-}
 
 function normalizeTitle(title: string | undefined): string {
   const clean = (title ?? '').replace(/\s+/g, ' ').trim();

@@ -8,7 +8,7 @@ import type { UIMessage } from 'ai';
 import { and, asc, eq, gt, gte, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { chatExists } from './chats';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { DbError } from './errors';
 import { chats, MESSAGE_ROLES, type MessageRole, type MessageRow, type MessageStatus, messages } from './schema';
 
@@ -44,11 +44,6 @@ export function getMessages<M extends UIMessage = UIMessage>(chatId: string, db:
 export function getMessageRecords<M extends UIMessage = UIMessage>(chatId: string, db: Db): StoredMessage<M>[] {
   const rows = db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)).all();
   return rows.map((row) => toStoredMessage<M>(row));
-}
-
-export function getMessage<M extends UIMessage = UIMessage>(id: string, db: Db): StoredMessage<M> | null {
-  const row = db.select().from(messages).where(eq(messages.id, id)).get();
-  return row ? toStoredMessage<M>(row) : null;
 }
 
 export interface SaveMessageOptions {

@@ -2,7 +2,7 @@
  * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import {
   type PermissionDecision,
   type PermissionDecisionRow,

@@ -1,7 +1,7 @@
 /** Per-skill modes set on /admin. The registry applies them over the config's globs. */
 import { eq } from 'drizzle-orm';
 import type { SkillMode } from '../config';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { skillModes } from './schema';
 
 export function listModeOverrides(db: Db): Map<string, SkillMode> {
