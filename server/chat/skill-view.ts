@@ -35,7 +35,7 @@ export interface SkillView {
   matcher(): Matcher;
 }
 
-type CatalogCacheEntry = { presence: string; budget: number; catalog: BudgetedCatalog };
+type CatalogCacheEntry = { access: AccessMap; presence: string; budget: number; catalog: BudgetedCatalog };
 const catalogCache = new WeakMap<readonly Skill[], Map<string, CatalogCacheEntry>>();
 
 export function buildSkillView(input: {
@@ -64,8 +64,9 @@ export function buildSkillView(input: {
       perChat = new Map();
       catalogCache.set(source.skills, perChat);
     }
-    const presence = presenceKey(source.skills, access);
     const cached = perChat.get(input.chatId);
+    // The resolver hands out the same records until an override changes: then compare what the catalog reads.
+    const presence = cached?.access === access ? cached.presence : presenceKey(source.skills, access);
     if (cached && cached.budget === budget && cached.presence === presence) {
       catalog = cached.catalog;
     } else {
@@ -77,7 +78,7 @@ export function buildSkillView(input: {
         access,
         matcher: getMatcher,
       });
-      perChat.set(input.chatId, { presence, budget, catalog });
+      perChat.set(input.chatId, { access, presence, budget, catalog });
     }
   }
 
