@@ -12,23 +12,25 @@ export interface ActivateInput {
   name: string;
 }
 
-export interface ActivateOutput {
-  name: string;
-  description: string;
+const activateOutput = z.object({
+  name: z.string(),
+  description: z.string(),
   /** Skill folder for display: relative to its root, prefixed with the root's short label (e.g. `.skills/pdf`). */
-  location: string;
+  location: z.string(),
   /** The SKILL.md body. Empty when `alreadyActive`. */
-  instructions: string;
+  instructions: z.string(),
   /** Files in the skill folder (relative paths), capped. */
-  resources: string[];
-  truncated: boolean;
-  notice?: string;
+  resources: z.array(z.string()),
+  truncated: z.boolean(),
+  notice: z.string().optional(),
   /** The skill was already active in this chat: its instructions are not repeated. */
-  alreadyActive?: boolean;
+  alreadyActive: z.boolean().optional(),
   /** `allowed-tools` from the frontmatter: shown to people, grants nothing by itself. */
-  allowedTools?: string;
-  how: ActivationHow;
-}
+  allowedTools: z.string().optional(),
+  how: z.enum(['explicit', 'model']),
+});
+
+export type ActivateOutput = z.infer<typeof activateOutput>;
 
 /** Activation shared by the model's tool call and the server-side bare `/name` invocation. */
 export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
@@ -73,6 +75,7 @@ export const activateTool = defineTool({
   name: TOOL_ACTIVATE,
   descriptionFile: new URL('./activate.txt', import.meta.url),
   input: (ctx) => z.object({ name: skillNameSchema(ctx).describe('The skill name, exactly as in available_skills') }),
+  output: activateOutput,
   needsConsent: true,
   execute: (ctx, { name }: ActivateInput) =>
     activateSkill(ctx, name, ctx.explicitSkill === name ? 'explicit' : 'model'),

@@ -1,5 +1,5 @@
 /**
- * `defineTool`: everything about one tool in one place: wire name (names.ts), input schema, `execute`, whether
+ * `defineTool`: everything about one tool in one place: wire name (names.ts), input and output schemas, `execute`, whether
  * it needs the person's consent, when it is offered, and its long description, read from the sibling
  * `<file>.txt` so the prompt text is reviewable as text. The chat's tool set, the `prepareStep` filter, approvals
  * and the browser's card types are derived from these declarations (index.ts).
@@ -16,6 +16,8 @@ export interface ToolDeclaration<Name extends ToolName, Input, Output> {
   description: string;
   /** Built per turn: the skill-name field is an enum when every usable skill is listed. */
   input: (ctx: SkillToolContext) => FlexibleSchema<Input>;
+  /** What `execute` returns: the card's data and the model's tool result. */
+  output: FlexibleSchema<Output>;
   /** The person answers before it runs (skills under `ask`; approvals.ts). */
   needsConsent: boolean;
   /** Whether the model is offered the tool at this step; always when absent. */

@@ -45,6 +45,7 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
   const built = tool({
     description: d.description,
     inputSchema: d.input(ctx) as FlexibleSchema<unknown>,
+    outputSchema: d.output as FlexibleSchema<unknown>,
     execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown>,
   });
   return built as unknown as Tool<Input, Output>;

@@ -15,19 +15,21 @@ export interface RunScriptInput {
   args?: string[];
 }
 
-export interface RunScriptOutput {
-  name: string;
-  path: string;
-  args: string[];
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  truncated: boolean;
-  timedOut: boolean;
+const runScriptOutput = z.object({
+  name: z.string(),
+  path: z.string(),
+  args: z.array(z.string()),
+  exitCode: z.number(),
+  stdout: z.string(),
+  stderr: z.string(),
+  durationMs: z.number(),
+  truncated: z.boolean(),
+  timedOut: z.boolean(),
   /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
-  error?: string;
-}
+  error: z.string().optional(),
+});
+
+export type RunScriptOutput = z.infer<typeof runScriptOutput>;
 
 export async function runScript(
   ctx: SkillToolContext,
@@ -100,6 +102,7 @@ export const runScriptTool = defineTool({
       path: z.string().min(1).max(1024).describe('Script path relative to the skill folder'),
       args: z.array(z.string().max(4096)).max(32).optional().describe('Arguments passed to the script'),
     }),
+  output: runScriptOutput,
   needsConsent: false,
   offered: async (ctx) => (await runnableSkills(ctx)).length > 0,
   execute: (ctx, { name, path, args }: RunScriptInput) => runScript(ctx, name, path, args ?? []),

@@ -10,10 +10,12 @@ export interface SearchInput {
   limit?: number;
 }
 
-export interface SearchOutput {
-  query: string;
-  results: SkillSearchHit[];
-}
+const searchOutput = z.object({
+  query: z.string(),
+  results: z.array(z.object({ name: z.string(), description: z.string(), score: z.number() })),
+});
+
+export type SearchOutput = z.infer<typeof searchOutput>;
 
 export function searchCatalog(ctx: SkillToolContext, query: string, limit: number): SkillSearchHit[] {
   if (!ctx.search) return [];
@@ -34,6 +36,7 @@ export const searchTool = defineTool({
         .optional()
         .describe(`How many results (default ${DEFAULT_SEARCH_LIMIT})`),
     }),
+  output: searchOutput,
   needsConsent: false,
   offered: (ctx) => ctx.search != null,
   execute: async (ctx, { query, limit }: SearchInput): Promise<SearchOutput> => ({
