@@ -12,9 +12,9 @@ export async function register() {
   const { installMethodGuard } = await import('./server/security/methods');
   installMethodGuard();
   const { getApp } = await import('./server/app');
-  const { getDb, getOpenReport } = await import('./server/db');
+  const { getOpenReport } = await import('./server/db');
   const app = getApp();
-  const report = getOpenReport(getDb(app.config.databasePath));
+  const report = getOpenReport(app.db);
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
@@ -32,7 +32,8 @@ export async function register() {
             .startWatching()
             .catch((error: unknown) => console.error('[skillchat] skill watcher failed', error));
         }
-        const problems = diagnostics.filter((d) => d.severity !== 'info').length;
+        const { isProblem } = await import('./server/skills/diagnostics');
+        const problems = diagnostics.filter(isProblem).length;
         console.log(
           `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
         );

@@ -14,13 +14,14 @@ import {
   streamText,
   toUIMessageStream,
 } from 'ai';
+import { createAccessResolver } from '../server/access/resolver';
 import { createDbChatStore } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
+import { openDb } from '../server/db';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
-import { createPermissionPolicy } from '../server/permissions/policy';
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
 
@@ -138,9 +139,9 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const home = path.join(options.workDir, 'home');
   fs.mkdirSync(home, { recursive: true });
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: dbPath, SKILLCHAT_SKILL_ROOTS: home }, home });
-  const store = createDbChatStore(dbPath);
+  const store = createDbChatStore(openDb(dbPath));
   const model = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
-  const policy = createPermissionPolicy(config);
+  const access = createAccessResolver(config);
   const figures: LatencyFigures[] = [];
 
   const matchers = new WeakMap<readonly Skill[], Matcher>();
@@ -163,7 +164,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
     };
     // As the route: the registry keeps one matcher per scan and hands it to every turn.
-    const deps: TurnDeps = { store, config, skills: { skills, matcher: matcherFor(skills) }, model, policy };
+    const deps: TurnDeps = { store, config, skills: { skills, matcher: matcherFor(skills) }, model, access };
     const started = performance.now();
     const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
     const timing = await drain(response, started);

@@ -1,23 +1,31 @@
 /**
- * The composition root: one configuration, one skill registry, one database and one model per process, created
- * lazily (never at import time, so `next build` touches nothing) and kept on globalThis so Next dev reloads and all
- * route modules share them.
+ * The composition root: one configuration (loaded here once), one skill registry, one access resolver, one database
+ * connection and one model per process, created lazily (never at import time, so `next build` touches nothing) and
+ * kept on globalThis so Next dev reloads and all route modules share them. Route handlers, pages and
+ * instrumentation reach all of these through `getApp()`; nothing else loads the config or opens the database.
+ *
+ * Other singletons, each for Next's dev reload or separately bundled modules: the running turns (chat/turn.ts),
+ * the connection cache (db/client.ts, so a reload does not open a second handle), and the access policy and login
+ * limiter of server/security/ (shared with proxy.ts, which does not go through `getApp()`).
  */
 
+import { type AccessResolver, createAccessResolver } from './access/resolver';
 import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
-import { getDb, listModeOverrides } from './db';
+import { type Db, getDb, listModeOverrides } from './db';
 import { getLanguageModel } from './model/provider';
-import { createPermissionPolicy, type PermissionPolicy } from './permissions/policy';
-import { getSkillRegistry, type SkillRegistry } from './skills/registry';
+import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
   config: AppConfig;
   registry: SkillRegistry;
   store: ChatStore;
   model: ReturnType<typeof getLanguageModel>;
-  policy: PermissionPolicy;
+  /** The one database connection (the store wraps it for chats). */
+  db: Db;
+  /** Who may use which skill, and how: every caller reads its records. */
+  access: AccessResolver;
 }
 
 const g = globalThis as typeof globalThis & { __skillchatApp?: App };
@@ -25,17 +33,18 @@ const g = globalThis as typeof globalThis & { __skillchatApp?: App };
 export function getApp(): App {
   if (!g.__skillchatApp) {
     const config = loadConfig();
+    const db = getDb(config.databasePath);
+    const access = createAccessResolver(config);
+    // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
+    for (const [name, mode] of listModeOverrides(db)) access.setModeOverride(name, mode);
     g.__skillchatApp = {
       config,
-      registry: getSkillRegistry(config),
-      store: createDbChatStore(config.databasePath),
+      registry: createSkillRegistry(config),
+      store: createDbChatStore(db),
       model: getLanguageModel(process.env),
-      policy: createPermissionPolicy(config),
+      db,
+      access,
     };
-    // Modes set on /admin outlive restarts; the registry applies them over the config's globs.
-    for (const [name, mode] of listModeOverrides(getDb(config.databasePath))) {
-      g.__skillchatApp.registry.setModeOverride(name, mode);
-    }
   }
   return g.__skillchatApp;
 }

@@ -6,7 +6,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { SkillRoot } from './skills/types';
+
+/** Where skills are looked for. Defined here, not in skills/: the skills engine depends on the config, not back. */
+export type SkillScope = 'project' | 'user';
+
+export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured';
+
+export interface SkillRoot {
+  /** Absolute path (as configured, not realpath'd). */
+  path: string;
+  scope: SkillScope;
+  kind: RootKind;
+}
 
 export const CONFIG_FILE_NAME = 'skillchat.config.json';
 
@@ -96,7 +107,7 @@ const permissionsSchema = z
 
 export type PermissionsConfig = z.infer<typeof permissionsSchema>;
 
-/** Per-skill modes, set by the operator with name globs (`server/skills/modes.ts` says what each one does). */
+/** Per-skill modes, set by the operator with name globs (`server/access/modes.ts` says what each one does). */
 export const SKILL_MODES = ['pinned', 'auto', 'search', 'manual', 'off'] as const;
 export type SkillMode = (typeof SKILL_MODES)[number];
 

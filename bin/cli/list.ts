@@ -1,16 +1,28 @@
 /**
- * `list`: what the app would load and why not the rest: roots, skills with their status, folders that were not
- * loaded, collisions and the catalog's token cost. The answer to "why doesn't my skill show up?".
+ * `list`: what the app would load and why not the rest: roots, skills with their status and access (the same
+ * records the app resolves: server/access/), folders that were not loaded, collisions and the catalog's token cost.
+ * The answer to "why doesn't my skill show up?". Modes set on /admin live in the app's database and are not read
+ * here: the access shown is the config's.
  */
 import path from 'node:path';
+import type { SkillAccess } from '../../server/access/access';
+import { createAccessResolver } from '../../server/access/resolver';
+import type { AppConfig } from '../../server/config';
+import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { discover } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
 
 export type SkillStatus = 'ok' | 'warnings';
 
+export type ListedAccess = Pick<
+  SkillAccess,
+  'permission' | 'effectiveMode' | 'catalog' | 'modelMayActivate' | 'personMayInvoke' | 'consent' | 'reason'
+>;
+
 export interface ListedSkill extends Skill {
   status: SkillStatus;
+  access: ListedAccess;
 }
 
 /** `list --json`: the DiscoveryResult, each skill with its status, plus the catalog's size in o200k tokens. */
@@ -21,7 +33,7 @@ export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
 
 /** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
 export function skillStatus(skill: Skill): SkillStatus {
-  return skill.diagnostics.some((d) => d.severity !== 'info') ? 'warnings' : 'ok';
+  return skill.diagnostics.some(isProblem) ? 'warnings' : 'ok';
 }
 
 /**
@@ -34,10 +46,19 @@ export async function catalogTokens(skills: readonly Skill[]): Promise<number> {
   return countTokens(renderCatalog(skills));
 }
 
-export async function toListJson(result: DiscoveryResult): Promise<ListJson> {
+export async function toListJson(
+  result: DiscoveryResult,
+  config: Pick<AppConfig, 'appDir' | 'permissions' | 'skills'>,
+): Promise<ListJson> {
+  const records = createAccessResolver({ ...config, roots: result.roots }).resolveAll(result.skills);
+  const accessOf = (name: string): ListedAccess => {
+    const { permission, effectiveMode, catalog, modelMayActivate, personMayInvoke, consent, reason } =
+      records.get(name)!;
+    return { permission, effectiveMode, catalog, modelMayActivate, personMayInvoke, consent, reason };
+  };
   return {
     ...result,
-    skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill) })),
+    skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill), access: accessOf(skill.name) })),
     catalogTokens: await catalogTokens(result.skills),
   };
 }
@@ -94,6 +115,24 @@ export function formatList(data: ListJson): string {
       lines.push(rows[i + 1]!);
       for (const d of skill.diagnostics) lines.push(diagnosticLine(d, '      '));
     });
+  }
+
+  if (data.skills.length > 0) {
+    lines.push('', 'Access (config rules and modes; /admin overrides are not read)');
+    lines.push(
+      ...table([
+        ['NAME', 'PERMISSION', 'MODE', 'CATALOG', 'MODEL', '/NAME', 'CONSENT'],
+        ...data.skills.map(({ name, access: a }) => [
+          name,
+          a.permission,
+          a.effectiveMode,
+          a.catalog,
+          a.modelMayActivate ? 'yes' : 'no',
+          a.personMayInvoke ? 'yes' : 'no',
+          a.consent,
+        ]),
+      ]),
+    );
   }
 
   const shown = new Set(data.skills.flatMap((s) => s.diagnostics.map(key)));
@@ -158,8 +197,8 @@ export const listCommand: Command = {
       io.out(commandHelp(listCommand));
       return 0;
     }
-    const { result } = await discover(parsed.options.get('--root') ?? []);
-    const data = await toListJson(result);
+    const { config, result } = await discover(parsed.options.get('--root') ?? []);
+    const data = await toListJson(result, config);
     io.out(parsed.flags.has('--json') ? `${JSON.stringify(data, null, 2)}\n` : formatList(data));
     return 0;
   },

@@ -11,7 +11,7 @@ import { errorMessageFrom } from '@/components/lib/api';
 import type { AdminSkillMode } from '@/server/admin/overview';
 import type { SkillMode } from '@/server/config';
 
-/** What each mode does, in the order the select offers them (server/skills/modes.ts has the full table). */
+/** What each mode does, in the order the select offers them (server/access/modes.ts has the full table). */
 const MODE_MEANING: Record<SkillMode, string> = {
   pinned: 'always in the catalog',
   auto: 'in the catalog when it fits',

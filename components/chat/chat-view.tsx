@@ -12,8 +12,9 @@ import { useChats } from '@/components/chats-context';
 import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
+import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
 import type { ChatActivation, ChatMessage } from '@/server/chat/types';
-import { TOOL_ACTIVATE } from '@/server/chat/types';
+import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
 import { Composer } from './composer';
@@ -27,18 +28,6 @@ export interface ChatViewProps {
   initialMessages: ChatMessage[];
   initialActivations: ChatActivation[];
   model: ModelInfo;
-}
-
-const NEW_CHAT_TITLE = 'New chat';
-/** Titles longer than this are cut at a word boundary; the sidebar shows one line anyway. */
-const TITLE_CHARS = 60;
-
-export function titleFromMessage(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line.length <= TITLE_CHARS) return line || NEW_CHAT_TITLE;
-  const cut = line.slice(0, TITLE_CHARS);
-  const space = cut.lastIndexOf(' ');
-  return `${space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 /** The chat's skills: what the server recorded, plus what this session activated since (in order of first use). */
@@ -107,7 +96,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
     }),
     [busy, alwaysIds, unsent, clearError, addToolApprovalResponse],
   );
-  const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : NEW_CHAT_TITLE);
+  const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : DEFAULT_CHAT_TITLE);
   const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
 
   const onSend = useCallback(
@@ -118,7 +107,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
         try {
           const chat = await createChat({ id: chatId });
           // The server names the chat from its first message once the turn starts; show a close guess until then.
-          upsertChat({ ...chat, title: titleFromMessage(text) });
+          upsertChat({ ...chat, title: deriveTitle(text) });
         } catch (e) {
           setSendError(e instanceof Error ? e.message : 'Could not create the chat');
           return false;

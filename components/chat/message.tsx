@@ -4,15 +4,17 @@ import { memo } from 'react';
 /** One message: the person's text as written, or the assistant's parts (text, reasoning, tool cards) in order. */
 import { ToolPart } from '@/components/tools/tool-part';
 import type { ChatMessage } from '@/server/chat/types';
+import { splitInvocation } from '@/server/skills/invocation';
 import { Markdown } from './markdown';
 
 type Part = ChatMessage['parts'][number];
 
-/** Splits a leading `/skill-name` off so the invocation reads as a command, not prose. */
-function splitInvocation(text: string): { command: string | null; rest: string } {
-  const match = /^\/([a-z0-9][a-z0-9-]*)(?=\s|$)/.exec(text);
-  if (!match) return { command: null, rest: text };
-  return { command: match[0], rest: text.slice(match[0].length) };
+/** Splits a leading `/skill-name` off so the invocation reads as a command, not prose (any Unicode name). */
+function commandOf(text: string): { command: string | null; rest: string } {
+  const invocation = splitInvocation(text);
+  if (!invocation) return { command: null, rest: text };
+  const at = text.indexOf(invocation.command) + invocation.command.length;
+  return { command: invocation.command, rest: text.slice(at) };
 }
 
 function UserMessage({ message }: { message: ChatMessage }) {
@@ -20,7 +22,7 @@ function UserMessage({ message }: { message: ChatMessage }) {
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
     .map((p) => p.text)
     .join('\n');
-  const { command, rest } = splitInvocation(text);
+  const { command, rest } = commandOf(text);
   return (
     <div className="message message--user" data-testid="message-user" data-message-id={message.id}>
       <div className="bubble bubble--user">

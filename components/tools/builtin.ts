@@ -1,5 +1,5 @@
 /** Registers the cards that ship with the app. Imported once by the component that renders tool parts. */
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT } from '@/server/chat/types';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT } from '@/server/tools/names';
 import { DefaultToolCard } from './default-card';
 import { registerDefaultToolRenderer, registerToolRenderer } from './registry';
 import { RunScriptCard } from './script-card';

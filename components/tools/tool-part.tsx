@@ -2,7 +2,7 @@
 import { type DynamicToolUIPart, getToolName, type ToolUIPart } from 'ai';
 /** Turns one tool part of a message into its registered card. */
 import type { ChatTools } from '@/server/chat/types';
-import { TOOL_DISPLAY_NAMES } from '@/server/chat/types';
+import { toolDisplayName } from '@/server/tools/names';
 import './builtin';
 import { getToolRenderer, type ToolApprovalView, type ToolCallStatus, type ToolCallView } from './registry';
 
@@ -41,7 +41,7 @@ export function toToolCallView(part: AnyToolPart): ToolCallView {
   return {
     toolCallId: part.toolCallId,
     toolName,
-    displayName: TOOL_DISPLAY_NAMES[toolName] ?? toolName,
+    displayName: toolDisplayName(toolName),
     status: statusOf(part.state),
     state: part.state,
     input: part.input ?? undefined,

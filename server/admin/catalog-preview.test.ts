@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { createPermissionPolicy } from '../permissions/policy';
+import { getDb } from '../db';
 import { createSkillRegistry } from '../skills/registry';
 import { loadAdminOverview } from './overview';
 
@@ -31,7 +32,8 @@ it('leaves denied skills out of the catalog preview, as a turn does', async () =
   const overview = await loadAdminOverview({
     config,
     registry: createSkillRegistry(config),
-    policy: createPermissionPolicy(config),
+    access: createAccessResolver(config),
+    db: getDb(config.databasePath),
     model: {},
   });
   expect(overview.catalog.text).toContain('kept-skill');

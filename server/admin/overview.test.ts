@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SkillMode } from '../config';
+import { recordsForModes } from '../access/testing';
 import { buildBudgetedCatalog } from '../skills/budget';
 import { countTokens, renderCatalog } from '../skills/catalog';
-import { resolveModes } from '../skills/modes';
 import type { DiscoveryResult, Skill } from '../skills/types';
-import { buildAdminOverview, modeSources } from './overview';
+import { buildAdminOverview } from './overview';
 import { createPathDisplay, replaceFolders } from './paths';
 
 const appDir = '/srv/app';
@@ -35,7 +34,7 @@ function skill(name: string, root: string, extra: Partial<Skill> = {}): Skill {
 
 const pdfWarning = {
   severity: 'warning' as const,
-  code: 'unknown-field',
+  code: 'unexpected-fields' as const,
   message: 'Unexpected fields in frontmatter: colour. Only [...] are allowed.',
   hint: 'Remove it.',
   skillDir: '/srv/app/.skills/pdf',
@@ -134,7 +133,7 @@ describe('buildAdminOverview', () => {
     expect(overview.problems.map((p) => [p.severity, p.code, p.skillPath])).toEqual([
       ['error', 'description-missing', 'team/broken'],
       ['warning', 'root-missing', null],
-      ['warning', 'unknown-field', 'pdf'],
+      ['warning', 'unexpected-fields', 'pdf'],
       ['warning', 'name-collision', 'pdf'],
     ]);
     expect(overview.problems[1]!.message).toBe('Configured skill root does not exist: ../.agents/skills.');
@@ -176,46 +175,15 @@ describe('buildAdminOverview', () => {
 });
 
 describe('modes on the admin page', () => {
-  const config = { skills: { modes: { 'pdf-*': 'pinned' as const, legacy: 'off' as const, '*': 'auto' as const } } };
-  const stored = new Map<string, SkillMode>([
-    ['pdf-reader', 'manual'],
-    ['csv', 'auto'],
-  ]);
-  const names = ['pdf-reader', 'pdf-writer', 'legacy', 'csv', 'other', 'in-memory'].map((name) => ({ name }));
-  // The registry's modes: the stored overrides, plus one set in memory only (not saved).
-  const modes = resolveModes(names, config, new Map([...stored, ['in-memory', 'search' as const]]));
-  const modeOf = modeSources(config, modes, stored);
-
-  it('tells an override from the config rule that matched and from the default', () => {
-    expect(modeOf('pdf-writer')).toEqual({ mode: 'pinned', source: 'config', pattern: 'pdf-*', configMode: 'pinned' });
-    expect(modeOf('legacy')).toEqual({ mode: 'off', source: 'config', pattern: 'legacy', configMode: 'off' });
-    expect(modeOf('pdf-reader')).toEqual({
-      mode: 'manual',
-      source: 'override',
-      pattern: 'pdf-*',
-      configMode: 'pinned',
-    });
-    expect(modeOf('in-memory')).toMatchObject({ mode: 'search', source: 'override', configMode: 'auto' });
-    // Set on /admin to what the config says anyway: still an override, which "config default" would remove.
-    expect(modeOf('csv')).toMatchObject({ mode: 'auto', source: 'override', pattern: '*' });
-    expect(modeSources({}, new Map(), new Map())('x')).toEqual({
-      mode: 'auto',
-      source: 'default',
-      pattern: null,
-      configMode: 'auto',
-    });
-  });
-
   it('shows the budgeted catalog: off and manual skills are not in it, search skills are counted as not listed', () => {
     const three: DiscoveryResult = { ...scan, skills: [...scan.skills, skill('xlsx', '/srv/app/.skills')] };
-    const given = new Map<string, SkillMode>([
-      ['csv', 'off'],
-      ['xlsx', 'search'],
-    ]);
-    const catalog = buildBudgetedCatalog(three.skills, { budgetTokens: 4000, modes: given });
-    const withModes = buildAdminOverview(three, activations, createPathDisplay({ appDir, home, roots }), undefined, {
+    const given = recordsForModes({ csv: 'off', xlsx: 'search' });
+    const pdf = recordsForModes({ pdf: 'auto' }).get('pdf')!;
+    const access = new Map([...given, ['pdf', { ...pdf, mode: { ...pdf.mode, source: 'default' as const } }]]);
+    const catalog = buildBudgetedCatalog(three.skills, { budgetTokens: 4000, access });
+    const withModes = buildAdminOverview(three, activations, createPathDisplay({ appDir, home, roots }), {
       catalog,
-      modeOf: modeSources({}, given, given),
+      access,
     });
     expect(withModes.catalog).toEqual({
       text: catalog.catalog,
@@ -229,18 +197,19 @@ describe('modes on the admin page', () => {
     expect(withModes.catalog.text).toContain('"name":"pdf"');
     expect(withModes.catalog.text).not.toContain('"name":"csv"');
     const byName = new Map(withModes.skills.map((s) => [s.name, s]));
-    expect(byName.get('csv')).toMatchObject({ inCatalog: false, mode: { mode: 'off', source: 'override' } });
+    expect(byName.get('csv')).toMatchObject({ inCatalog: false, mode: { mode: 'off', source: 'config' } });
     expect(byName.get('pdf')).toMatchObject({ inCatalog: true, mode: { mode: 'auto', source: 'default' } });
     expect(byName.get('broken')).toMatchObject({ inCatalog: false, mode: null });
   });
 });
 
 describe('permissions on the admin page', () => {
+  const auto = recordsForModes({ pdf: 'auto', csv: 'auto' });
+  const access = new Map([
+    ['pdf', { ...auto.get('pdf')!, permission: 'ask' as const, permissionReason: 'rule "pdf"' }],
+    ['csv', { ...auto.get('csv')!, permissionReason: 'default' }],
+  ]);
   const permissions = {
-    resolve: (s: { name: string }) =>
-      s.name === 'pdf'
-        ? { permission: 'ask' as const, reason: 'rule "pdf"' }
-        : { permission: 'allow' as const, reason: 'default' },
     grants: [{ id: 3, skillName: 'pdf', contentHash: 'a'.repeat(64), grantedAt: 1_800_000_001_000, current: true }],
     decisions: [
       {
@@ -268,12 +237,10 @@ describe('permissions on the admin page', () => {
       },
     ],
   };
-  const withPermissions = buildAdminOverview(
-    scan,
-    activations,
-    createPathDisplay({ appDir, home, roots }),
+  const withPermissions = buildAdminOverview(scan, activations, createPathDisplay({ appDir, home, roots }), {
     permissions,
-  );
+    access,
+  });
 
   it("gives each loaded skill the policy's permission and reason, and none to a skill that was not loaded", () => {
     const byName = new Map(withPermissions.skills.map((s) => [s.name, s.permission]));

@@ -1,9 +1,4 @@
-/**
- * How the admin page shows filesystem paths. The operator may see absolute paths (they are on the server), but the
- * default stays relative to the app folder or `~`, like everything else sent to a browser: a screenshot or a
- * shared screen of the admin page should not leak the server's layout. `absolute` is an explicit choice.
- */
-import path from 'node:path';
+import { relativeInside } from '../paths';
 import { displayRoot } from '../skills/display';
 
 export type PathMode = 'display' | 'absolute';
@@ -17,12 +12,7 @@ export interface PathDisplay {
   text(message: string): string;
 }
 
-function inside(parent: string, child: string): string | null {
-  const rel = path.relative(parent, child);
-  if (rel === '') return '';
-  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
-  return rel.split(path.sep).join('/');
-}
+const inside = relativeInside;
 
 /**
  * Replaces absolute folders in a message in one pass. Sequential replacement (as `redactPaths` does) re-matches

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { skillContentHash } from '../access/content-hash';
 import { addGrant, closeDb, deleteChat, ensureChat, getDb, recordDecision, recordScriptRun } from '../db';
-import { skillContentHash } from '../permissions/content-hash';
 import type { Skill } from '../skills/types';
-import { loadPermissionData } from './overview';
+import { loadPermissionData } from './permissions';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-admin-perm-'));
 const dbPath = path.join(tmp, 'db.sqlite');
@@ -22,7 +22,6 @@ const skill = {
   file: path.join(dir, 'SKILL.md'),
   root: path.dirname(dir),
 } as Skill;
-const policy = { resolve: () => ({ permission: 'ask' as const, reason: 'rule "demo"' }) };
 
 afterAll(() => {
   closeDb();
@@ -61,7 +60,7 @@ describe('loadPermissionData', () => {
     );
     deleteChat('gone', db);
 
-    const data = await loadPermissionData(dbPath, [skill], policy);
+    const data = await loadPermissionData(db, [skill]);
     expect(data.grants.map((g) => [g.skillName, g.current, g.grantedAt])).toEqual([
       ['missing-skill', null, 3000],
       ['demo', true, 2000],
@@ -82,6 +81,5 @@ describe('loadPermissionData', () => {
         at: 6000,
       }),
     ]);
-    expect(data.resolve?.(skill)).toEqual({ permission: 'ask', reason: 'rule "demo"' });
   });
 });

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
+import { openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
-import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
@@ -23,7 +23,7 @@ let tmp: string;
 let root: string;
 let store: ChatStore;
 
-async function deps(permission: Permission): Promise<TurnDeps & { skills: Skill[] }> {
+async function deps(permission: Permission): Promise<TurnDeps> {
   const base = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite') }, home: path.join(tmp, 'home') });
   const config: AppConfig = { ...base, permissions: { rules: { [SKILL]: permission } } };
   const { skills } = await discoverSkills([{ path: root, scope: 'project', kind: 'configured' }], {
@@ -32,9 +32,9 @@ async function deps(permission: Permission): Promise<TurnDeps & { skills: Skill[
   return {
     store,
     config,
-    skills,
+    skills: { skills },
     model: { model: createOfflineModel(), label: 'offline' },
-    policy: createPermissionPolicy(config),
+    access: createAccessResolver(config),
   };
 }
 
@@ -64,7 +64,7 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-approvals-'));
   root = path.join(tmp, 'skills');
   fs.cpSync(path.join(appDir, '.skills', SKILL), path.join(root, SKILL), { recursive: true });
-  store = createDbChatStore(path.join(tmp, 'db.sqlite'));
+  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -160,9 +160,9 @@ describe('skills under ask', () => {
 describe('skills under deny', () => {
   it('are absent from the catalog and the tools the model receives', async () => {
     const base = await deps('allow');
-    const other = base.skills[0]!;
+    const other = base.skills.skills[0]!;
     const twin = { ...other, name: 'still-listed', dir: other.dir, description: 'A skill that stays listed.' };
-    const d = { ...(await deps('deny')), skills: [...base.skills, twin] };
+    const d = { ...(await deps('deny')), skills: { skills: [...base.skills.skills, twin] } };
     const seen: string[] = [];
     const offline = d.model.model as LanguageModelV4;
     const spy: LanguageModelV4 = {

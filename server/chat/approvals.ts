@@ -4,18 +4,20 @@
  * skill's content hash, so an edit to SKILL.md or a script brings the prompt back.
  */
 import type { ToolApprovalStatus } from 'ai';
+import { refusal } from '../access/access';
+import { skillContentHash } from '../access/content-hash';
+import type { AccessResolver } from '../access/resolver';
 import { AppError } from '../errors';
-import { skillContentHash } from '../permissions/content-hash';
-import type { PermissionPolicy } from '../permissions/policy';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
+import { needsConsent } from '../tools';
 import type { ChatStore } from './store';
-import { type ApprovalAnswer, type ChatMessage, TOOL_ACTIVATE } from './types';
+import type { ApprovalAnswer, ChatMessage } from './types';
 
 export interface ApprovalContext {
   chatId: string;
   skills: ReadonlyMap<string, Skill>;
-  policy: PermissionPolicy;
+  access: Pick<AccessResolver, 'settleConsent'>;
   store: Pick<ChatStore, 'hasGrant' | 'addGrant' | 'recordDecision'>;
   display: DisplayContext;
   activated: ReadonlySet<string>;
@@ -29,23 +31,30 @@ function formatBytes(bytes: number): string {
 /** Decides, per tool call, whether the person must answer first. */
 export function createToolApproval(ctx: ApprovalContext) {
   return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
-    if (toolCall.toolName !== TOOL_ACTIVATE) return undefined;
+    if (!needsConsent(toolCall.toolName)) return undefined;
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.
-    const { permission, reason } = ctx.policy.resolve(skill);
-    if (permission === 'deny') return { type: 'denied', reason: `Skill "${skill.name}" is not allowed (${reason}).` };
-    if (permission === 'allow' || ctx.activated.has(skill.name)) return undefined;
-    if (ctx.explicitSkill === skill.name) return { type: 'approved', reason: 'Invoked by the person with /name.' };
-    if (ctx.store.hasGrant(skill.name, await skillContentHash(skill))) {
-      return { type: 'approved', reason: 'Always allowed for this version of the skill.' };
+    const how = ctx.explicitSkill === skill.name ? 'explicit' : 'model';
+    // Activating again in the same chat asks nothing new, so the grant (a hash of the files) is not looked up then.
+    const access = await ctx.access.settleConsent(skill, how, async () =>
+      ctx.activated.has(skill.name) ? false : ctx.store.hasGrant(skill.name, await skillContentHash(skill)),
+    );
+    if (access.permission === 'deny') return { type: 'denied', reason: refusal(access, how)! };
+    if (access.consent === 'none' || ctx.activated.has(skill.name)) return undefined;
+    if (access.consent === 'granted') {
+      return {
+        type: 'approved',
+        reason:
+          how === 'explicit' ? 'Invoked by the person with /name.' : 'Always allowed for this version of the skill.',
+      };
     }
     const location = displaySkillLocation(skill, ctx.display);
     const allowedTools = skill.frontmatter['allowed-tools'];
     return {
       type: 'user-approval',
       reason:
-        `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${reason}.` +
+        `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
         (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : ''),
     };
   };

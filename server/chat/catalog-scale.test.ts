@@ -8,16 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig } from '../config';
+import { openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { createPermissionPolicy } from '../permissions/policy';
 import { countTokens } from '../skills/catalog';
 import { discoverSkills } from '../skills/discovery';
-import { resolveModes } from '../skills/modes';
 import type { Skill } from '../skills/types';
+import { activateSkill } from '../tools';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { activateSkill } from './tools';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
 import type { ChatMessage } from './types';
 
@@ -69,9 +69,9 @@ function deps(cfg: AppConfig, model: LanguageModelV4): TurnDeps {
   return {
     store,
     config: cfg,
-    skills: { skills, modes: resolveModes(skills, cfg) },
+    skills: { skills },
     model: { model, label: 'offline' },
-    policy: createPermissionPolicy(cfg),
+    access: createAccessResolver(cfg),
   };
 }
 
@@ -111,7 +111,7 @@ beforeAll(async () => {
     'Plans zebra herd migrations across the savanna with waterhole stops. Use when asked about zebra migration routes.',
   );
   skills = (await discoverSkills([{ path: root, scope: 'project', kind: 'app' }], { limits: config().limits })).skills;
-  store = createDbChatStore(path.join(tmp, 'db.sqlite'));
+  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -201,7 +201,7 @@ describe('modes', () => {
     const cfg = config({ ...modes });
     const ctx = {
       skills: new Map([[manual.name, manual]]),
-      modeOf: (name: string) => resolveModes(skills, cfg).get(name) ?? ('auto' as const),
+      access: createAccessResolver(cfg).resolveAll(skills),
       activated: new Set<string>(),
       limits: cfg.limits,
       display: { appDir: tmp, home: tmp },

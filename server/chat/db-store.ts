@@ -1,4 +1,6 @@
 /** The `ChatStore` over SQLite: a thin adapter from the chat's needs to the named queries of `server/db`. */
+
+import type { Db } from '../db';
 import {
   activationCountsBySkill,
   addGrant,
@@ -11,7 +13,6 @@ import {
   finishAssistantMessage,
   getChat,
   getChatActivations,
-  getDb,
   getMessageRecords,
   getMessages,
   hasGrant,
@@ -41,8 +42,9 @@ function summary(chat: Chat): ChatSummary {
   return { id: chat.id, title: chat.title, createdAt: chat.createdAt.getTime(), updatedAt: chat.updatedAt.getTime() };
 }
 
-export function createDbChatStore(databasePath: string): ChatStore {
-  const db = () => getDb(databasePath);
+/** The store over the app's one connection (the composition root's `db`). */
+export function createDbChatStore(connection: Db): ChatStore {
+  const db = () => connection;
   const activationsOf = (chatId: string): ChatActivation[] =>
     getChatActivations(chatId, db()).map((a) => ({
       skillName: a.skillName,

@@ -3,7 +3,7 @@
  * come first (they change only when the skill set changes), the chat's activated names last (they change on
  * activation), and the explicit-invocation line only on the step that forces activation.
  */
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from './types';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '../tools/names';
 
 const POLICY_WITH_SKILLS = `You are skillchat, a helpful assistant that can use Agent Skills.
 Skills are folders of instructions and files. The available_skills catalog below lists each skill's name and description.

@@ -1,23 +1,22 @@
 /**
- * What a turn may do with the installed skills: which exist, which the model may use (not denied by permission, not
- * `off`), and the catalog block under the token budget. Built once per turn from the registry's scan.
+ * What a turn may do with the installed skills: which exist, which the tools may touch (their access record says
+ * `usable`), and the catalog block under the token budget. Built once per turn from the registry's scan.
  *
- * The catalog is kept per chat while the skill set, modes and budget stay the same, so the system prompt is stable
+ * The catalog is kept per chat while the skill set, their catalog presence and the budget stay the same, so the system prompt is stable
  * across the turns of a chat (provider prompt caching). When skills must be left out, relevance is taken from the
  * chat's first message for the same reason; later needs are served by `skills_search`.
  */
+import type { AccessMap } from '../access/resolver';
 import type { AppConfig } from '../config';
-import type { PermissionPolicy } from '../permissions/policy';
 import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from '../skills/budget';
 import { createMatcher, type Matcher } from '../skills/match';
-import { modeIn, modelMayActivate, type SkillMode } from '../skills/modes';
 import type { Skill } from '../skills/types';
 
 export interface SkillSource {
   /** The registry's current skills (the same array until the next scan: caches key on it). */
   skills: readonly Skill[];
-  /** Modes from config and /admin (registry.modes()); missing names are `auto`. */
-  modes?: ReadonlyMap<string, SkillMode>;
+  /** Each skill's access record (server/access/), resolved for this turn. */
+  access: AccessMap;
   /** The registry's matcher over `skills`. */
   matcher?: Matcher;
   /** Activations per skill across chats: used skills stay listed first when some must be left out. */
@@ -26,11 +25,9 @@ export interface SkillSource {
 
 export interface SkillView {
   all: ReadonlyMap<string, Skill>;
-  /** Skills the tools may touch: not denied by permission and not `off`. */
+  /** Skills the tools may touch: their access record says `usable` (not denied, not off). */
   usable: ReadonlyMap<string, Skill>;
-  modeOf(name: string): SkillMode;
-  /** Effective modes: a denied skill is `off`. */
-  modes: ReadonlyMap<string, SkillMode>;
+  access: AccessMap;
   /** Null when no skill can be offered to the model: then no catalog and no skill tools. */
   catalog: BudgetedCatalog | null;
   /** Names the activation tool may enumerate; null when the model can reach unlisted skills (free string). */
@@ -38,26 +35,21 @@ export interface SkillView {
   matcher(): Matcher;
 }
 
-type CatalogCacheEntry = { modes: ReadonlyMap<string, SkillMode>; budget: number; catalog: BudgetedCatalog };
+type CatalogCacheEntry = { access: AccessMap; presence: string; budget: number; catalog: BudgetedCatalog };
 const catalogCache = new WeakMap<readonly Skill[], Map<string, CatalogCacheEntry>>();
 
 export function buildSkillView(input: {
   source: SkillSource;
-  policy: PermissionPolicy;
   config: Pick<AppConfig, 'catalog'>;
   contextWindow?: number;
   chatId: string;
   /** The chat's first user message: relevance for the catalog when skills must be left out. */
   relevanceText: string;
 }): SkillView {
-  const { source, policy } = input;
+  const { source } = input;
+  const { access } = source;
   const all = new Map(source.skills.map((s) => [s.name, s]));
-  // A denied skill is `off` for the model: never listed, never searchable, never activated.
-  const modes = new Map<string, SkillMode>();
-  for (const skill of source.skills) {
-    modes.set(skill.name, policy.resolve(skill).permission === 'deny' ? 'off' : modeIn(source.modes, skill.name));
-  }
-  const usable = new Map([...all].filter(([name]) => modes.get(name) !== 'off'));
+  const usable = new Map([...all].filter(([name]) => access.get(name)?.usable === true));
   let matcher = source.matcher;
   const getMatcher = () => {
     matcher ??= createMatcher(source.skills);
@@ -65,7 +57,7 @@ export function buildSkillView(input: {
   };
 
   let catalog: BudgetedCatalog | null = null;
-  if ([...usable.keys()].some((name) => modelMayActivate(modes.get(name)!))) {
+  if ([...usable.keys()].some((name) => access.get(name)?.modelMayActivate)) {
     const budget = catalogBudget(input.contextWindow, input.config);
     let perChat = catalogCache.get(source.skills);
     if (!perChat) {
@@ -73,7 +65,9 @@ export function buildSkillView(input: {
       catalogCache.set(source.skills, perChat);
     }
     const cached = perChat.get(input.chatId);
-    if (cached && cached.budget === budget && sameModes(cached.modes, modes)) {
+    // The resolver hands out the same records until an override changes: then compare what the catalog reads.
+    const presence = cached?.access === access ? cached.presence : presenceKey(source.skills, access);
+    if (cached && cached.budget === budget && cached.presence === presence) {
       catalog = cached.catalog;
     } else {
       catalog = buildBudgetedCatalog(source.skills, {
@@ -81,10 +75,10 @@ export function buildSkillView(input: {
         relevanceText: input.relevanceText,
         // Only read when the chat's catalog is built, not on every turn.
         usage: typeof source.usage === 'function' ? source.usage() : source.usage,
-        modes,
+        access,
         matcher: getMatcher,
       });
-      perChat.set(input.chatId, { modes, budget, catalog });
+      perChat.set(input.chatId, { access, presence, budget, catalog });
     }
   }
 
@@ -92,16 +86,14 @@ export function buildSkillView(input: {
   return {
     all,
     usable,
-    modeOf: (name) => modes.get(name) ?? 'auto',
-    modes,
+    access,
     catalog,
     activationEnum: enumerable.length > 0 ? (enumerable as [string, ...string[]]) : null,
     matcher: getMatcher,
   };
 }
 
-function sameModes(a: ReadonlyMap<string, SkillMode>, b: ReadonlyMap<string, SkillMode>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [name, mode] of a) if (b.get(name) !== mode) return false;
-  return true;
+/** What the catalog depends on besides the skills: each skill's presence. */
+function presenceKey(skills: readonly Skill[], access: AccessMap): string {
+  return skills.map((s) => `${access.get(s.name)?.catalog ?? 'hidden'}${access.get(s.name)?.pinned ? '!' : ''}`).join();
 }

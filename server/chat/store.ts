@@ -3,7 +3,7 @@
  * keeping the interface here lets the turn be exercised against a fresh database in tests.
  */
 import type { PermissionDecision, ScriptRunInput } from '../db';
-import type { ActivationHow } from './tools';
+import type { ActivationHow } from '../tools';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error';

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { getMessageRecords, listScriptRuns, markStreamingInterrupted } from '../db';
+import { type Db, getMessageRecords, listScriptRuns, markStreamingInterrupted, openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { createPermissionPolicy } from '../permissions/policy';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
@@ -20,6 +20,7 @@ import type { ChatMessage } from './types';
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
 let store: ChatStore;
+let db: Db;
 let skills: Skill[];
 
 function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
@@ -27,9 +28,9 @@ function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
   return {
     store,
     config,
-    skills,
+    skills: { skills },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
-    policy: createPermissionPolicy(config),
+    access: createAccessResolver(config),
     ...overrides,
   };
 }
@@ -64,7 +65,8 @@ function text(message: ChatMessage): string {
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-turn-'));
-  store = createDbChatStore(path.join(tmp, 'chat.db'));
+  db = openDb(path.join(tmp, 'chat.db'));
+  store = createDbChatStore(db);
   const result = await discoverSkills([{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }], {
     limits: loadConfig({ appDir, env: {} }).limits,
   });
@@ -143,7 +145,7 @@ describe('runChatTurn', () => {
     expect(run?.output?.exitCode).toBe(0);
     expect(toolParts(answer, 'tool-skills_readResource')).toEqual([]);
     expect(text(answer)).toContain('SKILLCHAT_SKILLS_SCRIPT_OK');
-    expect(listScriptRuns(10)[0]).toMatchObject({
+    expect(listScriptRuns(10, db)[0]).toMatchObject({
       chatId: 'script',
       skillName: 'skills-system-validation',
       script: 'scripts/echo.sh',
@@ -173,7 +175,7 @@ describe('runChatTurn', () => {
 
   it('with no skills: no catalog, no tools', async () => {
     const { chat } = store.createChat({ id: 'none' });
-    const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: [] }));
+    const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: { skills: [] } }));
     expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
   });
 
@@ -216,7 +218,7 @@ describe('runChatTurn', () => {
     while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
     expect(stopTurn(chat.id)).toBe(true);
     await waitForTurn(chat.id);
-    const records = getMessageRecords(chat.id);
+    const records = getMessageRecords(chat.id, db);
     const answer = records.at(-1)!;
     expect(answer.status).toBe('aborted');
     expect(text(answer.message as ChatMessage).length).toBeGreaterThan(0);
@@ -228,7 +230,7 @@ describe('runChatTurn', () => {
     store.saveUserMessage(chat.id, userMessage('hello'));
     store.startAssistantMessage(chat.id, 'crashed-answer');
     expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata?.status).toBeUndefined();
-    markStreamingInterrupted();
+    markStreamingInterrupted(db);
     expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata).toMatchObject({ status: 'interrupted' });
   });
 
@@ -243,7 +245,7 @@ describe('runChatTurn', () => {
     await reader.read();
     await reader.cancel();
     await waitForTurn(chat.id);
-    const answer = getMessageRecords(chat.id).at(-1)!;
+    const answer = getMessageRecords(chat.id, db).at(-1)!;
     expect(answer.status).toBe('complete');
     expect(text(answer.message as ChatMessage)).toMatch(/offline/i);
   });

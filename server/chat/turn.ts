@@ -16,32 +16,26 @@ import {
   toUIMessageStream,
   type UIMessageStreamWriter,
 } from 'ai';
+import { refusal as refusalOf } from '../access/access';
+import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
-import type { PermissionPolicy } from '../permissions/policy';
 import { parseInvocation } from '../skills/invocation';
-import type { Skill } from '../skills/types';
+import {
+  type ActivationHow,
+  activateSkill,
+  createSkillTools,
+  offeredTools,
+  type SkillToolContext,
+  SkillToolError,
+} from '../tools';
+import { TOOL_ACTIVATE } from '../tools/names';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
-import {
-  type ActivationHow,
-  activateSkill,
-  createSkillTools,
-  runnableSkills,
-  type SkillToolContext,
-  SkillToolError,
-} from './tools';
-import {
-  type ActivateOutput,
-  type ChatMessage,
-  type ChatRequestBody,
-  TOOL_ACTIVATE,
-  TOOL_RUN_SCRIPT,
-  TOOL_SEARCH,
-} from './types';
+import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -49,10 +43,11 @@ export const MAX_STEPS = 8;
 export interface TurnDeps {
   store: ChatStore;
   config: AppConfig;
-  /** Loaded skills (the registry's current scan), with its modes, matcher and use counts when known. */
-  skills: readonly Skill[] | SkillSource;
+  /** Loaded skills (the registry's current scan), with its matcher and use counts when known. */
+  skills: Omit<SkillSource, 'access'>;
   model: { model: LanguageModel; label: string; contextWindow?: number };
-  policy: PermissionPolicy;
+  /** Who may use which skill, and how (server/access/). */
+  access: AccessResolver;
 }
 
 interface ActiveTurn {
@@ -119,13 +114,6 @@ async function answerInvocation(
   writer.write({ type: 'finish' });
 }
 
-/** Why a `/name` the person typed cannot run: denied by permission, or turned off. */
-function refusalReason(skill: Skill, policy: PermissionPolicy): string {
-  const { permission, reason } = policy.resolve(skill);
-  if (permission === 'deny') return `Skill "${skill.name}" is not allowed here (${reason}).`;
-  return `Skill "${skill.name}" is turned off by the operator.`;
-}
-
 /** Applies the trigger to the stored history: the messages the model answers and the id the answer is stored under. */
 async function prepareHistory(
   body: ChatRequestBody,
@@ -168,8 +156,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const stored = store.getMessages(chatId);
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
   const view = buildSkillView({
-    source: Array.isArray(deps.skills) ? { skills: deps.skills } : (deps.skills as SkillSource),
-    policy: deps.policy,
+    source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills) },
     config,
     contextWindow: deps.model.contextWindow,
     chatId,
@@ -182,7 +169,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const approvalContext = (): ApprovalContext => ({
     chatId,
     skills,
-    policy: deps.policy,
+    access: deps.access,
     store,
     display,
     activated,
@@ -194,8 +181,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const lastUserText = messageText(history.findLast((m) => m.role === 'user') ?? { parts: [] });
   const invocation = continuing ? null : parseInvocation(lastUserText, (name) => view.all.has(name));
   explicitSkill = invocation?.name;
-  const refusal =
-    invocation && !skills.has(invocation.name) ? refusalReason(view.all.get(invocation.name)!, deps.policy) : null;
+  const refusal = invocation ? refusalOf(view.access.get(invocation.name)!, 'explicit') : null;
   const catalog = view.catalog?.catalog ?? null;
 
   const assistantId = answerId;
@@ -210,9 +196,9 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
   const ctx: SkillToolContext = {
     skills,
-    modeOf: view.modeOf,
+    access: view.access,
     activationEnum: view.activationEnum,
-    search: view.catalog && view.catalog.omitted > 0 ? { matcher: view.matcher, modes: view.modes } : null,
+    search: view.catalog && view.catalog.omitted > 0 ? { matcher: view.matcher } : null,
     activated,
     limits: config.limits,
     display,
@@ -251,7 +237,6 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
           )
         : history;
       const tools = createSkillTools(ctx);
-      const toolNames = (tools ? Object.keys(tools) : []) as Array<keyof NonNullable<typeof tools>>;
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
         buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
@@ -264,11 +249,8 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         abortSignal: controller.signal,
         toolApproval: createToolApproval(approvalContext()),
         prepareStep: async ({ stepNumber }) => {
-          // The script tool is offered only while an active skill has scripts (it can become active mid-turn).
-          const canRun = tools !== undefined && (await runnableSkills(ctx)).length > 0;
-          const activeTools = toolNames.filter(
-            (n) => (n !== TOOL_RUN_SCRIPT || canRun) && (n !== TOOL_SEARCH || ctx.search !== null),
-          );
+          // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
+          const activeTools = tools ? await offeredTools(ctx) : [];
           if (!invocation || !catalog) return { activeTools };
           // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
           if (stepNumber === 0) {

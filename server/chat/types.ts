@@ -1,82 +1,21 @@
 /**
  * The chat's wire types, shared by the route handlers and the browser (import with `import type` from components).
- * Tool names on the wire use `_` (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); people see them with a dot.
+ * Tool names and display names: server/tools/names.ts; each tool's input and output: its declaration in
+ * server/tools/.
  */
 import type { UIMessage } from 'ai';
-import type { ResourceResult } from '../skills/resources';
+import type { ToolTypes } from '../tools';
 
-export const TOOL_ACTIVATE = 'skills_activate';
-export const TOOL_READ_RESOURCE = 'skills_readResource';
-export const TOOL_RUN_SCRIPT = 'skills_runScript';
-export const TOOL_SEARCH = 'skills_search';
-
-/** Display names, also used in `data-testid="tool-card-<display name>"`. */
-export const TOOL_DISPLAY_NAMES: Record<string, string> = {
-  [TOOL_ACTIVATE]: 'skills.activate',
-  [TOOL_READ_RESOURCE]: 'skills.readResource',
-  [TOOL_RUN_SCRIPT]: 'skills.runScript',
-  [TOOL_SEARCH]: 'skills.search',
-};
-
-export interface ActivateInput {
-  name: string;
-}
-
-export interface ActivateOutput {
-  name: string;
-  description: string;
-  /** Skill folder for display: relative to its root, prefixed with the root's short label (e.g. `.skills/pdf`). */
-  location: string;
-  /** The SKILL.md body. Empty when `alreadyActive`. */
-  instructions: string;
-  /** Files in the skill folder (relative paths), capped. */
-  resources: string[];
-  truncated: boolean;
-  notice?: string;
-  /** The skill was already active in this chat: its instructions are not repeated. */
-  alreadyActive?: boolean;
-  /** `allowed-tools` from the frontmatter: shown to people, grants nothing by itself. */
-  allowedTools?: string;
-  how: 'explicit' | 'model';
-}
-
-export interface ReadResourceInput {
-  name: string;
-  path: string;
-}
-
-/** What the confined reader returns for a file, plus the skill's name. */
-export type ReadResourceOutput = Omit<Extract<ResourceResult, { ok: true }>, 'ok'> & { name: string };
-
-export interface RunScriptInput {
-  name: string;
-  path: string;
-  args?: string[];
-}
-
-export interface RunScriptOutput {
-  name: string;
-  path: string;
-  args: string[];
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  truncated: boolean;
-  timedOut: boolean;
-  /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
-  error?: string;
-}
-
-export interface SearchInput {
-  query: string;
-  limit?: number;
-}
-
-export interface SearchOutput {
-  query: string;
-  results: Array<{ name: string; description: string; score: number }>;
-}
+export type {
+  ActivateInput,
+  ActivateOutput,
+  ReadResourceInput,
+  ReadResourceOutput,
+  RunScriptInput,
+  RunScriptOutput,
+  SearchInput,
+  SearchOutput,
+} from '../tools';
 
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
 
@@ -97,12 +36,7 @@ export type ChatDataParts = {
   activations: { names: string[] };
 };
 
-export type ChatTools = {
-  [TOOL_ACTIVATE]: { input: ActivateInput; output: ActivateOutput };
-  [TOOL_READ_RESOURCE]: { input: ReadResourceInput; output: ReadResourceOutput };
-  [TOOL_RUN_SCRIPT]: { input: RunScriptInput; output: RunScriptOutput };
-  [TOOL_SEARCH]: { input: SearchInput; output: SearchOutput };
-};
+export type ChatTools = ToolTypes;
 
 export type ChatMessage = UIMessage<ChatMessageMetadata, ChatDataParts, ChatTools>;
 

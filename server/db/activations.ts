@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, max, type SQL, sql, sum } from 'drizzle-orm';
 import { chatExists } from './chats';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { DbError } from './errors';
 import {
   type ActivationEventRow,
@@ -40,7 +40,7 @@ export function recordActivation(
   skillName: string,
   how: ActivationHow,
   at: Date = new Date(),
-  db: Db = getDb(),
+  db: Db,
 ): ChatActivation {
   if (skillName.trim() === '') throw new DbError('invalid-input', 'A skill name cannot be empty');
   const explicit = how === 'explicit' ? 1 : 0;
@@ -81,7 +81,7 @@ export function recordActivation(
 }
 
 /** The skills activated in a chat, in the order they were first activated. */
-export function getChatActivations(chatId: string, db: Db = getDb()): ChatActivation[] {
+export function getChatActivations(chatId: string, db: Db): ChatActivation[] {
   return db
     .select()
     .from(activations)
@@ -102,7 +102,7 @@ export interface ActivationEventQuery {
 const MAX_EVENTS_PAGE = 500;
 
 /** Activation events across chats, newest first, with each chat's title. */
-export function listActivationEvents(query: ActivationEventQuery = {}, db: Db = getDb()): ActivationEvent[] {
+export function listActivationEvents(query: ActivationEventQuery = {}, db: Db): ActivationEvent[] {
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 0), MAX_EVENTS_PAGE);
   const offset = Math.max(Math.trunc(query.offset ?? 0), 0);
   return db
@@ -124,10 +124,7 @@ export function listActivationEvents(query: ActivationEventQuery = {}, db: Db = 
 }
 
 /** How many events `listActivationEvents` pages through with the same filters. */
-export function countActivationEvents(
-  query: Pick<ActivationEventQuery, 'skillName' | 'chatId'> = {},
-  db: Db = getDb(),
-): number {
+export function countActivationEvents(query: Pick<ActivationEventQuery, 'skillName' | 'chatId'> = {}, db: Db): number {
   return db.select({ n: count() }).from(activationEvents).where(eventFilter(query)).get()?.n ?? 0;
 }
 
@@ -139,7 +136,7 @@ function eventFilter(query: Pick<ActivationEventQuery, 'skillName' | 'chatId'>):
 }
 
 /** Totals per skill over all chats, most activated first. Deleted chats no longer count. */
-export function activationCountsBySkill(db: Db = getDb()): SkillActivationCount[] {
+export function activationCountsBySkill(db: Db): SkillActivationCount[] {
   const rows = db
     .select({
       skillName: activations.skillName,

@@ -1,36 +1,19 @@
 /**
- * Chat queries. Every query takes the connection last, defaulting to the process's `getDb()`; tests pass their own.
+ * Chat queries. Every query takes the connection last: the app passes its one connection (server/app.ts), tests their own.
  */
 import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { type Db, getDb } from './client';
+import { DEFAULT_CHAT_TITLE } from '../chat/title';
+import type { Db } from './client';
 import { DbError } from './errors';
 import { type ChatRow, chats } from './schema';
 
 export type Chat = ChatRow;
 
-export const DEFAULT_CHAT_TITLE = 'New chat';
-/** Titles derived from a first message; long enough to tell chats apart in a sidebar. */
-export const DERIVED_TITLE_LENGTH = 60;
+export { DEFAULT_CHAT_TITLE, DERIVED_TITLE_LENGTH, deriveTitle } from '../chat/title';
+
 /** Any title, including one typed by a person when renaming. */
 export const MAX_TITLE_LENGTH = 200;
-
-/**
- * A chat title from the first message: its first non-blank line, whitespace collapsed, cut at a word boundary
- * to at most `maxLength` characters (counted in code points, so an emoji is never split) with an ellipsis.
- */
-export function deriveTitle(text: string, maxLength = DERIVED_TITLE_LENGTH): string {
-  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
-  const title = line.replace(/\s+/g, ' ').trim();
-  if (title === '') return DEFAULT_CHAT_TITLE;
-  const chars = Array.from(title);
-  if (chars.length <= maxLength) return title;
-  const cut = chars.slice(0, maxLength - 1).join('');
-  const lastSpace = cut.lastIndexOf(' ');
-  // Back off to the last word boundary unless that throws away more than half the title (one very long word).
-  const trimmed = lastSpace > cut.length / 2 ? cut.slice(0, lastSpace) : cut;
-  return `${trimmed.trimEnd()}…`;
-}
 
 function normalizeTitle(title: string | undefined): string {
   const clean = (title ?? '').replace(/\s+/g, ' ').trim();
@@ -46,7 +29,7 @@ export interface CreateChatInput {
 }
 
 /** Creates a chat; throws `DbError('chat-exists')` if the id is taken (use `ensureChat` for "create if new"). */
-export function createChat(input: CreateChatInput = {}, db: Db = getDb()): Chat {
+export function createChat(input: CreateChatInput = {}, db: Db): Chat {
   const id = input.id ?? randomUUID();
   if (id.trim() === '') throw new DbError('invalid-input', 'A chat id cannot be empty');
   const at = input.at ?? new Date();
@@ -61,10 +44,7 @@ export function createChat(input: CreateChatInput = {}, db: Db = getDb()): Chat 
 }
 
 /** The chat with `input.id`, created with `input.title` if it does not exist yet (the first message of a chat). */
-export function ensureChat(
-  input: CreateChatInput & { id: string },
-  db: Db = getDb(),
-): { chat: Chat; created: boolean } {
+export function ensureChat(input: CreateChatInput & { id: string }, db: Db): { chat: Chat; created: boolean } {
   return db.transaction(
     () => {
       const existing = getChat(input.id, db);
@@ -75,23 +55,23 @@ export function ensureChat(
   );
 }
 
-export function getChat(id: string, db: Db = getDb()): Chat | null {
+export function getChat(id: string, db: Db): Chat | null {
   return db.select().from(chats).where(eq(chats.id, id)).get() ?? null;
 }
 
 /** True when `id` names a chat; lets writes fail with `chat-not-found` instead of a bare foreign key error. */
-export function chatExists(id: string, db: Db = getDb()): boolean {
+export function chatExists(id: string, db: Db): boolean {
   return db.select({ id: chats.id }).from(chats).where(eq(chats.id, id)).get() !== undefined;
 }
 
 /** Most recently active first. */
-export function listChats(options: { limit?: number } = {}, db: Db = getDb()): Chat[] {
+export function listChats(options: { limit?: number } = {}, db: Db): Chat[] {
   const query = db.select().from(chats).orderBy(desc(chats.updatedAt), desc(chats.createdAt), desc(chats.id));
   return options.limit === undefined ? query.all() : query.limit(options.limit).all();
 }
 
 /** Renames without touching `updatedAt` (a rename is not activity). Null when the chat does not exist. */
-export function renameChat(id: string, title: string, db: Db = getDb()): Chat | null {
+export function renameChat(id: string, title: string, db: Db): Chat | null {
   return (
     db
       .update(chats)
@@ -103,11 +83,11 @@ export function renameChat(id: string, title: string, db: Db = getDb()): Chat | 
 }
 
 /** Deletes the chat; its messages and activations go with it (ON DELETE CASCADE). False when it did not exist. */
-export function deleteChat(id: string, db: Db = getDb()): boolean {
+export function deleteChat(id: string, db: Db): boolean {
   return db.delete(chats).where(eq(chats.id, id)).run().changes > 0;
 }
 
 /** Marks activity on the chat (moves it to the top of `listChats`). False when it does not exist. */
-export function touchChat(id: string, at: Date = new Date(), db: Db = getDb()): boolean {
+export function touchChat(id: string, at: Date = new Date(), db: Db): boolean {
   return db.update(chats).set({ updatedAt: at }).where(eq(chats.id, id)).run().changes > 0;
 }

@@ -17,32 +17,29 @@ describe('getDb', () => {
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('creates nothing at import; opens the configured file once on first use', async () => {
-    vi.stubEnv('SKILLCHAT_DB', dbFile);
+  it('creates nothing at import; opens the file once on first use', async () => {
     vi.resetModules();
     const db = await import('./index');
     expect(fs.existsSync(dbFile)).toBe(false);
 
-    const first = db.getDb();
+    const first = db.getDb(dbFile);
     expect(fs.existsSync(dbFile)).toBe(true);
-    expect(db.getDb()).toBe(first);
     expect(db.getDb(dbFile)).toBe(first);
     expect(() => db.getDb(path.join(dir, 'other.db'))).toThrow(/already open/);
 
-    // Queries default to the process's connection.
-    db.createChat({ id: 'c1' });
-    expect(db.listChats().map((c) => c.id)).toEqual(['c1']);
+    db.createChat({ id: 'c1' }, first);
+    expect(db.listChats({}, first).map((c) => c.id)).toEqual(['c1']);
 
     // Survives a module reload (Next dev): the connection is on globalThis, not in the module.
     vi.resetModules();
     const reloaded = await import('./index');
-    expect(reloaded.getDb()).toBe(first);
+    expect(reloaded.getDb(dbFile)).toBe(first);
 
     reloaded.closeDb();
     expect(first.$client.open).toBe(false);
-    const again = reloaded.getDb();
+    const again = reloaded.getDb(dbFile);
     expect(again).not.toBe(first);
-    expect(reloaded.getChat('c1')?.id).toBe('c1');
+    expect(reloaded.getChat('c1', again)?.id).toBe('c1');
   });
 
   it('finds the migrations from another working directory', async () => {

@@ -9,7 +9,6 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { loadConfig } from '../config';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -37,7 +36,7 @@ const reports = new WeakMap<Db, OpenReport>();
 
 /**
  * Opens (creating the file and its folder if needed), configures and migrates a database. Each call returns a new
- * connection: the app uses `getDb()`; tests use this with a temp file or `:memory:`.
+ * connection: the app uses `getDb(path)` once (server/app.ts); tests use this with a temp file or `:memory:`.
  */
 export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
   const isMemory = dbPath === MEMORY;
@@ -100,7 +99,7 @@ export function getOpenReport(db: Db): OpenReport | undefined {
  * Marks every `streaming` message `interrupted` and returns how many. Run at open: a row still streaming then
  * belongs to a process that died mid-answer. Lives here, not in `messages.ts`, so opening needs no import cycle.
  */
-export function markStreamingInterrupted(db: Db = getDb()): number {
+export function markStreamingInterrupted(db: Db): number {
   // A literal, not a bound parameter, so SQLite can use the partial index `messages_streaming_idx`.
   const result = db
     .update(schema.messages)
@@ -164,11 +163,12 @@ interface CachedDb {
 const store = globalThis as typeof globalThis & { __skillchatDb?: CachedDb };
 
 /**
- * The process's connection, opened on the first call at `dbPath` or the configured `databasePath`
- * (`SKILLCHAT_DB`, default `<app>/data/skillchat.db`). Asking for another path while one is open is a bug: throws.
+ * The process's connection, opened on the first call at `dbPath` (the config's `databasePath`: the composition root,
+ * server/app.ts, is the one caller in the app). Asking for another path while one is open is a bug: throws. Kept on
+ * globalThis so Next dev reloads do not open a second connection.
  */
-export function getDb(dbPath?: string): Db {
-  const wanted = dbPath === undefined ? undefined : dbPath === MEMORY ? MEMORY : path.resolve(dbPath);
+export function getDb(dbPath: string): Db {
+  const wanted = dbPath === MEMORY ? MEMORY : path.resolve(dbPath);
   const cached = store.__skillchatDb;
   if (cached) {
     if (wanted !== undefined && wanted !== cached.path) {
@@ -176,7 +176,7 @@ export function getDb(dbPath?: string): Db {
     }
     return cached.db;
   }
-  const target = wanted ?? loadConfig().databasePath;
+  const target = wanted;
   const db = openDb(target);
   store.__skillchatDb = { db, path: target };
   return db;

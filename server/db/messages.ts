@@ -8,7 +8,7 @@ import type { UIMessage } from 'ai';
 import { and, asc, eq, gt, gte, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { chatExists } from './chats';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { DbError } from './errors';
 import { chats, MESSAGE_ROLES, type MessageRole, type MessageRow, type MessageStatus, messages } from './schema';
 
@@ -36,22 +36,14 @@ export interface StoredMessage<M extends UIMessage = UIMessage> {
  * against the tool schemas: run the AI SDK's `validateUIMessages` where that matters. `M` lets a caller name its
  * own message type (`UIMessage<Meta, Data, Tools>`); it is not checked.
  */
-export function getMessages<M extends UIMessage = UIMessage>(chatId: string, db: Db = getDb()): M[] {
+export function getMessages<M extends UIMessage = UIMessage>(chatId: string, db: Db): M[] {
   return getMessageRecords<M>(chatId, db).map((record) => record.message);
 }
 
 /** Like `getMessages`, with status, error and timestamps: for showing interrupted or failed answers. */
-export function getMessageRecords<M extends UIMessage = UIMessage>(
-  chatId: string,
-  db: Db = getDb(),
-): StoredMessage<M>[] {
+export function getMessageRecords<M extends UIMessage = UIMessage>(chatId: string, db: Db): StoredMessage<M>[] {
   const rows = db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)).all();
   return rows.map((row) => toStoredMessage<M>(row));
-}
-
-export function getMessage<M extends UIMessage = UIMessage>(id: string, db: Db = getDb()): StoredMessage<M> | null {
-  const row = db.select().from(messages).where(eq(messages.id, id)).get();
-  return row ? toStoredMessage<M>(row) : null;
 }
 
 export interface SaveMessageOptions {
@@ -69,7 +61,7 @@ export function saveMessage(
   chatId: string,
   message: UIMessage,
   options: SaveMessageOptions = {},
-  db: Db = getDb(),
+  db: Db,
 ): StoredMessage {
   const at = options.at ?? new Date();
   const values = {
@@ -97,7 +89,7 @@ export function saveMessage(
 }
 
 /** `saveMessage` for the person's message, which is always complete. */
-export function saveUserMessage(chatId: string, message: UIMessage, db: Db = getDb()): StoredMessage {
+export function saveUserMessage(chatId: string, message: UIMessage, db: Db): StoredMessage {
   if (message.role !== 'user') {
     throw new DbError('invalid-input', `saveUserMessage expects a user message, got ${message.role}`);
   }
@@ -113,7 +105,7 @@ export function startAssistantMessage(
   chatId: string,
   id: string,
   options: { at?: Date; metadata?: unknown } = {},
-  db: Db = getDb(),
+  db: Db,
 ): StoredMessage {
   const at = options.at ?? new Date();
   const metadata = options.metadata === undefined ? undefined : serialize(options.metadata, 'metadata');
@@ -151,11 +143,7 @@ export interface FinishAssistantMessage {
  * Writes the final parts and status of an answer. Null when the message is gone (its chat was deleted while it
  * streamed): the caller has nothing left to save, which is not an error.
  */
-export function finishAssistantMessage(
-  id: string,
-  result: FinishAssistantMessage,
-  db: Db = getDb(),
-): StoredMessage | null {
+export function finishAssistantMessage(id: string, result: FinishAssistantMessage, db: Db): StoredMessage | null {
   const at = result.at ?? new Date();
   return db.transaction(
     () => {
@@ -188,7 +176,7 @@ export function deleteMessagesAfter(
   chatId: string,
   messageId: string,
   options: { inclusive?: boolean } = {},
-  db: Db = getDb(),
+  db: Db,
 ): number {
   return db.transaction(
     () => {

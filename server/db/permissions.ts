@@ -2,7 +2,7 @@
  * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import {
   type PermissionDecision,
   type PermissionDecisionRow,
@@ -23,19 +23,14 @@ function activeGrant(skillName: string, contentHash: string) {
   );
 }
 
-export function hasGrant(skillName: string, contentHash: string, db: Db = getDb()): boolean {
+export function hasGrant(skillName: string, contentHash: string, db: Db): boolean {
   return (
     db.select({ id: permissionGrants.id }).from(permissionGrants).where(activeGrant(skillName, contentHash)).get() !==
     undefined
   );
 }
 
-export function addGrant(
-  skillName: string,
-  contentHash: string,
-  at = new Date(),
-  db: Db = getDb(),
-): PermissionGrantRow {
+export function addGrant(skillName: string, contentHash: string, at = new Date(), db: Db): PermissionGrantRow {
   return db.transaction(
     () => {
       const existing = db.select().from(permissionGrants).where(activeGrant(skillName, contentHash)).get();
@@ -48,7 +43,7 @@ export function addGrant(
 }
 
 /** Active grants, newest first. */
-export function listGrants(db: Db = getDb()): PermissionGrantRow[] {
+export function listGrants(db: Db): PermissionGrantRow[] {
   return db
     .select()
     .from(permissionGrants)
@@ -58,7 +53,7 @@ export function listGrants(db: Db = getDb()): PermissionGrantRow[] {
 }
 
 /** Revokes one grant; false when it did not exist or was already revoked. */
-export function revokeGrant(id: number, at = new Date(), db: Db = getDb()): boolean {
+export function revokeGrant(id: number, at = new Date(), db: Db): boolean {
   return (
     db
       .update(permissionGrants)
@@ -70,14 +65,14 @@ export function revokeGrant(id: number, at = new Date(), db: Db = getDb()): bool
 
 export function recordDecision(
   input: { chatId: string | null; skillName: string; decision: PermissionDecision; contentHash: string; at?: Date },
-  db: Db = getDb(),
+  db: Db,
 ): void {
   db.insert(permissionDecisions)
     .values({ ...input, at: input.at ?? new Date() })
     .run();
 }
 
-export function listDecisions(limit = 100, db: Db = getDb()): PermissionDecisionRow[] {
+export function listDecisions(limit = 100, db: Db): PermissionDecisionRow[] {
   return db
     .select()
     .from(permissionDecisions)
@@ -97,7 +92,7 @@ export interface ScriptRunInput {
   at?: Date;
 }
 
-export function recordScriptRun(input: ScriptRunInput, db: Db = getDb()): void {
+export function recordScriptRun(input: ScriptRunInput, db: Db): void {
   db.insert(scriptRuns)
     .values({
       ...input,
@@ -108,7 +103,7 @@ export function recordScriptRun(input: ScriptRunInput, db: Db = getDb()): void {
     .run();
 }
 
-export function listScriptRuns(limit = 100, db: Db = getDb()): Array<Omit<ScriptRunRow, 'args'> & { args: string[] }> {
+export function listScriptRuns(limit = 100, db: Db): Array<Omit<ScriptRunRow, 'args'> & { args: string[] }> {
   return db
     .select()
     .from(scriptRuns)

@@ -1,10 +1,10 @@
 /** Per-skill modes set on /admin. The registry applies them over the config's globs. */
 import { eq } from 'drizzle-orm';
 import type { SkillMode } from '../config';
-import { type Db, getDb } from './client';
+import type { Db } from './client';
 import { skillModes } from './schema';
 
-export function listModeOverrides(db: Db = getDb()): Map<string, SkillMode> {
+export function listModeOverrides(db: Db): Map<string, SkillMode> {
   return new Map(
     db
       .select()
@@ -15,7 +15,7 @@ export function listModeOverrides(db: Db = getDb()): Map<string, SkillMode> {
 }
 
 /** Sets a skill's mode, or with null goes back to the config's rule. */
-export function setModeOverride(skillName: string, mode: SkillMode | null, db: Db = getDb()): void {
+export function setModeOverride(skillName: string, mode: SkillMode | null, db: Db): void {
   if (mode === null) {
     db.delete(skillModes).where(eq(skillModes.skillName, skillName)).run();
     return;

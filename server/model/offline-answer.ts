@@ -3,15 +3,9 @@
  * and marker-like strings so a person can check the files really were read), what failed and why, and how to get
  * further. Pure and deterministic: the same prompt gives the same text.
  */
-import {
-  type CatalogEntry,
-  type PromptView,
-  TOOL_ACTIVATE,
-  TOOL_READ_RESOURCE,
-  TOOL_RUN_SCRIPT,
-  TOOL_SEARCH,
-  type ToolExchange,
-} from './offline-prompt';
+
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from '../tools/names';
+import type { CatalogEntry, PromptView, ToolExchange } from './offline-prompt';
 import { pointedFiles } from './resource-paths';
 
 export interface AnswerContext {

@@ -10,17 +10,9 @@
  * A forced tool choice is the exception by definition: the caller forces step 0 only (see `prepareStep`).
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from '../tools/names';
 import { composeAnswer } from './offline-answer';
-import {
-  activatedName,
-  type CatalogEntry,
-  type PromptView,
-  readPrompt,
-  TOOL_ACTIVATE,
-  TOOL_READ_RESOURCE,
-  TOOL_RUN_SCRIPT,
-  TOOL_SEARCH,
-} from './offline-prompt';
+import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
 /** The shape of `createMatcher` in `server/skills/match.ts`, injectable so the model does not own the ranking. */

@@ -10,10 +10,7 @@ import type {
   LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
 
-export const TOOL_ACTIVATE = 'skills_activate';
-export const TOOL_READ_RESOURCE = 'skills_readResource';
-export const TOOL_RUN_SCRIPT = 'skills_runScript';
-export const TOOL_SEARCH = 'skills_search';
+import { TOOL_ACTIVATE, TOOL_SEARCH } from '../tools/names';
 
 export interface CatalogEntry {
   name: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { random, skillName } from '../../bench/generate';
+import { recordsForModes } from '../access/testing';
 import type { SkillMode } from '../config';
 import {
   buildBudgetedCatalog,
@@ -39,7 +40,7 @@ function skills(count: number, length = 300, seed = 3): Array<{ name: string; de
   });
 }
 
-const modesOf = (entries: Record<string, SkillMode>) => new Map(Object.entries(entries));
+const modesOf = (entries: Record<string, SkillMode>) => recordsForModes(entries);
 
 describe('catalogBudget', () => {
   it('is 2% of a known context window, else the configured or default number of tokens', () => {
@@ -165,9 +166,9 @@ describe('buildBudgetedCatalog', () => {
     const many = skills(200);
     const pinned = [many[150]!.name, many[199]!.name];
     const modes = modesOf(Object.fromEntries(pinned.map((n) => [n, 'pinned' as const])));
-    const tight = buildBudgetedCatalog(many, { budgetTokens: 400, modes });
+    const tight = buildBudgetedCatalog(many, { budgetTokens: 400, access: modes });
     for (const name of pinned) expect(tight.listed).toContain(name);
-    const tiny = buildBudgetedCatalog(many, { budgetTokens: 10, modes });
+    const tiny = buildBudgetedCatalog(many, { budgetTokens: 10, access: modes });
     expect(tiny.listed).toEqual([...pinned].sort(compareNames));
     expect(tiny.tokens).toBeGreaterThan(10);
     expect(tiny.omitted).toBe(198);
@@ -178,7 +179,7 @@ describe('buildBudgetedCatalog', () => {
     const [a, b, c] = few.map((s) => s.name);
     const result = buildBudgetedCatalog(few, {
       budgetTokens: 10_000,
-      modes: modesOf({ [a!]: 'search', [b!]: 'manual', [c!]: 'off' }),
+      access: modesOf({ [a!]: 'search', [b!]: 'manual', [c!]: 'off' }),
     });
     expect(result.listed).toHaveLength(3);
     expect(result.listed).not.toContain(a);

@@ -12,18 +12,18 @@
  *    then a stable hash of the name, so that with no other signal no name is favoured (never alphabetical). The
  *    block then says how many are not listed and that `skills_search` finds them.
  *
- * Modes (modes.ts): `pinned` is always listed (even over budget), `auto` competes for room, `search` is never
- * listed but counted as not listed (skills_search finds it), `manual` and `off` are not mentioned at all.
+ * Presence (the access record, server/access/): `pinned` is always listed (even over budget), `listed` competes for
+ * room, `searchable` is never listed but counted as not listed (skills_search finds it), `hidden` is not mentioned.
  *
  * Token counts are o200k (`countTokens`), counted once per distinct entry and cached, never by re-tokenising the
  * block in a loop: the block's count is the sum of its entries' (an upper bound: a separator shares a token with
  * its neighbours), checked once exactly at the end.
  */
-import type { CatalogConfig, SkillMode } from '../config';
+import type { CatalogPresenceOf } from '../access/presence';
+import type { CatalogConfig } from '../config';
+import { TOOL_SEARCH } from '../tools/names';
 import { countTokens, renderCatalog } from './catalog';
 import { compareNames, createMatcher, type Matcher } from './match';
-import { listedInCatalog, modeIn } from './modes';
-import { SEARCH_TOOL_NAME } from './search';
 
 export const DEFAULT_BUDGET_TOKENS = 4000;
 export const DEFAULT_BUDGET_PERCENT = 2;
@@ -32,6 +32,7 @@ export const MIN_DESCRIPTION_CHARS = 100;
 /** Only the end of a long conversation decides relevance. */
 const MAX_RELEVANCE_CHARS = 1000;
 const ELLIPSIS = '…';
+const LISTED = { catalog: 'listed', pinned: false } as const;
 
 export interface CatalogSkill {
   name: string;
@@ -44,8 +45,8 @@ export interface BudgetOptions {
   relevanceText?: string;
   /** Activations per skill name (all chats): used skills are kept before unused ones. */
   usage?: ReadonlyMap<string, number>;
-  /** Mode per skill name; missing names are `auto`. */
-  modes?: ReadonlyMap<string, SkillMode>;
+  /** Each skill's catalog presence (its access record); missing names are `listed`. */
+  access?: CatalogPresenceOf;
   /**
    * A matcher over these skills (the registry keeps one), or a function giving one: only called when skills must be
    * left out and `relevanceText` is given. Built here from the skills when absent.
@@ -138,7 +139,7 @@ function hashName(name: string): number {
 
 function noteFor(notListed: number): string {
   const what = notListed === 1 ? '1 more skill is' : `${notListed} more skills are`;
-  return `${what} not listed here. Call ${SEARCH_TOOL_NAME} with a few words about the task to find them.`;
+  return `${what} not listed here. Call ${TOOL_SEARCH} with a few words about the task to find them.`;
 }
 
 function wrap(entries: string[], notListed: number): string {
@@ -225,14 +226,14 @@ function render(entries: readonly Entry[], cap: number, notListed: number) {
 
 /** Builds the catalog block for `skills` within `options.budgetTokens` (see the module comment). */
 export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, options: BudgetOptions): BudgetedCatalog {
-  const { budgetTokens, modes } = options;
+  const { budgetTokens, access } = options;
   const pool: Entry[] = [];
   let searchOnly = 0;
   for (const s of skills) {
-    const mode = modeIn(modes, s.name);
-    if (mode === 'search') searchOnly++;
-    if (!listedInCatalog(mode)) continue;
-    pool.push({ name: s.name, description: s.description, pinned: mode === 'pinned', source: s });
+    const presence = access?.get(s.name) ?? LISTED;
+    if (presence.catalog === 'searchable') searchOnly++;
+    if (presence.catalog !== 'listed') continue;
+    pool.push({ name: s.name, description: s.description, pinned: presence.pinned, source: s });
   }
 
   // 1. Everything, whole: exactly `renderCatalog` when nothing is searchable only.

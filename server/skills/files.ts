@@ -54,3 +54,14 @@ export async function listSkillFiles(dir: string, options: { maxFiles?: number; 
   await walk(dir, '', 0);
   return { files, capped } satisfies SkillFileListing;
 }
+
+const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.ps1']);
+
+/**
+ * Whether a file in a skill folder is a script: anything under `scripts/`, or a file with a script's extension.
+ * Grants are tied to these (access/content-hash.ts). Which of them the sandbox can run is narrower (.sh, .bash,
+ * .py: server/scripts/).
+ */
+export function isScriptPath(relPath: string): boolean {
+  return relPath.startsWith('scripts/') || SCRIPT_EXTENSIONS.has(path.extname(relPath).toLowerCase());
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInvocation } from './invocation';
+import { parseInvocation, splitInvocation } from './invocation';
 
 const known = new Set(['pdf', 'csv-to-json', 'навык', '技能', 'café']);
 const isKnown = (name: string) => known.has(name);
@@ -45,5 +45,14 @@ describe('parseInvocation', () => {
       return true;
     });
     expect(asked).toEqual(['pdf']);
+  });
+});
+
+describe('splitInvocation', () => {
+  it('finds the command of any name, known or not, as the browser shows it', () => {
+    expect(splitInvocation('/навык сделай')).toEqual({ name: 'навык', rest: 'сделай', command: '/навык' });
+    expect(splitInvocation('  /shrug')).toEqual({ name: 'shrug', rest: '', command: '/shrug' });
+    expect(splitInvocation('/etc/passwd')).toBeNull();
+    expect(splitInvocation('plain text')).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AppConfig, loadConfig } from '../config';
 import type { SkillLoader } from './discovery';
-import { createSkillRegistry, getSkillRegistry } from './registry';
+import { createSkillRegistry } from './registry';
 import { loadSkill } from './skill-file';
 
 let tmp: string;
@@ -116,46 +116,5 @@ describe('createSkillRegistry', () => {
     await expect(registry.current()).rejects.toThrow('boom');
     fail = false;
     expect((await registry.current()).skills).toHaveLength(2);
-  });
-});
-
-describe('getSkillRegistry', () => {
-  const KEY = Symbol.for('skillchat.skillRegistry');
-  const holder = globalThis as Record<symbol, unknown>;
-
-  it('is one registry per process, kept on globalThis', async () => {
-    delete holder[KEY];
-    const config = configFor(base);
-    const registry = getSkillRegistry(config);
-    expect(getSkillRegistry()).toBe(registry);
-    expect(getSkillRegistry(configFor(base))).toBe(registry);
-    expect(holder[KEY]).toMatchObject({ registry });
-    expect((await registry.current()).skills).toHaveLength(2);
-  });
-
-  it('a config with other roots replaces it', () => {
-    delete holder[KEY];
-    const first = getSkillRegistry(configFor(base));
-    const other = fs.mkdtempSync(path.join(tmp, 'other-'));
-    const second = getSkillRegistry(configFor(other));
-    expect(second).not.toBe(first);
-    expect(getSkillRegistry()).toBe(second);
-    expect(second.config.roots[0]?.path).toBe(other);
-  });
-
-  it('without a config the first call uses loadConfig()', () => {
-    delete holder[KEY];
-    const saved = { roots: process.env.SKILLCHAT_SKILL_ROOTS, app: process.env.SKILLCHAT_APP_DIR };
-    process.env.SKILLCHAT_SKILL_ROOTS = base;
-    process.env.SKILLCHAT_APP_DIR = tmp;
-    try {
-      expect(getSkillRegistry().config.roots.map((r) => r.path)).toEqual([base]);
-    } finally {
-      if (saved.roots === undefined) delete process.env.SKILLCHAT_SKILL_ROOTS;
-      else process.env.SKILLCHAT_SKILL_ROOTS = saved.roots;
-      if (saved.app === undefined) delete process.env.SKILLCHAT_APP_DIR;
-      else process.env.SKILLCHAT_APP_DIR = saved.app;
-      delete holder[KEY];
-    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The in-memory skill set the app serves from: one scan on first use, then the same result until `rescan()` or,
- * with `startWatching()`, until a skill file or folder changes (live reload). Kept on `globalThis` so Next's dev
- * server, which re-evaluates modules on every edit, does not rescan (and lose the scan cache) on each reload.
+ * with `startWatching()`, until a skill file or folder changes (live reload). The composition root (server/app.ts)
+ * holds the app's one registry, on `globalThis`, so Next's dev server, which re-evaluates modules on every edit,
+ * does not rescan (and lose the scan cache) on each reload.
  *
  * Live reload: watch.ts reports changed paths, debounced; the registry rescans incrementally (discovery's
  * `changed`: only the folders those paths are in are read again, only changed skill files re-parsed), swaps in the
@@ -11,23 +12,11 @@
  * as it is now, and a catalog entry for a file that no longer loads would promise what activation cannot deliver.
  */
 import fs from 'node:fs';
-import { type AppConfig, loadConfig, type SkillMode } from '../config';
-import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from './budget';
+import type { AppConfig } from '../config';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
 import { createMatcher, type Matcher } from './match';
-import { resolveMode, resolveModes } from './modes';
-import { type SkillSearchHit, searchSkills } from './search';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
 import { type SkillWatcher, watchSkillRoots } from './watch';
-
-export interface CatalogRequest {
-  /** The model's context window in tokens, when known: the budget is a share of it (budget.ts). */
-  contextWindow?: number;
-  /** Recent conversation text: decides which skills stay listed when some must be left out. */
-  relevanceText?: string;
-  /** Activation counts per skill name. */
-  usage?: ReadonlyMap<string, number>;
-}
 
 export interface WatchStartOptions {
   /** Quiet time before a rescan (default 200 ms). */
@@ -43,15 +32,6 @@ export interface SkillRegistry {
   get(name: string): Promise<Skill | undefined>;
   /** Matcher over the current skills, rebuilt only when names or descriptions change. */
   matcher(): Promise<Matcher>;
-  /** Mode of every current skill (config globs, then overrides; modes.ts). */
-  modes(): Promise<ReadonlyMap<string, SkillMode>>;
-  modeOf(name: string): SkillMode;
-  /** Sets (or with null clears) a mode at run time, over the config. Held in memory; the admin route persists it. */
-  setModeOverride(name: string, mode: SkillMode | null): void;
-  /** The catalog block for a turn under the budget (budget.ts), from the current skills and modes. */
-  catalog(request?: CatalogRequest): Promise<BudgetedCatalog>;
-  /** `skills_search` over the current skills (search.ts). */
-  search(query: string, limit?: number): Promise<SkillSearchHit[]>;
   /** Watches the roots and rescans on change. Resolves once the watcher is set up. No-op when already watching. */
   startWatching(options?: WatchStartOptions): Promise<void>;
   stopWatching(): Promise<void>;
@@ -89,9 +69,6 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
   let result: DiscoveryResult | null = null;
   let byName = new Map<string, Skill>();
   let matcherState: { result: DiscoveryResult; signature: string; matcher: Matcher } | null = null;
-  let modesState: { result: DiscoveryResult; version: number; modes: Map<string, SkillMode> } | null = null;
-  const overrides = new Map<string, SkillMode>();
-  let overridesVersion = 0;
   const listeners = new Set<(result: DiscoveryResult) => void>();
 
   // Scans never overlap (they share the cache). A full scan in flight is shared by every rescan() caller.
@@ -189,14 +166,6 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
     return built;
   }
 
-  async function modes(): Promise<ReadonlyMap<string, SkillMode>> {
-    const scanned = await current();
-    if (modesState?.result === scanned && modesState.version === overridesVersion) return modesState.modes;
-    const resolved = resolveModes(scanned.skills, config, overrides);
-    modesState = { result: scanned, version: overridesVersion, modes: resolved };
-    return resolved;
-  }
-
   return {
     config,
     current,
@@ -206,28 +175,6 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
       return byName.get(name);
     },
     matcher,
-    modes,
-    modeOf: (name) => resolveMode(name, config, overrides),
-    setModeOverride(name, mode) {
-      if (mode === null) overrides.delete(name);
-      else overrides.set(name, mode);
-      overridesVersion++;
-    },
-    async catalog(request = {}) {
-      const scanned = await current();
-      return buildBudgetedCatalog(scanned.skills, {
-        budgetTokens: catalogBudget(request.contextWindow, config),
-        relevanceText: request.relevanceText,
-        usage: request.usage,
-        modes: await modes(),
-        // Built (once per skill set) only when skills must be left out and relevance decides which.
-        matcher: () => matcherFor(scanned),
-      });
-    },
-    async search(query, limit) {
-      const { skills } = await current();
-      return searchSkills(await matcher(), skills, query, limit, await modes());
-    },
     async startWatching(watchOptions = {}) {
       if (watcher) return;
       debounceMs = watchOptions.debounceMs ?? 200;
@@ -262,35 +209,6 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
       return () => listeners.delete(listener);
     },
   };
-}
-
-const GLOBAL_KEY = Symbol.for('skillchat.skillRegistry');
-
-interface RegistryHolder {
-  [GLOBAL_KEY]?: { key: string; registry: SkillRegistry };
-}
-
-/** What decides the registry: two configs with the same roots, limits and modes share one. */
-function configKey(config: AppConfig): string {
-  return JSON.stringify({ roots: config.roots, limits: config.limits, modes: config.skills?.modes ?? {} });
-}
-
-/**
- * The process-wide registry. Without a config it is built from `loadConfig()` once; with a config whose roots,
- * limits or modes differ from the current registry's, a new registry replaces it (the CLI and tests pass their
- * own), and the old one stops watching.
- */
-export function getSkillRegistry(config?: AppConfig): SkillRegistry {
-  const holder = globalThis as RegistryHolder;
-  const existing = holder[GLOBAL_KEY];
-  if (existing && !config) return existing.registry;
-  const effective = config ?? loadConfig();
-  const key = configKey(effective);
-  if (existing?.key === key) return existing.registry;
-  void existing?.registry.stopWatching();
-  const registry = createSkillRegistry(effective);
-  holder[GLOBAL_KEY] = { key, registry };
-  return registry;
 }
 
 /** Whether to watch: config `watch` (default true), which SKILLCHAT_WATCH=0 turns off (config.ts). */

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '../config';
+import { isInside } from '../paths';
 import { splitFrontmatter } from './frontmatter';
 
 export type ResourceErrorCode = 'invalid-path' | 'outside-skill' | 'not-found' | 'not-a-file' | 'unreadable';
@@ -122,15 +123,6 @@ export function displayPath(relPath: unknown): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
-}
-
-/**
- * Containment by path arithmetic, not a string prefix: `/x/skill-evil` starts with `/x/skill`. On Windows a
- * different drive makes `relative` return an absolute path.
- */
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** Node error code, or undefined for non-system errors. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordsForModes } from '../access/testing';
 import { createMatcher } from './match';
 import { MAX_SEARCH_LIMIT, searchSkills } from './search';
 
@@ -10,11 +11,7 @@ const skills = [
   { name: 'csv-to-json', description: 'Convert CSV files to JSON.' },
 ];
 const matcher = createMatcher(skills);
-const modes = new Map([
-  ['pdf-legacy', 'off' as const],
-  ['pdf-manual', 'manual' as const],
-  ['pdf-search', 'search' as const],
-]);
+const modes = recordsForModes({ 'pdf-legacy': 'off', 'pdf-manual': 'manual', 'pdf-search': 'search' });
 
 describe('searchSkills', () => {
   it('ranks by the matcher and returns names with descriptions', () => {

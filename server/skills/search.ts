@@ -1,13 +1,10 @@
 /**
  * `skills_search`: how the model finds skills the catalog left out (budget, or `search` mode). Ranked by the same
- * matcher as the slash menu; `manual` and `off` skills are never returned (modes.ts).
+ * matcher as the slash menu; skills hidden from the model (their access record) are never returned.
  */
-import type { SkillMode } from '../config';
+import type { CatalogPresenceOf } from '../access/presence';
 import type { Matcher } from './match';
-import { modeIn, searchable } from './modes';
 
-/** The tool's name on the wire (OpenAI allows `^[a-zA-Z0-9_-]{1,64}$`); shown to people as `skills.search`. */
-export const SEARCH_TOOL_NAME = 'skills_search';
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
 
@@ -27,7 +24,7 @@ export function searchSkills(
   skills: ReadonlyArray<{ name: string; description: string }>,
   query: string,
   limit: number = DEFAULT_SEARCH_LIMIT,
-  modes?: ReadonlyMap<string, SkillMode>,
+  access?: CatalogPresenceOf,
 ): SkillSearchHit[] {
   const max = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit) || DEFAULT_SEARCH_LIMIT));
   if (!query.trim()) return [];
@@ -36,7 +33,7 @@ export function searchSkills(
   // The matcher knows every skill; hidden ones are filtered here, so ask for all ranked and stop at `max`.
   for (const { name, score } of matcher.rank(query.slice(0, 1000))) {
     const skill = byName.get(name);
-    if (!skill || !searchable(modeIn(modes, name))) continue;
+    if (!skill || access?.get(name)?.catalog === 'hidden') continue;
     hits.push({ name, description: skill.description, score });
     if (hits.length >= max) break;
   }

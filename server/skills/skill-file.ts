@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
+import type { DiagnosticCode } from './diagnostics';
 import { recogniseExtensions } from './extensions';
 import { parseFrontmatterTree, splitFrontmatter, toPlainRecord, type YamlMap, type YamlValue } from './frontmatter';
 import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from './hidden-text';
@@ -238,7 +239,7 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
   const diagnostics: Diagnostic[] = [];
   let skillDir = absDir;
   const add = (d: Diagnostic) => diagnostics.push({ ...d, skillDir, root: options.root });
-  const fail = (code: string, message: string): LoadSkillResult => {
+  const fail = (code: DiagnosticCode, message: string): LoadSkillResult => {
     add({ severity: 'error', code, message, hint: HINTS[code] });
     return { skill: null, diagnostics };
   };

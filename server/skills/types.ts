@@ -12,8 +12,8 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export interface Diagnostic {
   severity: Severity;
-  /** Stable machine code, kebab-case: `name-mismatch`, `description-too-long`, `yaml-invalid`, ... */
-  code: string;
+  /** Stable machine code, kebab-case, from the closed list in diagnostics.ts. */
+  code: DiagnosticCode;
   /** Human message. Uses skills-ref's exact wording where skills-ref has a message for the problem. */
   message: string;
   /** A short suggestion for fixing it, for the admin page. */
@@ -37,16 +37,10 @@ export interface SkillFrontmatter {
   when_to_use?: string;
 }
 
-export type SkillScope = 'project' | 'user';
+import type { SkillRoot, SkillScope } from '../config';
+import type { DiagnosticCode } from './diagnostics';
 
-export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured';
-
-export interface SkillRoot {
-  /** Absolute path (as configured, not realpath'd). */
-  path: string;
-  scope: SkillScope;
-  kind: RootKind;
-}
+export type { RootKind, SkillRoot, SkillScope } from '../config';
 
 export interface RootReport extends SkillRoot {
   exists: boolean;

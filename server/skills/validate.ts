@@ -4,6 +4,7 @@
  * Python semantics are reproduced where they show: `str.strip()` whitespace, `len()` in code points, `sorted()`
  * by code point, `str.isalnum()` as Unicode letters/digits, NFKC before the name checks.
  */
+import type { DiagnosticCode } from './diagnostics';
 import type { Diagnostic } from './types';
 
 export const MAX_SKILL_NAME_LENGTH = 64;
@@ -53,7 +54,12 @@ export function normalizeSkillName(name: string): string {
 // Python's isalnum(): letters (Lu, Ll, Lt, Lm, Lo) or numeric characters. Marks (Mn, Mc) are not.
 const NAME_CHARACTER = /^[\p{L}\p{N}-]$/u;
 
-function issue(code: string, message: string, hint: string, severity: Diagnostic['severity'] = 'warning'): Diagnostic {
+function issue(
+  code: DiagnosticCode,
+  message: string,
+  hint: string,
+  severity: Diagnostic['severity'] = 'warning',
+): Diagnostic {
   return { severity, code, message, hint };
 }
 

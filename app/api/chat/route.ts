@@ -9,13 +9,12 @@ export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
   const app = getApp();
   const { registry } = app;
-  const { skills } = await registry.current();
-  const [modes, matcher] = await Promise.all([registry.modes(), registry.matcher()]);
+  const [{ skills }, matcher] = await Promise.all([registry.current(), registry.matcher()]);
   return runChatTurn(body, {
     store: app.store,
     config: app.config,
-    skills: { skills, modes, matcher, usage: () => app.store.usageCounts() },
+    skills: { skills, matcher, usage: () => app.store.usageCounts() },
     model: app.model,
-    policy: app.policy,
+    access: app.access,
   });
 });

@@ -2,6 +2,7 @@
 import { getApp } from '@/server/app';
 import { handle, json } from '@/server/http';
 import { guardAdminRequest } from '@/server/security/guard';
+import { isProblem } from '@/server/skills/diagnostics';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +14,6 @@ export const POST = handle(async (request: Request) => {
     scannedAt: scan.scannedAt,
     durationMs: scan.durationMs,
     skillCount: scan.skills.length,
-    problemCount: scan.diagnostics.filter((d) => d.severity !== 'info').length,
+    problemCount: scan.diagnostics.filter(isProblem).length,
   });
 });

@@ -3,7 +3,7 @@
  * grant row stays (with its revocation time) as a record. A write, so the proxy has already required `Origin`.
  */
 import { getApp } from '@/server/app';
-import { getDb, revokeGrant } from '@/server/db';
+import { revokeGrant } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { guardAdminRequest } from '@/server/security/guard';
@@ -18,7 +18,7 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   const { id } = await params;
   if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError('bad_request:grant', `Invalid grant id: ${id.slice(0, 40)}`);
   const grantId = Number(id);
-  if (!revokeGrant(grantId, new Date(), getDb(getApp().config.databasePath))) {
+  if (!revokeGrant(grantId, new Date(), getApp().db)) {
     throw new AppError('not_found:grant', `No active grant ${grantId}: it does not exist or was already revoked`);
   }
   return json({ revoked: true, id: grantId });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { SKILL_MODES } from '@/server/config';
-import { getDb, setModeOverride } from '@/server/db';
+import { setModeOverride } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { guardAdminRequest } from '@/server/security/guard';
@@ -21,8 +21,9 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
     throw new AppError('bad_request:mode', `mode must be one of ${SKILL_MODES.join(', ')}, or null`);
   }
   const app = getApp();
-  if (!(await app.registry.get(name))) throw new AppError('not_found:skill', `Skill "${name}" does not exist`);
-  setModeOverride(name, parsed.data.mode, getDb(app.config.databasePath));
-  app.registry.setModeOverride(name, parsed.data.mode);
-  return json({ name, mode: app.registry.modeOf(name) });
+  const skill = await app.registry.get(name);
+  if (!skill) throw new AppError('not_found:skill', `Skill "${name}" does not exist`);
+  setModeOverride(name, parsed.data.mode, app.db);
+  app.access.setModeOverride(name, parsed.data.mode);
+  return json({ name, mode: app.access.resolve(skill).mode.mode });
 });

@@ -14,9 +14,9 @@
  * literal characters (`pdf-reader-*` beats `pdf-*` beats `*`), and among equally specific patterns the one written
  * first. So `{"*":"search","pdf-*":"pinned"}` pins the pdf skills in either order.
  *
- * Overrides set at run time (`setModeOverride`, from the admin page) beat the config. The registry holds them in
- * memory; the admin route also stores them in SQLite (`server/db/skill-modes.ts`) and `getApp()` loads them back at
- * start, so they outlive restarts.
+ * Overrides set on /admin beat the config. The access resolver (resolver.ts) holds them in memory; the admin route
+ * also stores them in SQLite (`server/db/skill-modes.ts`) and the composition root loads them back at start.
+ * Only `access/` reads this module: everything else reads the resolved access record.
  */
 import type { SkillMode } from '../config';
 import { compileGlobRules } from './globs';
@@ -31,34 +31,43 @@ export interface ModeConfig {
 
 export type ModeOverrides = ReadonlyMap<string, SkillMode>;
 
-const compiled = new WeakMap<object, (name: string) => SkillMode>();
+/** Where a skill's mode comes from: set on /admin, a config pattern, or neither (`auto`). */
+export type ModeSource = 'override' | 'config' | 'default';
+
+export interface ResolvedMode {
+  mode: SkillMode;
+  source: ModeSource;
+  /** The config pattern that decides the mode without an override (`pdf-*`); null when none matches. */
+  pattern: string | null;
+  /** The mode the config gives it: what "config default" goes back to. */
+  configMode: SkillMode;
+}
+
+type CompiledModes = (name: string) => { pattern: string; value: SkillMode } | null;
+const compiled = new WeakMap<object, CompiledModes>();
+const NO_RULES: CompiledModes = () => null;
 
 /** The rules of a config, compiled once per rules object (configs are loaded once per process). */
-function rulesOf(config: ModeConfig): (name: string) => SkillMode {
+function rulesOf(config: ModeConfig): CompiledModes {
   const rules = config.skills?.modes;
-  if (!rules || Object.keys(rules).length === 0) return () => DEFAULT_MODE;
-  let resolve = compiled.get(rules);
-  if (!resolve) {
-    const match = compileGlobRules(rules);
-    resolve = (name) => match(name)?.value ?? DEFAULT_MODE;
-    compiled.set(rules, resolve);
+  if (!rules || Object.keys(rules).length === 0) return NO_RULES;
+  let match = compiled.get(rules);
+  if (!match) {
+    match = compileGlobRules(rules);
+    compiled.set(rules, match);
   }
-  return resolve;
+  return match;
 }
 
-/** A skill's mode: a run-time override, else the most specific config pattern, else `auto`. */
-export function resolveMode(name: string, config: ModeConfig, overrides?: ModeOverrides): SkillMode {
-  return overrides?.get(name) ?? rulesOf(config)(name);
-}
-
-/** Every skill's mode, by name. */
-export function resolveModes(
-  skills: ReadonlyArray<{ name: string }>,
-  config: ModeConfig,
-  overrides?: ModeOverrides,
-): Map<string, SkillMode> {
-  const rules = rulesOf(config);
-  return new Map(skills.map((s) => [s.name, overrides?.get(s.name) ?? rules(s.name)]));
+/** A skill's mode and its source: a run-time override, else the most specific config pattern, else `auto`. */
+export function resolveMode(name: string, config: ModeConfig, overrides?: ModeOverrides): ResolvedMode {
+  const hit = rulesOf(config)(name);
+  const configMode = hit?.value ?? DEFAULT_MODE;
+  const pattern = hit?.pattern ?? null;
+  const override = overrides?.get(name);
+  // An override equal to the config's mode still counts as one: going back to the config is a separate choice.
+  if (override !== undefined) return { mode: override, source: 'override', pattern, configMode };
+  return { mode: configMode, source: hit ? 'config' : 'default', pattern, configMode };
 }
 
 /** Candidates for the catalog the model sees up front. */
@@ -79,9 +88,4 @@ export function modelMayActivate(mode: SkillMode): boolean {
 /** A person may invoke it with `/name`, and the slash menu offers it. */
 export function userInvocable(mode: SkillMode): boolean {
   return mode !== 'off';
-}
-
-/** `modes.get(name)`, defaulting to `auto` for skills the map does not know. */
-export function modeIn(modes: ReadonlyMap<string, SkillMode> | undefined, name: string): SkillMode {
-  return modes?.get(name) ?? DEFAULT_MODE;
 }

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import type { AppConfig, Permission, PermissionsConfig } from '../config';
-import { compileGlobRules } from '../skills/globs';
 import type { RootKind, Skill } from '../skills/types';
+import { compileGlobRules } from './globs';
 
 export type PermissionSource = RootKind | 'parent-agents';
 

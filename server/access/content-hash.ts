@@ -6,14 +6,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { listSkillFiles } from '../skills/files';
+import { isScriptPath, listSkillFiles } from '../skills/files';
 import type { Skill } from '../skills/types';
-
-const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.ps1']);
-
-export function isScriptPath(relPath: string): boolean {
-  return relPath.startsWith('scripts/') || SCRIPT_EXTENSIONS.has(path.extname(relPath).toLowerCase());
-}
 
 export async function skillContentHash(skill: Pick<Skill, 'dir' | 'file'>): Promise<string> {
   const hash = createHash('sha256');

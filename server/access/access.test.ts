@@ -1,0 +1,171 @@
+/**
+ * The access matrix: permission x mode x admin override x grant x explicit/model, through the resolver as the app
+ * builds it (config rules, /admin overrides), against the tables in access.ts and modes.ts written out by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { PERMISSIONS, type Permission, SKILL_MODES, type SkillMode } from '../config';
+import type { SkillRoot } from '../skills/types';
+import { type Consent, type InvokedBy, refusal } from './access';
+import { type AccessConfig, type AccessSkill, createAccessResolver } from './resolver';
+
+const appDir = '/srv/app';
+const roots: SkillRoot[] = [{ path: `${appDir}/.skills`, scope: 'project', kind: 'app' }];
+const skill = (name: string, frontmatter: Record<string, unknown> = {}): AccessSkill => ({
+  name,
+  root: `${appDir}/.skills`,
+  frontmatter: { name, description: 'd', ...frontmatter },
+});
+
+/** modes.ts's table: [catalog, model may activate, person may invoke]. */
+const MODE_TABLE: Record<SkillMode, ['listed' | 'searchable' | 'hidden', boolean, boolean]> = {
+  pinned: ['listed', true, true],
+  auto: ['listed', true, true],
+  search: ['searchable', true, true],
+  manual: ['hidden', false, true],
+  off: ['hidden', false, false],
+};
+
+function expectedConsent(permission: Permission, granted: boolean, how: InvokedBy): Consent {
+  if (permission !== 'ask') return 'none';
+  return granted || how === 'explicit' ? 'granted' : 'ask';
+}
+
+function resolverFor(permission: Permission, configMode: SkillMode, override: SkillMode | null) {
+  const config: AccessConfig = {
+    appDir,
+    roots,
+    permissions: { rules: { 'demo-*': permission } },
+    skills: { modes: { 'demo-*': configMode } },
+  };
+  const resolver = createAccessResolver(config);
+  if (override) resolver.setModeOverride('demo-skill', override);
+  return resolver;
+}
+
+describe('the access matrix', () => {
+  const cases = PERMISSIONS.flatMap((permission) =>
+    SKILL_MODES.flatMap((configMode) =>
+      [null, ...SKILL_MODES].flatMap((override) =>
+        [false, true].flatMap((granted) =>
+          (['model', 'explicit'] as const).map((how) => ({ permission, configMode, override, granted, how })),
+        ),
+      ),
+    ),
+  );
+
+  it.each(cases)('%o', ({ permission, configMode, override, granted, how }) => {
+    const access = resolverFor(permission, configMode, override).resolve(skill('demo-skill'), {
+      how,
+      granted: () => granted,
+    });
+    const mode = override ?? configMode;
+    const [catalog, model, person] = permission === 'deny' ? MODE_TABLE.off : MODE_TABLE[mode];
+    expect(access).toMatchObject({
+      name: 'demo-skill',
+      permission,
+      permissionReason: 'rule "demo-*"',
+      mode: {
+        mode,
+        source: override ? 'override' : 'config',
+        pattern: 'demo-*',
+        configMode,
+      },
+      effectiveMode: permission === 'deny' ? 'off' : mode,
+      catalog,
+      pinned: permission !== 'deny' && mode === 'pinned',
+      modelMayActivate: model,
+      personMayInvoke: person,
+      usable: permission !== 'deny' && mode !== 'off',
+      consent: expectedConsent(permission, granted, how),
+    });
+    expect(access.reason.length).toBeGreaterThan(0);
+    const refused = refusal(access, how);
+    expect(refused === null).toBe(how === 'model' ? model : person);
+  });
+
+  it('covers every combination', () => {
+    expect(cases).toHaveLength(3 * 5 * 6 * 2 * 2);
+  });
+});
+
+describe('reasons and refusals in words', () => {
+  const resolve = (permission: Permission, mode: SkillMode, how: InvokedBy = 'model') =>
+    resolverFor(permission, mode, null).resolve(skill('demo-skill'), { how });
+
+  it('says why a skill is refused, as the model and the person see it', () => {
+    expect(refusal(resolve('deny', 'auto'), 'explicit')).toBe(
+      'Skill "demo-skill" is not allowed here (rule "demo-*").',
+    );
+    expect(refusal(resolve('allow', 'off'), 'explicit')).toBe('Skill "demo-skill" is turned off by the operator.');
+    expect(refusal(resolve('allow', 'manual'), 'model')).toBe(
+      'Skill "demo-skill" is manual: only the person can invoke it, with /demo-skill',
+    );
+    expect(refusal(resolve('allow', 'manual'), 'explicit')).toBeNull();
+  });
+
+  it('describes the decision', () => {
+    expect(resolve('deny', 'pinned').reason).toBe('not allowed here (rule "demo-*")');
+    expect(resolve('allow', 'off').reason).toBe('turned off by the operator');
+    expect(resolve('ask', 'auto').reason).toBe('auto: used by the model and people, asks first (rule "demo-*")');
+    expect(resolve('allow', 'manual').reason).toBe('manual: used by people only (/name) (manual mode)');
+  });
+});
+
+describe("the skill's own invocation flags", () => {
+  const resolver = resolverFor('allow', 'auto', null);
+
+  it('disable-model-invocation: hidden from the catalog, the model is refused, /name works', () => {
+    const access = resolver.resolve(skill('demo-skill', { 'disable-model-invocation': true }));
+    expect(access).toMatchObject({ catalog: 'hidden', modelMayActivate: false, personMayInvoke: true, usable: true });
+    expect(refusal(access, 'model')).toMatch(/only the person can invoke it/);
+    expect(refusal(access, 'explicit')).toBeNull();
+  });
+
+  it('user-invocable: false: not in the slash menu and /name is refused, the model may activate it', () => {
+    const access = resolver.resolve(skill('demo-skill', { 'user-invocable': false }));
+    expect(access).toMatchObject({ catalog: 'listed', modelMayActivate: true, personMayInvoke: false });
+    expect(refusal(access, 'explicit')).toMatch(/only the model activates it/);
+    expect(refusal(access, 'model')).toBeNull();
+  });
+
+  it('cannot widen what the operator allows, and only a real boolean counts', () => {
+    const off = resolverFor('allow', 'off', null).resolve(skill('demo-skill', { 'user-invocable': true }));
+    expect(off.personMayInvoke).toBe(false);
+    const denied = resolverFor('deny', 'auto', null).resolve(skill('demo-skill', { 'user-invocable': true }));
+    expect(denied.personMayInvoke).toBe(false);
+    const text = resolver.resolve(skill('demo-skill', { 'disable-model-invocation': 'true' }));
+    expect(text.modelMayActivate).toBe(true);
+  });
+});
+
+describe('the resolver', () => {
+  it('resolves every skill once per skill set, and again after an override', () => {
+    const resolver = resolverFor('allow', 'auto', null);
+    const skills = [skill('demo-a'), skill('demo-b')];
+    const first = resolver.resolveAll(skills);
+    expect(resolver.resolveAll(skills)).toBe(first);
+    resolver.setModeOverride('demo-a', 'off');
+    const second = resolver.resolveAll(skills);
+    expect(second).not.toBe(first);
+    expect(second.get('demo-a')?.usable).toBe(false);
+    resolver.setModeOverride('demo-a', null);
+    expect(resolver.resolveAll(skills).get('demo-a')?.mode.source).toBe('config');
+  });
+
+  it('settles consent: a grant is looked up only for a model activation under ask', async () => {
+    let lookups = 0;
+    const held = async () => {
+      lookups += 1;
+      return true;
+    };
+    const ask = resolverFor('ask', 'auto', null);
+    expect((await ask.settleConsent(skill('demo-skill'), 'explicit', held)).consent).toBe('granted');
+    expect(lookups).toBe(0);
+    expect((await ask.settleConsent(skill('demo-skill'), 'model', held)).consent).toBe('granted');
+    expect(lookups).toBe(1);
+    expect((await ask.settleConsent(skill('demo-skill'), 'model', async () => false)).consent).toBe('ask');
+    const allow = resolverFor('allow', 'auto', null);
+    expect((await allow.settleConsent(skill('demo-skill'), 'model', held)).consent).toBe('none');
+    expect(lookups).toBe(1);
+  });
+});

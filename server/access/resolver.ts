@@ -1,0 +1,81 @@
+/**
+ * The access resolver: the operator's policy and modes (config globs plus /admin overrides) bound once per process,
+ * answering with one `SkillAccess` record per skill (access.ts). Nothing outside `server/access/` resolves a mode or
+ * asks the permission policy.
+ */
+import type { AppConfig, SkillMode } from '../config';
+import type { Skill } from '../skills/types';
+import { type AccessFacts, decideAccess, type InvokedBy, invocationFlags, type SkillAccess } from './access';
+import { resolveMode } from './modes';
+import { createPermissionPolicy } from './policy';
+
+export type AccessConfig = Pick<AppConfig, 'roots' | 'appDir' | 'permissions'> & {
+  skills?: { modes?: Record<string, SkillMode> };
+};
+
+export type AccessSkill = Pick<Skill, 'name' | 'root' | 'frontmatter'>;
+
+export interface AccessOptions {
+  /** Whether a grant ("always allow") holds for the skill's current content; unknown is `false`. */
+  granted?: (name: string) => boolean;
+  /**
+   * The person asking. Reserved for accounts (per-person switched-off skills and grants): today every person gets
+   * the operator's answer.
+   */
+  person?: string;
+}
+
+/** Records by skill name. */
+export type AccessMap = ReadonlyMap<string, SkillAccess>;
+
+export interface AccessResolver {
+  /** Every skill's record. Without `granted`, cached per skill array until the overrides change. */
+  resolveAll(skills: readonly AccessSkill[], options?: AccessOptions): AccessMap;
+  resolve(skill: AccessSkill, options?: AccessOptions & { how?: InvokedBy }): SkillAccess;
+  /**
+   * The record with consent settled for one invocation: `how`, and `grantHeld` (asked only when the skill's
+   * permission is `ask` and the model is invoking, since it hashes the skill's files).
+   */
+  settleConsent(skill: AccessSkill, how: InvokedBy, grantHeld: () => Promise<boolean>): Promise<SkillAccess>;
+  /** Sets (or with null clears) a mode over the config. Held in memory; the admin route also stores it. */
+  setModeOverride(name: string, mode: SkillMode | null): void;
+}
+
+export function createAccessResolver(config: AccessConfig): AccessResolver {
+  const policy = createPermissionPolicy(config);
+  const overrides = new Map<string, SkillMode>();
+  let cache = new WeakMap<readonly AccessSkill[], AccessMap>();
+
+  const facts = (skill: AccessSkill, options: AccessOptions & { how?: InvokedBy } = {}): AccessFacts => ({
+    name: skill.name,
+    permission: policy.resolve(skill),
+    mode: resolveMode(skill.name, config, overrides),
+    flags: invocationFlags(skill.frontmatter),
+    granted: options.granted?.(skill.name) ?? false,
+    how: options.how ?? 'model',
+  });
+
+  const resolve: AccessResolver['resolve'] = (skill, options) => decideAccess(facts(skill, options));
+
+  return {
+    resolve,
+    resolveAll(skills, options = {}) {
+      const cacheable = !options.granted && !options.person;
+      const cached = cacheable ? cache.get(skills) : undefined;
+      if (cached) return cached;
+      const map = new Map(skills.map((s) => [s.name, resolve(s, options)]));
+      if (cacheable) cache.set(skills, map);
+      return map;
+    },
+    async settleConsent(skill, how, grantHeld) {
+      const first = resolve(skill, { how });
+      if (first.consent !== 'ask') return first;
+      return (await grantHeld()) ? resolve(skill, { how, granted: () => true }) : first;
+    },
+    setModeOverride(name, mode) {
+      if (mode === null) overrides.delete(name);
+      else overrides.set(name, mode);
+      cache = new WeakMap();
+    },
+  };
+}

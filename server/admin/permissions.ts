@@ -1,0 +1,107 @@
+/**
+ * The permissions section of /admin: the "always allow" grants in force (each checked against its skill's files as
+ * they are now), the newest approval decisions and script runs, with the title of the chat each came from.
+ */
+import { skillContentHash } from '../access/content-hash';
+import { type Db, getChat, listDecisions, listGrants, listScriptRuns, type PermissionDecision } from '../db';
+import type { Skill } from '../skills/types';
+
+/** An unrevoked "always allow", tied to the content it was given for. */
+export interface AdminGrant {
+  id: number;
+  skillName: string;
+  contentHash: string;
+  grantedAt: number;
+  /** Whether the skill's files still hash to the granted content; null when the skill is not loaded. */
+  current: boolean | null;
+}
+
+/** A chat a log row links to; the title is null once the chat was deleted. */
+interface ChatLink {
+  chatId: string | null;
+  chatTitle: string | null;
+}
+
+export interface AdminDecision extends ChatLink {
+  id: number;
+  at: number;
+  skillName: string;
+  decision: PermissionDecision;
+}
+
+export interface AdminScriptRun extends ChatLink {
+  id: number;
+  at: number;
+  skillName: string;
+  script: string;
+  args: string[];
+  /** Null when the sandbox stopped the script before it exited. */
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface AdminPermissions {
+  grants: AdminGrant[];
+  decisions: AdminDecision[];
+  scriptRuns: AdminScriptRun[];
+}
+
+export const NO_PERMISSIONS: AdminPermissions = { grants: [], decisions: [], scriptRuns: [] };
+
+/** Newest approval decisions and script runs shown on the page. */
+export const PERMISSION_LOG_LIMIT = 100;
+
+export async function loadPermissionData(db: Db, skills: readonly Skill[]): Promise<AdminPermissions> {
+  const titles = new Map<string, string | null>();
+  const link = (chatId: string | null): ChatLink => {
+    if (chatId === null) return { chatId, chatTitle: null };
+    if (!titles.has(chatId)) titles.set(chatId, getChat(chatId, db)?.title ?? null);
+    return { chatId, chatTitle: titles.get(chatId) ?? null };
+  };
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  const hashes = new Map<string, Promise<string | null>>();
+  const currentHash = (name: string) => {
+    const skill = byName.get(name);
+    if (!skill) return Promise.resolve(null);
+    if (!hashes.has(name))
+      hashes.set(
+        name,
+        skillContentHash(skill).catch(() => null),
+      );
+    return hashes.get(name)!;
+  };
+  const grants = await Promise.all(
+    listGrants(db).map(async (g): Promise<AdminGrant> => {
+      const hash = await currentHash(g.skillName);
+      return {
+        id: g.id,
+        skillName: g.skillName,
+        contentHash: g.contentHash,
+        grantedAt: g.grantedAt.getTime(),
+        current: hash === null ? null : hash === g.contentHash,
+      };
+    }),
+  );
+  return {
+    grants,
+    decisions: listDecisions(PERMISSION_LOG_LIMIT, db).map((d) => ({
+      id: d.id,
+      at: d.at.getTime(),
+      skillName: d.skillName,
+      decision: d.decision,
+      ...link(d.chatId),
+    })),
+    scriptRuns: listScriptRuns(PERMISSION_LOG_LIMIT, db).map((r) => ({
+      id: r.id,
+      at: r.at.getTime(),
+      skillName: r.skillName,
+      script: r.script,
+      args: r.args,
+      exitCode: r.exitCode,
+      timedOut: r.timedOut,
+      durationMs: r.durationMs,
+      ...link(r.chatId),
+    })),
+  };
+}

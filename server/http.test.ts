@@ -1,0 +1,30 @@
+/** Every handler fails the same way: AppErrors and the queries' DbErrors become `{ error, code }` with a 4xx. */
+import { describe, expect, it, vi } from 'vitest';
+import { DbError } from './db/errors';
+import { AppError } from './errors';
+import { errorResponse, handle } from './http';
+
+describe('errorResponse', () => {
+  it.each([
+    ['chat-not-found', 404, 'not_found:chat'],
+    ['chat-exists', 409, 'conflict:chat'],
+    ['message-conflict', 409, 'conflict:message'],
+    ['invalid-input', 400, 'bad_request:input'],
+  ] as const)('maps DbError %s to %i %s', async (dbCode, status, code) => {
+    const response = errorResponse(new DbError(dbCode, 'No chat with id c1'));
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ error: 'No chat with id c1', code });
+  });
+
+  it('keeps an AppError as it is, and hides anything else behind a 500 without details', async () => {
+    const known = errorResponse(new AppError('conflict:chat', 'busy'));
+    expect([known.status, await known.json()]).toEqual([409, { error: 'busy', code: 'conflict:chat' }]);
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failed = await handle(() => {
+      throw new Error('SQLITE_CORRUPT at /srv/data/skillchat.db');
+    })();
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(await failed.json())).not.toContain('/srv');
+    log.mockRestore();
+  });
+});

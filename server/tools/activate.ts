@@ -1,0 +1,82 @@
+/** `skills_activate`: loads a skill's instructions and lists its files. Needs consent for skills under `ask`. */
+import { z } from 'zod';
+import { refusal } from '../access/access';
+import { type DisplayContext, displaySkillLocation } from '../skills/display';
+import { listSkillFiles } from '../skills/files';
+import { readSkillInstructions } from '../skills/resources';
+import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
+import { defineTool, skillNameSchema } from './define';
+import { TOOL_ACTIVATE } from './names';
+
+export interface ActivateInput {
+  name: string;
+}
+
+const activateOutput = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** Skill folder for display: relative to its root, prefixed with the root's short label (e.g. `.skills/pdf`). */
+  location: z.string(),
+  /** The SKILL.md body. Empty when `alreadyActive`. */
+  instructions: z.string(),
+  /** Files in the skill folder (relative paths), capped. */
+  resources: z.array(z.string()),
+  truncated: z.boolean(),
+  notice: z.string().optional(),
+  /** The skill was already active in this chat: its instructions are not repeated. */
+  alreadyActive: z.boolean().optional(),
+  /** `allowed-tools` from the frontmatter: shown to people, grants nothing by itself. */
+  allowedTools: z.string().optional(),
+  how: z.enum(['explicit', 'model']),
+});
+
+export type ActivateOutput = z.infer<typeof activateOutput>;
+
+/** Activation shared by the model's tool call and the server-side bare `/name` invocation. */
+export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
+  const skill = skillNamed(ctx, name);
+  const access = ctx.access.get(skill.name);
+  const refused = access ? refusal(access, how) : null;
+  if (refused) throw new SkillToolError(refused);
+  const base = {
+    name: skill.name,
+    description: skill.description,
+    location: displaySkillLocation(skill, ctx.display satisfies DisplayContext),
+    how,
+    ...(skill.frontmatter['allowed-tools'] ? { allowedTools: skill.frontmatter['allowed-tools'] } : {}),
+  };
+  if (ctx.activated.has(skill.name)) {
+    return {
+      ...base,
+      instructions: '',
+      resources: [],
+      truncated: false,
+      alreadyActive: true,
+      notice: `Skill "${skill.name}" is already active in this chat; its instructions were loaded earlier.`,
+    };
+  }
+  const read = await readSkillInstructions(skill, { maxBytes: ctx.limits.maxResourceBytes });
+  if (!read.ok) throw new SkillToolError(`Could not load skill "${skill.name}": ${read.error}`);
+  const listing = await listSkillFiles(skill.dir, { maxFiles: 100 });
+  const skillFile = skill.file.slice(skill.dir.length + 1);
+  const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
+  ctx.activated.add(skill.name);
+  ctx.onActivated(skill.name, how);
+  return {
+    ...base,
+    instructions: read.body,
+    resources: listing.capped ? [...resources, '… (more files not listed)'] : resources,
+    truncated: read.truncated,
+    ...(read.notice ? { notice: read.notice } : {}),
+  };
+}
+
+export const activateTool = defineTool({
+  name: TOOL_ACTIVATE,
+  descriptionFile: new URL('./activate.txt', import.meta.url),
+  input: (ctx) => z.object({ name: skillNameSchema(ctx).describe('The skill name, exactly as in available_skills') }),
+  output: activateOutput,
+  needsConsent: true,
+  execute: (ctx, { name }: ActivateInput) =>
+    activateSkill(ctx, name, ctx.explicitSkill === name ? 'explicit' : 'model'),
+});

@@ -1,0 +1,58 @@
+/**
+ * What every skill tool works with during a turn. Each tool resolves the skill by name from the turn's snapshot of
+ * the registry (never by joining a name into a path) and reads files only through `server/skills/resources.ts`.
+ * Failures are thrown as `SkillToolError` with safe, relative-path messages: the model sees them as tool errors and
+ * the browser renders an error card.
+ */
+import type { AccessMap } from '../access/resolver';
+import type { Limits } from '../config';
+import type { ScriptRunInput } from '../db';
+import type { DisplayContext } from '../skills/display';
+import type { Matcher } from '../skills/match';
+import type { Skill } from '../skills/types';
+import { TOOL_SEARCH } from './names';
+
+export type ActivationHow = 'explicit' | 'model';
+
+export interface SkillToolContext {
+  /** Skills the tools may touch this turn (their access record says `usable`), by name. */
+  skills: ReadonlyMap<string, Skill>;
+  /** Each skill's access record: whether the model may activate it, and why not. */
+  access: AccessMap;
+  /** Names for the activation tool's enum; absent when unlisted skills are reachable (then a free string). */
+  activationEnum?: [string, ...string[]] | null;
+  /** Set when skills were left out of the catalog: `skills_search` is offered over `skills`. */
+  search?: { matcher: () => Matcher } | null;
+  /** Names already active in this chat; activation adds to it. */
+  activated: Set<string>;
+  limits: Limits;
+  display: DisplayContext;
+  /** Persists an activation (the chat's activations and the event log). */
+  onActivated: (name: string, how: ActivationHow) => void;
+  /** Name of the skill the person invoked with `/name` this turn: its activation counts as explicit. */
+  explicitSkill?: string;
+  /** Logs a sandboxed script run. */
+  onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
+  /** Aborts running scripts with the turn (Stop). */
+  signal?: AbortSignal;
+}
+
+export class SkillToolError extends Error {
+  override name = 'SkillToolError';
+}
+
+/** Names listed in an error, so a 10,000-skill install does not put 10,000 names in one tool result. */
+const MAX_NAMES_IN_ERROR = 20;
+
+/** The skill a tool call names, or an error that helps the model recover (`Available skills: a, b`). */
+export function skillNamed(ctx: Pick<SkillToolContext, 'skills'>, name: string): Skill {
+  const skill = ctx.skills.get(name);
+  if (skill) return skill;
+  const names = [...ctx.skills.keys()].sort();
+  const shown = names.slice(0, MAX_NAMES_IN_ERROR).join(', ') || '(none)';
+  const more =
+    names.length > MAX_NAMES_IN_ERROR
+      ? `, … and ${names.length - MAX_NAMES_IN_ERROR} more (find them with ${TOOL_SEARCH})`
+      : '';
+  throw new SkillToolError(`Skill "${name}" not found. Available skills: ${shown}${more}`);
+}

@@ -1,0 +1,49 @@
+/**
+ * `defineTool`: everything about one tool in one place: wire name (names.ts), input and output schemas, `execute`, whether
+ * it needs the person's consent, when it is offered, and its long description, read from the sibling
+ * `<file>.txt` so the prompt text is reviewable as text. The chat's tool set, the `prepareStep` filter, approvals
+ * and the browser's card types are derived from these declarations (index.ts).
+ */
+import fs from 'node:fs';
+import type { FlexibleSchema } from 'ai';
+import { z } from 'zod';
+import type { SkillToolContext } from './context';
+import { type ToolName, toolDisplayName } from './names';
+
+export interface ToolDeclaration<Name extends ToolName, Input, Output> {
+  name: Name;
+  displayName: string;
+  description: string;
+  /** Built per turn: the skill-name field is an enum when every usable skill is listed. */
+  input: (ctx: SkillToolContext) => FlexibleSchema<Input>;
+  /** What `execute` returns: the card's data and the model's tool result. */
+  output: FlexibleSchema<Output>;
+  /** The person answers before it runs (skills under `ask`; approvals.ts). */
+  needsConsent: boolean;
+  /** Whether the model is offered the tool at this step; always when absent. */
+  offered?: (ctx: SkillToolContext) => boolean | Promise<boolean>;
+  execute: (ctx: SkillToolContext, input: Input) => Promise<Output>;
+}
+
+export function defineTool<Name extends ToolName, Input, Output>(
+  declaration: Omit<ToolDeclaration<Name, Input, Output>, 'displayName' | 'description'> & {
+    /** The description file, next to the declaration: `new URL('./x.txt', import.meta.url)`. */
+    descriptionFile: URL;
+  },
+): ToolDeclaration<Name, Input, Output> {
+  const { descriptionFile, ...rest } = declaration;
+  return {
+    ...rest,
+    displayName: toolDisplayName(declaration.name),
+    description: fs.readFileSync(descriptionFile, 'utf8').trim(),
+  };
+}
+
+/**
+ * The skill-name field. An enum keeps the model to known names; with skills left out of the catalog the model may
+ * name one it found by search, and an enum of thousands of names would cost more than the catalog saved: then a
+ * string, checked in `execute`.
+ */
+export function skillNameSchema(ctx: Pick<SkillToolContext, 'activationEnum'>): z.ZodType<string> {
+  return ctx.activationEnum ? z.enum(ctx.activationEnum) : z.string().min(1).max(200);
+}

@@ -1,0 +1,73 @@
+/**
+ * The skill tools, derived from their declarations (one file each here): the tool set a turn offers, which of them
+ * a step may call (`prepareStep`), which need consent, and the wire types the browser's cards read.
+ */
+import { type FlexibleSchema, type Tool, tool } from 'ai';
+import { activateTool } from './activate';
+import type { SkillToolContext } from './context';
+import type { ToolDeclaration } from './define';
+import type { ToolName } from './names';
+import { readResourceTool } from './read-resource';
+import { runScriptTool } from './run-script';
+import { searchTool } from './search';
+
+/** Every tool, in the order the model is told about them. */
+export const TOOL_DECLARATIONS = [searchTool, activateTool, readResourceTool, runScriptTool] as const;
+
+type Declaration = (typeof TOOL_DECLARATIONS)[number];
+type InputOf<D> = D extends ToolDeclaration<ToolName, infer I, unknown> ? I : never;
+type OutputOf<D> = D extends ToolDeclaration<ToolName, unknown, infer O> ? O : never;
+
+/** Each tool's input and output by wire name: the `UIMessage` tool types (chat/types.ts) and the cards use it. */
+export type ToolTypes = { [D in Declaration as D['name']]: { input: InputOf<D>; output: OutputOf<D> } };
+
+export type SkillTools = {
+  [D in Declaration as D['name']]: Tool<InputOf<D>, OutputOf<D>>;
+};
+
+const byName: ReadonlyMap<string, Declaration> = new Map(TOOL_DECLARATIONS.map((d) => [d.name, d]));
+
+/** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
+export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
+  if (ctx.skills.size === 0) return undefined;
+  // Each entry keeps its own declaration's input and output; the record's type (SkillTools) pairs them by name,
+  // which TypeScript cannot follow through `map`.
+  const entries = TOOL_DECLARATIONS.map((d) => [
+    d.name,
+    toAiTool(d as unknown as ToolDeclaration<ToolName, unknown, unknown>, ctx),
+  ]);
+  return Object.fromEntries(entries) as SkillTools;
+}
+
+function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ctx: SkillToolContext) {
+  // Built over `unknown`: the SDK's overloads cannot resolve a still-generic output type; the declaration's own
+  // types are put back on the result.
+  const built = tool({
+    description: d.description,
+    inputSchema: d.input(ctx) as FlexibleSchema<unknown>,
+    outputSchema: d.output as FlexibleSchema<unknown>,
+    execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown>,
+  });
+  return built as unknown as Tool<Input, Output>;
+}
+
+/** The tools the model may call at this step: those whose declaration offers them now. */
+export async function offeredTools(ctx: SkillToolContext): Promise<Array<keyof SkillTools>> {
+  const offered = await Promise.all(TOOL_DECLARATIONS.map(async (d) => (d.offered ? d.offered(ctx) : true)));
+  return TOOL_DECLARATIONS.filter((_, i) => offered[i]).map((d) => d.name);
+}
+
+/** Whether a call of this tool waits for the person's consent (approvals.ts decides whether to ask). */
+export function needsConsent(toolName: string): boolean {
+  return byName.get(toolName)?.needsConsent === true;
+}
+
+export type { ActivateInput, ActivateOutput } from './activate';
+export { activateSkill } from './activate';
+export { type ActivationHow, type SkillToolContext, SkillToolError } from './context';
+export type { ReadResourceInput, ReadResourceOutput } from './read-resource';
+export { readResource } from './read-resource';
+export type { RunScriptInput, RunScriptOutput } from './run-script';
+export { runnableSkills, runScript } from './run-script';
+export type { SearchInput, SearchOutput } from './search';
+export { searchCatalog } from './search';

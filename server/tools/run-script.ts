@@ -1,0 +1,109 @@
+/**
+ * `skills_runScript`: runs a script of an active skill in the sandbox (server/scripts/run.ts). Activation comes
+ * first so consent (for skills under `ask`) covers the scripts too; a non-zero exit code is a result, not an error.
+ * Offered only while an active skill has scripts (one can become active mid-turn).
+ */
+import { z } from 'zod';
+import { runSkillScript, skillHasScripts } from '../scripts/run';
+import { type SkillToolContext, SkillToolError, skillNamed } from './context';
+import { defineTool, skillNameSchema } from './define';
+import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
+
+export interface RunScriptInput {
+  name: string;
+  path: string;
+  args?: string[];
+}
+
+const runScriptOutput = z.object({
+  name: z.string(),
+  path: z.string(),
+  args: z.array(z.string()),
+  exitCode: z.number(),
+  stdout: z.string(),
+  stderr: z.string(),
+  durationMs: z.number(),
+  truncated: z.boolean(),
+  timedOut: z.boolean(),
+  /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
+  error: z.string().optional(),
+});
+
+export type RunScriptOutput = z.infer<typeof runScriptOutput>;
+
+export async function runScript(
+  ctx: SkillToolContext,
+  name: string,
+  scriptPath: string,
+  args: string[],
+): Promise<RunScriptOutput> {
+  const skill = skillNamed(ctx, name);
+  if (!ctx.activated.has(skill.name)) {
+    throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
+  }
+  const result = await runSkillScript(skill, scriptPath, args, { signal: ctx.signal });
+  const refused =
+    result.errorCode === 'invalid-path' ||
+    result.errorCode === 'not-found' ||
+    result.errorCode === 'unsupported-script';
+  ctx.onScriptRun?.({
+    skillName: skill.name,
+    script: scriptPath,
+    args,
+    exitCode: result.errorCode === 'invalid-path' || result.errorCode === 'not-found' ? null : result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+  });
+  if (refused) throw new SkillToolError(result.error ?? `Cannot run ${scriptPath}`);
+  return {
+    name: skill.name,
+    path: scriptPath,
+    args,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: Math.round(result.durationMs),
+    truncated: result.truncated,
+    timedOut: result.timedOut,
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+// Asked before every step of a turn: a skill's folder is walked once per turn, not once per step.
+const hasScriptsThisTurn = new WeakMap<SkillToolContext['activated'], Map<string, Promise<boolean>>>();
+
+/** Active skills that have scripts: the script tool is offered only while there is one. */
+export async function runnableSkills(ctx: Pick<SkillToolContext, 'skills' | 'activated'>): Promise<string[]> {
+  let known = hasScriptsThisTurn.get(ctx.activated);
+  if (!known) {
+    known = new Map();
+    hasScriptsThisTurn.set(ctx.activated, known);
+  }
+  const names = [...ctx.activated].filter((n) => ctx.skills.has(n));
+  const has = await Promise.all(
+    names.map((n) => {
+      let pending = known.get(n);
+      if (!pending) {
+        pending = skillHasScripts(ctx.skills.get(n)!.dir);
+        known.set(n, pending);
+      }
+      return pending;
+    }),
+  );
+  return names.filter((_, i) => has[i]);
+}
+
+export const runScriptTool = defineTool({
+  name: TOOL_RUN_SCRIPT,
+  descriptionFile: new URL('./run-script.txt', import.meta.url),
+  input: (ctx) =>
+    z.object({
+      name: skillNameSchema(ctx).describe('The skill name (the skill must be active)'),
+      path: z.string().min(1).max(1024).describe('Script path relative to the skill folder'),
+      args: z.array(z.string().max(4096)).max(32).optional().describe('Arguments passed to the script'),
+    }),
+  output: runScriptOutput,
+  needsConsent: false,
+  offered: async (ctx) => (await runnableSkills(ctx)).length > 0,
+  execute: (ctx, { name, path, args }: RunScriptInput) => runScript(ctx, name, path, args ?? []),
+});

@@ -1,0 +1,50 @@
+/** What is derived from the tool declarations: names, descriptions from the .txt files, the tool set, the filter. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../config';
+import type { Skill } from '../skills/types';
+import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, toolDisplayName } from './names';
+
+const skill = { name: 'demo', dir: '/nonexistent/demo' } as Skill;
+const ctx = (over: Partial<SkillToolContext> = {}): SkillToolContext => ({
+  skills: new Map([[skill.name, skill]]),
+  access: new Map(),
+  activated: new Set(),
+  limits: { ...DEFAULT_LIMITS, maxSkillFileBytes: 1, maxFrontmatterBytes: 1, maxResourceBytes: 1, maxDepth: 1 },
+  display: { appDir: '/app', home: '/home' },
+  onActivated: () => {},
+  ...over,
+});
+
+describe('tool declarations', () => {
+  it('follow one naming scheme: skills_<verb> on the wire, skills.<verb> for people', () => {
+    for (const d of TOOL_DECLARATIONS) {
+      expect(d.name).toMatch(/^skills_[a-zA-Z]+$/);
+      expect(d.displayName).toBe(d.name.replace('_', '.'));
+      expect(toolDisplayName(d.name)).toBe(d.displayName);
+    }
+    expect(toolDisplayName('other_tool')).toBe('other_tool');
+  });
+
+  it('read their long description from the sibling text file', () => {
+    const search = TOOL_DECLARATIONS.find((d) => d.name === TOOL_SEARCH)!;
+    expect(search.description).toMatch(/^Search all installed skills/);
+    for (const d of TOOL_DECLARATIONS) expect(d.description.length).toBeGreaterThan(40);
+  });
+
+  it('only activation waits for consent', () => {
+    expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([TOOL_ACTIVATE]);
+    expect(needsConsent('unknown')).toBe(false);
+  });
+
+  it('build the tool set, none without skills', () => {
+    expect(Object.keys(createSkillTools(ctx())!).sort()).toEqual(TOOL_DECLARATIONS.map((d) => d.name).sort());
+    expect(createSkillTools(ctx({ skills: new Map() }))).toBeUndefined();
+  });
+
+  it('offer search only when skills were left out, and scripts only while an active skill has some', async () => {
+    expect(await offeredTools(ctx({ search: null }))).toEqual([TOOL_ACTIVATE, TOOL_READ_RESOURCE]);
+    const withSearch = await offeredTools(ctx({ search: { matcher: () => ({ rank: () => [], match: () => [] }) } }));
+    expect(withSearch).toEqual([TOOL_SEARCH, TOOL_ACTIVATE, TOOL_READ_RESOURCE]);
+  });
+});
