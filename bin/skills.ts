@@ -11,6 +11,7 @@ import { type Command, errorMessage, type Io, PROGRAM, printUsageError, twoColum
 import { listCommand } from './cli/list';
 import { matchCommand } from './cli/match';
 import { readResourceCommand } from './cli/read-resource';
+import { runtimeCommand } from './cli/runtime';
 import { readPropertiesCommand, toPromptCommand, validateCommand } from './cli/skills-ref';
 
 const COMMANDS: Command[] = [
@@ -20,6 +21,7 @@ const COMMANDS: Command[] = [
   listCommand,
   matchCommand,
   readResourceCommand,
+  runtimeCommand,
 ];
 
 function usage(): string {

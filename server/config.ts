@@ -6,6 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  resolveScriptsConfig,
+  runtimeConfigSchema,
+  type ScriptsConfig,
+  sandboxConfigSchema,
+  workspaceConfigSchema,
+} from './sandbox/config';
 import type { SkillRoot } from './skills/types';
 
 export const CONFIG_FILE_NAME = 'skillchat.config.json';
@@ -99,6 +106,10 @@ export const configFileSchema = z
     extraSkillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
     limits: limitsSchema.partial().optional(),
     database: z.string().min(1).optional(),
+    /** Script sandbox, chat workspaces and the skills runtime (server/sandbox/config.ts). */
+    sandbox: sandboxConfigSchema.partial().optional(),
+    workspace: workspaceConfigSchema.partial().optional(),
+    runtime: runtimeConfigSchema.partial().optional(),
     server: z
       .object({
         host: z.string().min(1).optional(),
@@ -124,6 +135,8 @@ export interface AppConfig {
   catalog: CatalogConfig;
   skills: { modes: Record<string, SkillMode> };
   watch: boolean;
+  /** Sandbox backend and limits, workspace folder and caps, runtime folder and packages. */
+  scripts: ScriptsConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -177,6 +190,7 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_HOST / PORT: bind address (default 127.0.0.1:3000).
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
  * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
+ * - SKILLCHAT_SANDBOX: `auto`, `bwrap` or `just-bash` (script sandbox backend); SKILLCHAT_RUNTIME_DIR: the skills runtime.
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
@@ -223,12 +237,13 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new ConfigError(`PORT must be 1-65535, got ${portRaw}`);
 
+  const databasePath = path.resolve(appDir, env.SKILLCHAT_DB ?? file.database ?? path.join('data', 'skillchat.db'));
   return {
     appDir,
     home,
     roots,
     limits: { ...DEFAULT_LIMITS, ...file.limits },
-    databasePath: path.resolve(appDir, env.SKILLCHAT_DB ?? file.database ?? path.join('data', 'skillchat.db')),
+    databasePath,
     server: {
       host: env.SKILLCHAT_HOST ?? file.server?.host ?? '127.0.0.1',
       port,
@@ -244,6 +259,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
       env.SKILLCHAT_WATCH !== undefined && env.SKILLCHAT_WATCH !== ''
         ? env.SKILLCHAT_WATCH !== '0'
         : (file.watch ?? true),
+    scripts: resolveScriptsConfig(file, appDir, path.dirname(databasePath), env),
     configFile,
   };
 }

@@ -8,6 +8,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
+import type { ScriptsConfig } from '../sandbox/config';
 import { runSkillScript, skillHasScripts } from '../scripts/run';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
@@ -49,6 +50,9 @@ export interface SkillToolContext {
   onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
   /** Aborts running scripts with the turn (Stop). */
   signal?: AbortSignal;
+  /** The chat whose workspace scripts run in, and the sandbox settings (issue 10: real sandbox + workspace). */
+  chatId?: string;
+  scripts?: ScriptsConfig;
 }
 
 export class SkillToolError extends Error {
@@ -132,7 +136,12 @@ export async function runScript(
   if (!ctx.activated.has(skill.name)) {
     throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
   }
-  const result = await runSkillScript(skill, scriptPath, args, { signal: ctx.signal });
+  // The workspace is the script's working directory; `files` says what it created or changed there.
+  const result = await runSkillScript(skill, scriptPath, args, {
+    signal: ctx.signal,
+    chatId: ctx.chatId,
+    scripts: ctx.scripts,
+  });
   ctx.onScriptRun?.({
     skillName: skill.name,
     script: scriptPath,
@@ -159,6 +168,7 @@ export async function runScript(
     truncated: result.truncated,
     timedOut: result.timedOut,
     ...(result.error ? { error: result.error } : {}),
+    files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
   };
 }
 
@@ -241,7 +251,7 @@ function buildSkillTools(ctx: SkillToolContext) {
     }),
     [TOOL_RUN_SCRIPT]: tool({
       description:
-        'Run a script from an active skill (a .sh or .py file in its folder, e.g. scripts/run.sh) in a sandbox: the skill folder is read-only, /tmp is scratch, there is no network. Returns stdout, stderr and the exit code.',
+        "Run a script from an active skill (.py, .js/.mjs/.cjs, .sh/.bash in its folder, e.g. scripts/fill.py) in a sandbox. The working directory is the chat's workspace (/workspace: the user's uploaded files; files written there are given to the user); the skill folder is read-only at /skill; there is no network. Pass workspace file names as arguments. Returns stdout, stderr, the exit code and the files the run created or changed.",
       inputSchema: z.object({
         name: nameSchema.describe('The skill name (the skill must be active)'),
         path: z.string().min(1).max(1024).describe('Script path relative to the skill folder'),

@@ -21,6 +21,7 @@ import { AppError } from '../errors';
 import type { PermissionPolicy } from '../permissions/policy';
 import { parseInvocation } from '../skills/invocation';
 import type { Skill } from '../skills/types';
+import { listWorkspace } from '../workspace/workspace';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
@@ -42,6 +43,15 @@ import {
   TOOL_RUN_SCRIPT,
   TOOL_SEARCH,
 } from './types';
+
+/** `workspace_files: [...]` for the instructions, or nothing for a chat without files. */
+async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
+  if (!config.scripts) return '';
+  const files = await listWorkspace(config.scripts.workspace.dir, chatId);
+  if (files.length === 0) return '';
+  const listed = files.slice(0, 100).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
+  return `\n\nworkspace_files (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
+}
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -223,7 +233,12 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
     signal: controller.signal,
+    // Scripts run in this chat's workspace (issue 10).
+    chatId,
+    scripts: config.scripts,
   };
+  // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
+  const workspaceLine = await workspaceFilesLine(config, chatId);
 
   const metadata = { model: deps.model.label, createdAt: Date.now() };
 
@@ -254,7 +269,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
       const toolNames = (tools ? Object.keys(tools) : []) as Array<keyof NonNullable<typeof tools>>;
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
-        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill }) + workspaceLine;
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),

@@ -66,6 +66,15 @@ export interface RunScriptOutput {
   timedOut: boolean;
   /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
   error?: string;
+  /** Workspace files the run created or changed (download: GET /api/chats/:id/files/:name). */
+  files?: ProducedFile[];
+}
+
+export interface ProducedFile {
+  name: string;
+  size: number;
+  mediaType: string;
+  status: 'created' | 'changed';
 }
 
 export interface SearchInput {

@@ -12,7 +12,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInSnapshot, runSkillScript, type ScriptRunResult, sandboxSkillName, truncateUtf8 } from './run';
+import {
+  findInSnapshot,
+  runInJustBash as runSkillScript,
+  type ScriptRunResult,
+  sandboxSkillName,
+  truncateUtf8,
+} from './just-bash';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const SECRET = 'OUTSIDE-SECRET-5eb1a';
