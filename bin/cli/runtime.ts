@@ -13,7 +13,7 @@ export const runtimeCommand: Command = {
   details: [
     'install: creates <runtime>/python (a venv from runtime.python, default /usr/bin/python3) and <runtime>/node, ' +
       'and installs runtime.pythonPackages with pip and runtime.nodePackages with npm, using their own configured ' +
-      'index. Safe to run again. A package that cannot be installed is reported; the exit code is 1 then.',
+      'index. Safe to run again. A package that cannot be installed is reported and the rest are still installed.',
     'show: the runtime folder, versions and installed packages.',
   ],
   options: [],
@@ -31,7 +31,8 @@ export const runtimeCommand: Command = {
         `installed ${outcome.python.installed.length} Python and ${outcome.node.installed.length} Node packages` +
           (failed.length > 0 ? `; not installed: ${failed.map((f) => f.name).join(', ')}\n` : '\n'),
       );
-      return failed.length > 0 ? 1 : 0;
+      // A package the index lacks is reported, not fatal: skills that need it say so when they run.
+      return 0;
     }
     const report = await describeRuntime(runtime.dir);
     io.out(

@@ -149,6 +149,13 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
 /** bwrap exits 128+N when its child dies of signal N. */
 function classify(result: SandboxResult): SandboxResult {
   if (result.stop) return result;
+  // bwrap's own failure, before the script: as root the sandbox uid must be able to walk to the folders it binds.
+  if (result.exitCode === 1 && /^bwrap: Can't find source path/m.test(result.stderr)) {
+    console.error(`[skillchat] sandbox: ${result.stderr.trim()}`);
+    const error =
+      'the sandbox could not mount the skill, workspace or runtime folder: the folders above them must be traversable (o+x) by the sandbox user';
+    return { ...result, stderr: '', stop: 'sandbox-error', error };
+  }
   if (result.exitCode === 128 + 24)
     return { ...result, stop: 'cpu', error: 'the script used more CPU time than allowed and was stopped' };
   if (result.exitCode === 128 + 25) {
@@ -174,33 +181,30 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
   if (!fs.existsSync(bwrap)) return { ok: false, reason: `${bwrap} is not installed (apt-get install bubblewrap)` };
   const tmp = await fs.promises.mkdtemp('/tmp/skillchat-probe-');
   try {
-    const { command, args } = bwrapArgs(
-      {
-        interpreter: ['true'],
-        script: '',
-        args: [],
-        skillDir: tmp,
-        workspaceDir: tmp,
-        runtimeDir: null,
-        limits: {
-          timeoutMs: 5000,
-          cpuSeconds: 5,
-          memoryMb: 256,
-          maxProcesses: 16,
-          maxOutputBytes: 4096,
-          maxWorkspaceBytes: 1024,
-          tmpMb: 1,
-        },
+    const result = await createBwrapBackend(options).run({
+      interpreter: ['true'],
+      script: '',
+      args: [],
+      skillDir: tmp,
+      workspaceDir: tmp,
+      runtimeDir: null,
+      limits: {
+        timeoutMs: 10_000,
+        cpuSeconds: 5,
+        memoryMb: 256,
+        maxProcesses: 16,
+        maxOutputBytes: 4096,
+        maxWorkspaceBytes: 1024,
+        tmpMb: 1,
       },
-      options,
-    );
-    await handWorkspaceTo(tmp, options.sandboxUid ?? 65534);
-    await run(command, args, { env: EMPTY_ENV, timeout: 10_000 });
+    });
+    if (result.exitCode !== 0 || result.stop) {
+      return { ok: false, reason: `bubblewrap could not start a sandbox: ${result.stderr.trim() || result.error || `exit ${result.exitCode}`}` };
+    }
     const version = (await run(bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
     return { ok: true, detail: `${version}${isRoot() ? `, scripts run as uid ${options.sandboxUid ?? 65534}` : ''}` };
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    return { ok: false, reason: `bubblewrap could not start a sandbox: ${stderr || (error as Error).message}` };
+    return { ok: false, reason: `bubblewrap could not start a sandbox: ${(error as Error).message}` };
   } finally {
     await fs.promises.rm(tmp, { recursive: true, force: true });
   }

@@ -11,6 +11,8 @@ export interface SpawnSpec {
   args: string[];
   /** The whole environment of the spawned process: never the server's. */
   env: Record<string, string>;
+  /** Descriptors handed to the child as fds 3, 4, ... */
+  extraFds?: number[];
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
@@ -48,6 +50,10 @@ class CappedOutput {
     this.kept += chunk.length;
   }
 
+  bytes(stream: 'stdout' | 'stderr'): Buffer {
+    return Buffer.concat(this.chunks[stream]);
+  }
+
   text(stream: 'stdout' | 'stderr'): string {
     // A cut may split a UTF-8 character; the decoder's replacement character marks it, which is honest.
     return Buffer.concat(this.chunks[stream]).toString('utf8');
@@ -71,7 +77,7 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     const child = spawn(spec.command, spec.args, {
       env: spec.env as NodeJS.ProcessEnv,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? [])],
     });
     const halt = (why: SandboxStop) => {
       stop ??= why;
@@ -82,8 +88,8 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
       output.push(stream, chunk);
       if (output.overflowed) halt('output-limit');
     };
-    child.stdout.on('data', onData('stdout'));
-    child.stderr.on('data', onData('stderr'));
+    child.stdout?.on('data', onData('stdout'));
+    child.stderr?.on('data', onData('stderr'));
     const timer = setTimeout(() => halt('timeout'), spec.timeoutMs);
     const onAbort = () => halt('aborted');
     if (spec.signal?.aborted) onAbort();
@@ -103,6 +109,7 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
         exitCode: code ?? 128,
         signal: signal ?? null,
         stdout: output.text('stdout'),
+        stdoutBytes: output.bytes('stdout'),
         stderr: output.text('stderr'),
         truncated: output.overflowed,
         stop,

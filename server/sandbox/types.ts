@@ -56,6 +56,8 @@ export interface SandboxResult {
   /** Signal that ended the process, when one did. */
   signal: string | null;
   stdout: string;
+  /** stdout as bytes, for tools that print binary (a PNG preview). */
+  stdoutBytes?: Buffer;
   stderr: string;
   truncated: boolean;
   stop: SandboxStop | null;
