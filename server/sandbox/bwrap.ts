@@ -39,8 +39,8 @@ const PROLOGUE = [
   'ulimit -c 0',
   'ulimit -v "$SKILLCHAT_AS_KB"',
   // Soft below hard: the soft limit sends SIGXCPU (told apart from a kill), the hard one SIGKILL a second later.
-  'ulimit -H -t "$((SKILLCHAT_CPU_S + 1))"',
   'ulimit -S -t "$SKILLCHAT_CPU_S"',
+  'ulimit -H -t "$((SKILLCHAT_CPU_S + 1))"',
   'ulimit -u "$SKILLCHAT_NPROC"',
   'ulimit -f "$SKILLCHAT_FSIZE_KB"',
   'unset SKILLCHAT_AS_KB SKILLCHAT_CPU_S SKILLCHAT_NPROC SKILLCHAT_FSIZE_KB',
