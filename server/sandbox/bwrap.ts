@@ -8,8 +8,13 @@
  *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH     /tmp  a small tmpfs
  *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
- * dumps). RLIMIT_NPROC never applies to root, so as root the sandbox drops to an unprivileged uid with `setpriv`
- * first (then bwrap makes an unprivileged user namespace); the workspace is chowned to that uid for the run.
+ * dumps). RLIMIT_NPROC never applies to root, so as root the script must not run as root:
+ * - server not root: bwrap makes an unprivileged user namespace (`--unshare-user --disable-userns`) and the limits
+ *   count against the server's user.
+ * - server root: bwrap (as root, so it can reach a private data folder) builds the namespaces and mounts, then
+ *   `setpriv` inside drops to the sandbox uid with no capabilities, an empty bounding set and no_new_privs before
+ *   the prologue runs; the workspace is chowned to that uid for the run. (Mapping a uid in a user namespace would
+ *   not do: the kernel still sees uid 0 and exempts it from RLIMIT_NPROC.)
  * bwrap itself is started with an empty environment: it is PID 1 inside, and `/proc/1/environ` must show nothing.
  */
 import { execFile } from 'node:child_process';
@@ -70,13 +75,17 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
 export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): { command: string; args: string[] } {
   const { limits } = request;
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
+  const root = isRoot();
+  const uid = String(options.sandboxUid ?? 65534);
   const args: string[] = [
-    '--unshare-all',
-    '--unshare-user',
-    '--disable-userns',
+    ...(root
+      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+      : ['--unshare-all', '--unshare-user', '--disable-userns']),
     '--die-with-parent',
     '--new-session',
     '--clearenv',
+    // bwrap running as root creates missing folders 0700; the sandbox uid must be able to walk them.
+    ...['/etc', '/opt'].flatMap((d) => ['--perms', '0755', '--dir', d]),
     '--ro-bind',
     '/usr',
     '/usr',
@@ -88,6 +97,8 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
     '/dev',
     '--size',
     String(limits.tmpMb * 1024 * 1024),
+    '--perms',
+    '1777',
     '--tmpfs',
     '/tmp',
     '--ro-bind',
@@ -107,15 +118,14 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
     SKILLCHAT_FSIZE_KB: String(Math.ceil(limits.maxWorkspaceBytes / 1024)),
   };
   for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
-  args.push('--', '/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.interpreter, request.script);
+  args.push('--');
+  if (root) {
+    args.push('/usr/bin/setpriv', '--reuid', uid, '--regid', uid, '--clear-groups');
+    args.push('--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+  }
+  args.push('/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.interpreter, request.script);
   args.push(...request.args);
-
-  if (!isRoot()) return { command: bwrap, args };
-  const uid = String(options.sandboxUid ?? 65534);
-  return {
-    command: '/usr/bin/setpriv',
-    args: ['--reuid', uid, '--regid', uid, '--clear-groups', '--', bwrap, ...args],
-  };
+  return { command: bwrap, args };
 }
 
 /** Makes the workspace writable by the sandbox uid (root only; otherwise the server's own user owns it). */
@@ -199,7 +209,10 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
       },
     });
     if (result.exitCode !== 0 || result.stop) {
-      return { ok: false, reason: `bubblewrap could not start a sandbox: ${result.stderr.trim() || result.error || `exit ${result.exitCode}`}` };
+      return {
+        ok: false,
+        reason: `bubblewrap could not start a sandbox: ${result.stderr.trim() || result.error || `exit ${result.exitCode}`}`,
+      };
     }
     const version = (await run(bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
     return { ok: true, detail: `${version}${isRoot() ? `, scripts run as uid ${options.sandboxUid ?? 65534}` : ''}` };

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSkillScript } from '../scripts/run';
 import { listWorkspace, openWorkspaceFile, workspaceDir } from '../workspace/workspace';
-import { bwrapAvailability } from './select';
 import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { bwrapAvailability } from './select';
 
 const SECRET = 'SERVER-SECRET-9c1e';
 process.env.SKILLCHAT_ESCAPE_SECRET = SECRET;
@@ -23,8 +23,7 @@ const suite = available.ok ? describe : describe.skip;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-escape-'));
-  // mkdtemp makes 0700; the sandbox uid must be able to walk to the folders it binds.
-  fs.chmodSync(tmp, 0o755);
+
   skill = { name: 'hostile', dir: path.join(tmp, 'skill') };
   fs.mkdirSync(path.join(skill.dir, 'scripts'), { recursive: true });
   config = resolveScriptsConfig(
@@ -50,6 +49,7 @@ suite('escape suite (bubblewrap)', () => {
   it('cannot read /etc/shadow or /root', async () => {
     const r = await run('read.sh', 'cat /etc/shadow; ls /root; echo done');
     expect(r.stderr).toMatch(/\/etc\/shadow: No such file or directory/);
+    expect(r.stdout).not.toMatch(/root:/);
     expect(r.stderr).toMatch(/cannot access '\/root'/);
     expect(r.stdout).toBe('done\n');
     // The limits prologue itself must not complain (a refused ulimit would leave a limit unset).
@@ -59,12 +59,13 @@ suite('escape suite (bubblewrap)', () => {
   it("sees none of the server's environment, in its own or in /proc/1/environ", async () => {
     const r = await run(
       'env.py',
-      'import os\nprint(sorted(os.environ))\nprint(open("/proc/1/environ","rb").read())\nprint(os.getcwd())\n',
+      'import os\nprint(sorted(os.environ))\ntry:\n  print(open("/proc/1/environ","rb").read())\nexcept PermissionError:\n  print("denied")\nprint(os.getcwd())\n',
     );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toContain(SECRET);
     expect(r.stdout).not.toContain(tmp);
-    expect(r.stdout).toContain("b''");
+    // PID 1 is bwrap: started with an empty environment, and unreadable anyway when it runs as root.
+    expect(r.stdout).toMatch(/^(b''|denied)$/m);
     expect(r.stdout).toContain('/workspace');
   });
 
@@ -128,7 +129,10 @@ suite('escape suite (bubblewrap)', () => {
   it('200 MB of output is cut at the cap and the server stays small', async () => {
     globalThis.gc?.();
     const before = process.memoryUsage().rss;
-    const r = await run('flood.py', 'import sys\nchunk = "y" * 65536\nfor _ in range(3200):\n  sys.stdout.write(chunk)\n');
+    const r = await run(
+      'flood.py',
+      'import sys\nchunk = "y" * 65536\nfor _ in range(3200):\n  sys.stdout.write(chunk)\n',
+    );
     const grew = process.memoryUsage().rss - before;
     expect(r).toMatchObject({ truncated: true, errorCode: 'output-limit' });
     expect(r.stdout.length).toBeLessThanOrEqual(config.sandbox.maxOutputBytes);
@@ -147,7 +151,11 @@ suite('escape suite (bubblewrap)', () => {
     const controller = new AbortController();
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'wait.sh'), 'sleep 30');
     setTimeout(() => controller.abort(), 300);
-    const r = await runSkillScript(skill, 'scripts/wait.sh', [], { chatId: 'stopchat', scripts: config, signal: controller.signal });
+    const r = await runSkillScript(skill, 'scripts/wait.sh', [], {
+      chatId: 'stopchat',
+      scripts: config,
+      signal: controller.signal,
+    });
     expect(r).toMatchObject({ errorCode: 'aborted', exitCode: 130 });
     expect(r.durationMs).toBeLessThan(3000);
   });

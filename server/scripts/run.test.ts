@@ -24,14 +24,20 @@ if (!hasRuntime) console.warn(`skills runtime not installed at ${RUNTIME}: run b
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-run-'));
-  fs.chmodSync(tmp, 0o755);
+
   config = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function upload(chatId: string, file: string) {
   const data = fs.readFileSync(file);
-  const saved = await saveUpload(config.workspace.dir, chatId, safeFileName(path.basename(file))!, data, config.workspace);
+  const saved = await saveUpload(
+    config.workspace.dir,
+    chatId,
+    safeFileName(path.basename(file))!,
+    data,
+    config.workspace,
+  );
   if (!saved.ok) throw new Error(saved.error);
 }
 
@@ -46,7 +52,9 @@ describe.skipIf(!hasRuntime)('pdf-forms over the runtime', () => {
     expect(r.backend).toBe('bwrap');
     const listed = JSON.parse(r.stdout);
     expect(listed.fields.map((f: { name: string }) => f.name)).toEqual(['full_name', 'email', 'plan', 'newsletter']);
-    expect(r.files).toEqual([{ name: 'fields.json', size: expect.any(Number), mediaType: 'application/json', status: 'created' }]);
+    expect(r.files).toEqual([
+      { name: 'fields.json', size: expect.any(Number), mediaType: 'application/json', status: 'created' },
+    ]);
     const files = await listWorkspace(config.workspace.dir, 'forms1');
     expect(files.map((f) => [f.name, f.origin])).toEqual([
       ['sample-form.pdf', 'upload'],
@@ -66,7 +74,9 @@ describe.skipIf(!hasRuntime)('pdf-forms over the runtime', () => {
     expect(fill.exitCode).toBe(0);
     expect(fill.files.map((f) => [f.name, f.status])).toEqual([['filled.pdf', 'created']]);
     const check = await runSkillScript(PDF_FORMS, 'scripts/list_fields.py', ['filled.pdf'], opts);
-    const values = Object.fromEntries(JSON.parse(check.stdout).fields.map((f: { name: string; value: string }) => [f.name, f.value]));
+    const values = Object.fromEntries(
+      JSON.parse(check.stdout).fields.map((f: { name: string; value: string }) => [f.name, f.value]),
+    );
     expect(values).toMatchObject({ full_name: 'Ada Lovelace', newsletter: '/Yes' });
   });
 
@@ -92,7 +102,10 @@ describe.skipIf(!hasRuntime)('interpreters', () => {
       "import { createRequire } from 'node:module';\nconst { PDFDocument } = createRequire(process.env.NODE_PATH + '/')('pdf-lib');\n" +
         "const doc = await PDFDocument.create(); doc.addPage();\nconst fs = await import('node:fs');\nfs.writeFileSync(process.argv[2], await doc.save());\nconsole.log('pages', doc.getPageCount());\n",
     );
-    fs.writeFileSync(path.join(skill.dir, 'scripts', 'tool'), '#!/usr/bin/env python3\nimport sys\nprint("shebang", sys.argv[1:])\n');
+    fs.writeFileSync(
+      path.join(skill.dir, 'scripts', 'tool'),
+      '#!/usr/bin/env python3\nimport sys\nprint("shebang", sys.argv[1:])\n',
+    );
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'data.txt'), 'not a script');
   });
 

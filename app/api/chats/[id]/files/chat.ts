@@ -11,4 +11,3 @@ export async function existingChat(params: Promise<{ id: string }>): Promise<str
   if (!getApp().store.getChat(parsed.data)) throw notFound('chat', parsed.data);
   return parsed.data;
 }
-
