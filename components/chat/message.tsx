@@ -2,8 +2,10 @@
 import { isToolUIPart } from 'ai';
 import { memo } from 'react';
 /** One message: the person's text as written, or the assistant's parts (text, reasoning, tool cards) in order. */
+import { AttachmentChips } from '@/components/files/attachment-chips';
+import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
-import type { ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatMessage } from '@/server/chat/types';
 import { Markdown } from './markdown';
 
 type Part = ChatMessage['parts'][number];
@@ -13,6 +15,11 @@ function splitInvocation(text: string): { command: string | null; rest: string }
   const match = /^\/([a-z0-9][a-z0-9-]*)(?=\s|$)/.exec(text);
   if (!match) return { command: null, rest: text };
   return { command: match[0], rest: text.slice(match[0].length) };
+}
+
+function MessageAttachments({ files }: { files: Attachment[] | undefined }) {
+  const chat = useChatFiles();
+  return files ? <AttachmentChips chatId={chat?.chatId ?? null} files={files} /> : null;
 }
 
 function UserMessage({ message }: { message: ChatMessage }) {
@@ -27,6 +34,7 @@ function UserMessage({ message }: { message: ChatMessage }) {
         {command ? <span className="invocation">{command}</span> : null}
         {rest}
       </div>
+      <MessageAttachments files={message.metadata?.attachments} />
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * what it printed. stdout and stderr are shown exactly as returned, trailing newline included: the card is where a
  * person checks what the model was given.
  */
+import { ArtifactCards } from '@/components/files/artifact-card';
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { RunScriptInput, RunScriptOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
@@ -64,6 +65,7 @@ export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScr
               </pre>
             </>
           ) : null}
+          <ArtifactCards files={output.files} />
         </>
       ) : null}
     </ToolCard>

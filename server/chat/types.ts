@@ -99,6 +99,20 @@ export interface ChatMessageMetadata {
    */
   status?: 'interrupted' | 'aborted' | 'error';
   error?: string;
+  /** Workspace files the person attached to this message (already uploaded; shown as chips). */
+  attachments?: Attachment[];
+}
+
+/** A file in the chat workspace as the upload route answers it. */
+export interface Attachment {
+  name: string;
+  size: number;
+  mediaType: string;
+}
+
+export interface WorkspaceFileView extends Attachment {
+  origin: 'upload' | 'script';
+  createdAt: string;
 }
 
 export type ChatDataParts = {
