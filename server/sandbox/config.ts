@@ -55,7 +55,7 @@ export const DEFAULT_NODE_PACKAGES = ['pptxgenjs', 'docx', 'exceljs', 'pdf-lib']
 
 export const runtimeConfigSchema = z
   .object({
-    /** Folder of the runtime (`python/` venv, `node/` packages). Default `<data folder>/runtime`. */
+    /** Folder of the runtime (`python/` venv, `node/` packages). Default `<app>/data/runtime`. */
     dir: z.string().min(1).optional(),
     /** Interpreter the venv is made from; must live under /usr so the sandbox can see it. */
     python: z.string().min(1).default('/usr/bin/python3'),
@@ -93,7 +93,8 @@ export function resolveScriptsConfig(
     workspace: { ...workspace, dir: path.resolve(appDir, workspace.dir ?? path.join(dataDir, 'workspaces')) },
     runtime: {
       ...runtime,
-      dir: path.resolve(appDir, env.SKILLCHAT_RUNTIME_DIR ?? runtime.dir ?? path.join(dataDir, 'runtime')),
+      // Not beside the database: a test or second instance with its own database still uses the one runtime.
+      dir: path.resolve(appDir, env.SKILLCHAT_RUNTIME_DIR ?? runtime.dir ?? path.join('data', 'runtime')),
     },
   };
 }
