@@ -15,6 +15,7 @@ import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill 
 import { benchChat, type LatencyFigures } from './chat';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
+import { benchSandbox, sandboxTable } from './sandbox';
 import { benchWatch, type WatchFigures } from './watch';
 
 const quick = process.argv.includes('--quick');
@@ -217,6 +218,10 @@ async function main() {
         "- Each measured turn is the first of a new chat, so it pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
     );
 
+    // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
+    const sandbox = await benchSandbox({ quick });
+    emit('Script sandbox (per run, vs the same interpreter started bare on the host)', sandboxTable(sandbox));
+
     const summary = {
       date: new Date().toISOString(),
       quick,
@@ -226,6 +231,7 @@ async function main() {
       catalog: { tokensPerSkill: perSkill, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
       watch,
       chat,
+      sandbox,
       durationMs: performance.now() - started,
     };
     fs.mkdirSync(OUT, { recursive: true });

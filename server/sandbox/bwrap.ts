@@ -131,9 +131,9 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
 /** Makes the workspace writable by the sandbox uid (root only; otherwise the server's own user owns it). */
 async function handWorkspaceTo(dir: string, uid: number): Promise<void> {
   if (!isRoot()) return;
-  await fs.promises.lchown(dir, uid, uid);
-  for (const entry of await fs.promises.readdir(dir)) {
-    await fs.promises.lchown(`${dir}/${entry}`, uid, uid).catch(() => {});
+  await fs.promises.lchown(/*turbopackIgnore: true*/ dir, uid, uid);
+  for (const entry of await fs.promises.readdir(/*turbopackIgnore: true*/ dir)) {
+    await fs.promises.lchown(/*turbopackIgnore: true*/ `${dir}/${entry}`, uid, uid).catch(() => {});
   }
 }
 
@@ -188,8 +188,9 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
   if (process.platform !== 'linux')
     return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
-  if (!fs.existsSync(bwrap)) return { ok: false, reason: `${bwrap} is not installed (apt-get install bubblewrap)` };
-  const tmp = await fs.promises.mkdtemp('/tmp/skillchat-probe-');
+  if (!fs.existsSync(/*turbopackIgnore: true*/ bwrap))
+    return { ok: false, reason: `${bwrap} is not installed (apt-get install bubblewrap)` };
+  const tmp = await fs.promises.mkdtemp(/*turbopackIgnore: true*/ '/tmp/skillchat-probe-');
   try {
     const result = await createBwrapBackend(options).run({
       interpreter: ['true'],
@@ -214,11 +215,11 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
         reason: `bubblewrap could not start a sandbox: ${result.stderr.trim() || result.error || `exit ${result.exitCode}`}`,
       };
     }
-    const version = (await run(bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
+    const version = (await run(/*turbopackIgnore: true*/ bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
     return { ok: true, detail: `${version}${isRoot() ? `, scripts run as uid ${options.sandboxUid ?? 65534}` : ''}` };
   } catch (error) {
     return { ok: false, reason: `bubblewrap could not start a sandbox: ${(error as Error).message}` };
   } finally {
-    await fs.promises.rm(tmp, { recursive: true, force: true });
+    await fs.promises.rm(/*turbopackIgnore: true*/ tmp, { recursive: true, force: true });
   }
 }

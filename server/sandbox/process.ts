@@ -74,7 +74,7 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
   return new Promise((resolve) => {
     const output = new CappedOutput(spec.maxOutputBytes);
     let stop: SandboxStop | null = null;
-    const child = spawn(spec.command, spec.args, {
+    const child = spawn(/*turbopackIgnore: true*/ spec.command, spec.args, {
       env: spec.env as NodeJS.ProcessEnv,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? [])],

@@ -38,10 +38,15 @@ export async function describeRuntime(dir: string): Promise<RuntimeReport> {
   };
   if (installed) {
     const py = path.join(dir, 'python', 'bin', 'python3');
-    report.python.version = (await exec(py, ['--version']).catch(() => ({ stdout: '' }))).stdout.trim() || null;
-    const listed = await exec(py, ['-m', 'pip', 'list', '--format=json', '--disable-pip-version-check']).catch(
-      () => null,
-    );
+    report.python.version =
+      (await exec(/*turbopackIgnore: true*/ py, ['--version']).catch(() => ({ stdout: '' }))).stdout.trim() || null;
+    const listed = await exec(/*turbopackIgnore: true*/ py, [
+      '-m',
+      'pip',
+      'list',
+      '--format=json',
+      '--disable-pip-version-check',
+    ]).catch(() => null);
     if (listed) {
       const rows = JSON.parse(listed.stdout) as Array<{ name: string; version: string }>;
       report.python.packages = rows.filter((r) => !['pip', 'setuptools', 'wheel'].includes(r.name.toLowerCase()));
@@ -79,19 +84,23 @@ export async function installRuntime(
 ): Promise<{ python: InstallOutcome; node: InstallOutcome }> {
   const pyDir = path.join(options.dir, 'python');
   const nodeDir = path.join(options.dir, 'node');
-  await fs.promises.mkdir(nodeDir, { recursive: true });
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ nodeDir, { recursive: true });
   if (!(await runtimeInstalled(options.dir))) {
     log(`creating the Python virtual environment from ${options.python}`);
-    await exec(options.python, ['-m', 'venv', pyDir]);
+    await exec(/*turbopackIgnore: true*/ options.python, ['-m', 'venv', pyDir]);
   }
   const pip = path.join(pyDir, 'bin', 'python3');
   const python: InstallOutcome = { installed: [], failed: [] };
   // One at a time, so one missing package (python-pptx on a mirror without it) does not sink the others.
   for (const name of options.pythonPackages) {
     try {
-      await exec(pip, ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', name], {
-        maxBuffer: 16 << 20,
-      });
+      await exec(
+        /*turbopackIgnore: true*/ pip,
+        ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', name],
+        {
+          maxBuffer: 16 << 20,
+        },
+      );
       python.installed.push(name);
       log(`python: ${name} ok`);
     } catch (error) {
@@ -100,8 +109,11 @@ export async function installRuntime(
     }
   }
   const manifest = path.join(nodeDir, 'package.json');
-  if (!fs.existsSync(manifest)) {
-    await fs.promises.writeFile(manifest, `${JSON.stringify({ name: 'skillchat-runtime', private: true }, null, 2)}\n`);
+  if (!fs.existsSync(/*turbopackIgnore: true*/ manifest)) {
+    await fs.promises.writeFile(
+      /*turbopackIgnore: true*/ manifest,
+      `${JSON.stringify({ name: 'skillchat-runtime', private: true }, null, 2)}\n`,
+    );
   }
   const node: InstallOutcome = { installed: [], failed: [] };
   for (const name of options.nodePackages) {

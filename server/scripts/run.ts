@@ -91,14 +91,16 @@ async function resolveScript(skill: { name: string; dir: string }, scriptPath: s
   let realSkill: string;
   let real: string;
   try {
-    realSkill = await fs.promises.realpath(skill.dir);
-    real = await fs.promises.realpath(path.join(realSkill, normalised.path));
+    realSkill = await fs.promises.realpath(/*turbopackIgnore: true*/ skill.dir);
+    real = await fs.promises.realpath(/*turbopackIgnore: true*/ path.join(realSkill, normalised.path));
   } catch {
     return missing;
   }
   const rel = path.relative(realSkill, real);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return missing;
-  const handle = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK).catch(() => null);
+  const handle = await fs.promises
+    .open(/*turbopackIgnore: true*/ real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    .catch(() => null);
   if (!handle) return missing;
   try {
     if (!(await handle.stat()).isFile()) return missing;
@@ -149,7 +151,9 @@ export async function runSkillScript(
   }
 
   // Without a chat (CLI, tests) the run still gets a workspace: a throwaway one.
-  const throwaway = options.chatId ? null : await fs.promises.mkdtemp(path.join(os.tmpdir(), 'skillchat-ws-'));
+  const throwaway = options.chatId
+    ? null
+    : await fs.promises.mkdtemp(/*turbopackIgnore: true*/ path.join(os.tmpdir(), 'skillchat-ws-'));
   try {
     const dir = throwaway ?? (await ensureWorkspace(config.workspace.dir, options.chatId!));
     const before = await scanWorkspace(dir);
@@ -170,7 +174,7 @@ export async function runSkillScript(
     const over = (await workspaceBytes(dir, limits.maxWorkspaceBytes)) > limits.maxWorkspaceBytes;
     return toResult(output, files, started, over ? limits.maxWorkspaceBytes : null);
   } finally {
-    if (throwaway) await fs.promises.rm(throwaway, { recursive: true, force: true });
+    if (throwaway) await fs.promises.rm(/*turbopackIgnore: true*/ throwaway, { recursive: true, force: true });
   }
 }
 

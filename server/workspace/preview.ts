@@ -15,8 +15,8 @@ const MAX_PNG_BYTES = 8 * 1024 * 1024;
 export async function renderPreview(config: ScriptsConfig, chatId: string, name: string): Promise<Buffer | null> {
   if (!name.toLowerCase().endsWith('.pdf')) return null;
   const dir = workspaceDir(config.workspace.dir, chatId);
-  const stat = await fs.promises.lstat(`${dir}/${name}`).catch(() => null);
-  if (!stat?.isFile() || !fs.existsSync('/usr/bin/pdftoppm')) return null;
+  const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ `${dir}/${name}`).catch(() => null);
+  if (!stat?.isFile() || !fs.existsSync(/*turbopackIgnore: true*/ '/usr/bin/pdftoppm')) return null;
   const choice = await chooseSandbox(config.sandbox.backend, config.sandbox.uid);
   if (choice.backend !== 'bwrap') return null;
   const result = await createBwrapBackend({ sandboxUid: config.sandbox.uid }).run({

@@ -42,13 +42,15 @@ export function workspaceDir(root: string, chatId: string): string {
 
 export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
   const dir = workspaceDir(root, chatId);
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o755 });
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ dir, { recursive: true, mode: 0o755 });
   return dir;
 }
 
 async function readMeta(root: string, chatId: string): Promise<Meta> {
   try {
-    const parsed = JSON.parse(await fs.promises.readFile(path.join(chatFolder(root, chatId), 'meta.json'), 'utf8'));
+    const parsed = JSON.parse(
+      await fs.promises.readFile(/*turbopackIgnore: true*/ path.join(chatFolder(root, chatId), 'meta.json'), 'utf8'),
+    );
     return parsed && typeof parsed === 'object' && parsed.files ? (parsed as Meta) : { files: {} };
   } catch {
     return { files: {} };
@@ -57,8 +59,8 @@ async function readMeta(root: string, chatId: string): Promise<Meta> {
 
 async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void> {
   const file = path.join(chatFolder(root, chatId), 'meta.json');
-  await fs.promises.writeFile(`${file}.tmp`, JSON.stringify(meta));
-  await fs.promises.rename(`${file}.tmp`, file);
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
+  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
 }
 
 /** Regular files at the top of the workspace with their stats; links, folders and devices are skipped. */
@@ -66,12 +68,12 @@ export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>>
   const found = new Map<string, fs.Stats>();
   let names: string[];
   try {
-    names = await fs.promises.readdir(dir);
+    names = await fs.promises.readdir(/*turbopackIgnore: true*/ dir);
   } catch {
     return found;
   }
   for (const name of names) {
-    const stat = await fs.promises.lstat(path.join(dir, name)).catch(() => null);
+    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ path.join(dir, name)).catch(() => null);
     if (stat?.isFile()) found.set(name, stat);
   }
   return found;
@@ -123,10 +125,10 @@ export async function saveUpload(
   if (used + data.length > caps.maxWorkspaceBytes) {
     return { ok: false, code: 'full', error: `The chat's files would exceed ${caps.maxWorkspaceBytes} bytes` };
   }
-  const taken = new Set((await fs.promises.readdir(dir)).map((n) => n));
+  const taken = new Set((await fs.promises.readdir(/*turbopackIgnore: true*/ dir)).map((n) => n));
   const name = uniqueName(safeName, taken);
   // `wx`: never through an existing name (a link a script left behind included).
-  await fs.promises.writeFile(path.join(dir, name), data, { flag: 'wx', mode: 0o644 });
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ path.join(dir, name), data, { flag: 'wx', mode: 0o644 });
   const createdAt = new Date().toISOString();
   const meta = await readMeta(root, chatId);
   meta.files[name] = { origin: 'upload', createdAt };
@@ -146,7 +148,10 @@ export async function openWorkspaceFile(
   const file = path.join(workspaceDir(root, chatId), name);
   let handle: fs.promises.FileHandle;
   try {
-    handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    handle = await fs.promises.open(
+      /*turbopackIgnore: true*/ file,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
   } catch {
     return null;
   }
@@ -159,7 +164,7 @@ export async function openWorkspaceFile(
 }
 
 export async function deleteWorkspace(root: string, chatId: string): Promise<void> {
-  await fs.promises.rm(chatFolder(root, chatId), { recursive: true, force: true });
+  await fs.promises.rm(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true, force: true });
 }
 
 export interface FileChange {
@@ -203,11 +208,13 @@ export async function workspaceBytes(dir: string, cap = Number.POSITIVE_INFINITY
   const pending = [dir];
   while (pending.length > 0 && sum <= cap) {
     const current = pending.pop()!;
-    const entries = await fs.promises.readdir(current, { withFileTypes: true }).catch(() => []);
+    const entries = await fs.promises
+      .readdir(/*turbopackIgnore: true*/ current, { withFileTypes: true })
+      .catch(() => []);
     for (const entry of entries) {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) pending.push(full);
-      else sum += (await fs.promises.lstat(full).catch(() => null))?.size ?? 0;
+      else sum += (await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null))?.size ?? 0;
     }
   }
   return sum;
