@@ -23,7 +23,7 @@ export interface RuntimeReport {
 
 export async function runtimeInstalled(dir: string): Promise<boolean> {
   return fs.promises
-    .access(path.join(dir, 'python', 'bin', 'python3'))
+    .access(/*turbopackIgnore: true*/ path.join(dir, 'python', 'bin', 'python3'))
     .then(() => true)
     .catch(() => false);
 }
@@ -54,12 +54,12 @@ export async function describeRuntime(dir: string): Promise<RuntimeReport> {
   }
   const manifest = path.join(dir, 'node', 'package.json');
   const pkg = await fs.promises
-    .readFile(manifest, 'utf8')
+    .readFile(/*turbopackIgnore: true*/ manifest, 'utf8')
     .then(JSON.parse)
     .catch(() => null);
   for (const name of Object.keys(pkg?.dependencies ?? {})) {
     const own = await fs.promises
-      .readFile(path.join(dir, 'node', 'node_modules', name, 'package.json'), 'utf8')
+      .readFile(/*turbopackIgnore: true*/ path.join(dir, 'node', 'node_modules', name, 'package.json'), 'utf8')
       .then(JSON.parse)
       .catch(() => null);
     if (own?.version) report.node.packages.push({ name, version: own.version });

@@ -127,7 +127,9 @@ export async function runSkillScript(
   options: RunSkillScriptOptions = {},
 ): Promise<SkillScriptResult> {
   const started = performance.now();
-  const config = options.scripts ?? resolveScriptsConfig({}, process.cwd(), path.join(process.cwd(), 'data'));
+  const appDir = /*turbopackIgnore: true*/ process.cwd();
+  const config =
+    options.scripts ?? resolveScriptsConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
   const badArgs = argsProblem(args);
   if (badArgs) return fail('invalid-args', badArgs, 2);
   const resolved = await resolveScript(skill, scriptPath);
