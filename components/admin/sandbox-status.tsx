@@ -39,7 +39,9 @@ export function SandboxStatusCard({ status, showPaths }: { status: SandboxStatus
           <p className="small">
             Python: {runtime.python.packages.map((p) => `${p.name} ${p.version}`).join(', ') || 'none'}
           </p>
-          <p className="small">Node: {runtime.node.packages.map((p) => `${p.name} ${p.version}`).join(', ') || 'none'}</p>
+          <p className="small">
+            Node: {runtime.node.packages.map((p) => `${p.name} ${p.version}`).join(', ') || 'none'}
+          </p>
         </div>
       ) : (
         <p className="muted small" data-testid="sandbox-runtime">

@@ -90,11 +90,20 @@ export function resolveScriptsConfig(
   const runtime = runtimeConfigSchema.parse(file.runtime ?? {});
   return {
     sandbox,
-    workspace: { ...workspace, dir: path.resolve(appDir, workspace.dir ?? path.join(dataDir, 'workspaces')) },
+    workspace: {
+      ...workspace,
+      dir: path.resolve(
+        /*turbopackIgnore: true*/ appDir,
+        workspace.dir ?? path.join(/*turbopackIgnore: true*/ dataDir, 'workspaces'),
+      ),
+    },
     runtime: {
       ...runtime,
       // Not beside the database: a test or second instance with its own database still uses the one runtime.
-      dir: path.resolve(appDir, env.SKILLCHAT_RUNTIME_DIR ?? runtime.dir ?? path.join('data', 'runtime')),
+      dir: path.resolve(
+        /*turbopackIgnore: true*/ appDir,
+        env.SKILLCHAT_RUNTIME_DIR ?? runtime.dir ?? path.join(/*turbopackIgnore: true*/ 'data', 'runtime'),
+      ),
     },
   };
 }

@@ -23,7 +23,7 @@ export interface RuntimeReport {
 
 export async function runtimeInstalled(dir: string): Promise<boolean> {
   return fs.promises
-    .access(/*turbopackIgnore: true*/ path.join(dir, 'python', 'bin', 'python3'))
+    .access(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin', 'python3'))
     .then(() => true)
     .catch(() => false);
 }
@@ -37,7 +37,7 @@ export async function describeRuntime(dir: string): Promise<RuntimeReport> {
     node: { version: process.version, packages: [] },
   };
   if (installed) {
-    const py = path.join(dir, 'python', 'bin', 'python3');
+    const py = path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin', 'python3');
     report.python.version =
       (await exec(/*turbopackIgnore: true*/ py, ['--version']).catch(() => ({ stdout: '' }))).stdout.trim() || null;
     const listed = await exec(/*turbopackIgnore: true*/ py, [
@@ -52,14 +52,23 @@ export async function describeRuntime(dir: string): Promise<RuntimeReport> {
       report.python.packages = rows.filter((r) => !['pip', 'setuptools', 'wheel'].includes(r.name.toLowerCase()));
     }
   }
-  const manifest = path.join(dir, 'node', 'package.json');
+  const manifest = path.join(/*turbopackIgnore: true*/ dir, 'node', 'package.json');
   const pkg = await fs.promises
     .readFile(/*turbopackIgnore: true*/ manifest, 'utf8')
     .then(JSON.parse)
     .catch(() => null);
   for (const name of Object.keys(pkg?.dependencies ?? {})) {
     const own = await fs.promises
-      .readFile(/*turbopackIgnore: true*/ path.join(dir, 'node', 'node_modules', name, 'package.json'), 'utf8')
+      .readFile(
+        /*turbopackIgnore: true*/ path.join(
+          /*turbopackIgnore: true*/ dir,
+          'node',
+          'node_modules',
+          name,
+          'package.json',
+        ),
+        'utf8',
+      )
       .then(JSON.parse)
       .catch(() => null);
     if (own?.version) report.node.packages.push({ name, version: own.version });
@@ -82,19 +91,20 @@ export async function installRuntime(
   options: { dir: string; python: string; pythonPackages: string[]; nodePackages: string[] },
   log: (line: string) => void,
 ): Promise<{ python: InstallOutcome; node: InstallOutcome }> {
-  const pyDir = path.join(options.dir, 'python');
-  const nodeDir = path.join(options.dir, 'node');
+  const pyDir = path.join(/*turbopackIgnore: true*/ options.dir, 'python');
+  const nodeDir = path.join(/*turbopackIgnore: true*/ options.dir, 'node');
   await fs.promises.mkdir(/*turbopackIgnore: true*/ nodeDir, { recursive: true });
   if (!(await runtimeInstalled(options.dir))) {
     log(`creating the Python virtual environment from ${options.python}`);
     await exec(/*turbopackIgnore: true*/ options.python, ['-m', 'venv', pyDir]);
   }
-  const pip = path.join(pyDir, 'bin', 'python3');
+  const pip = path.join(/*turbopackIgnore: true*/ pyDir, 'bin', 'python3');
   const python: InstallOutcome = { installed: [], failed: [] };
   // One at a time, so one missing package (python-pptx on a mirror without it) does not sink the others.
   for (const name of options.pythonPackages) {
     try {
       await exec(
+        /*turbopackIgnore: true*/
         /*turbopackIgnore: true*/ pip,
         ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', name],
         {
@@ -108,7 +118,7 @@ export async function installRuntime(
       log(`python: ${name} FAILED: ${lastLine(error)}`);
     }
   }
-  const manifest = path.join(nodeDir, 'package.json');
+  const manifest = path.join(/*turbopackIgnore: true*/ nodeDir, 'package.json');
   if (!fs.existsSync(/*turbopackIgnore: true*/ manifest)) {
     await fs.promises.writeFile(
       /*turbopackIgnore: true*/ manifest,
@@ -118,7 +128,9 @@ export async function installRuntime(
   const node: InstallOutcome = { installed: [], failed: [] };
   for (const name of options.nodePackages) {
     try {
-      await exec('npm', ['install', '--no-audit', '--no-fund', '--prefix', nodeDir, name], { maxBuffer: 16 << 20 });
+      await exec(/*turbopackIgnore: true*/ 'npm', ['install', '--no-audit', '--no-fund', '--prefix', nodeDir, name], {
+        maxBuffer: 16 << 20,
+      });
       node.installed.push(name);
       log(`node: ${name} ok`);
     } catch (error) {
@@ -127,6 +139,6 @@ export async function installRuntime(
     }
   }
   // The sandbox uid must be able to read (not write) everything.
-  await exec('chmod', ['-R', 'a+rX', options.dir]).catch(() => {});
+  await exec(/*turbopackIgnore: true*/ 'chmod', ['-R', 'a+rX', options.dir]).catch(() => {});
   return { python, node };
 }

@@ -3,16 +3,16 @@
  * one script of a skill in just-bash (security.md, "Running skill scripts"):
  *
  *   skill folder --snapshotSkill--> entries (host I/O, main thread)
- *     --startSandboxWorker--> worker thread: /skills/<name> read-only + /tmp scratch -> bash.exec(...)
+ *     --startSandboxProcess--> child process: /skills/<name> read-only + /tmp scratch -> bash.exec(...)
  *     --message--> ScriptRunResult (classified, truncated, main thread)
  *
  * Nothing else exists in the sandbox: no host files, no network (no `curl`/`wget`; Python's sockets report "Host
  * is unreachable"). `.sh`/`.bash` run with just-bash's bash, `.py` with its CPython-on-WASM (stdlib only). Time,
  * commands, output, scratch space and heap are capped; every failure comes back as a result, never a throw.
  */
-import type { Worker } from 'node:worker_threads';
 import { displayPath, normaliseResourcePath } from '../skills/resources';
-import { justBashUrl, type SandboxLimits, type SandboxOutput, startSandboxWorker } from './sandbox-worker';
+import { type SandboxChild, startSandboxProcess } from './sandbox-process';
+import { justBashUrl, type SandboxLimits, type SandboxOutput } from './sandbox-worker';
 import {
   type OmittedEntry,
   type SnapshotEntry,
@@ -281,19 +281,26 @@ export function findInSnapshot(entries: SnapshotEntry[], rel: string): SnapshotE
 type Settled = { kind: 'output'; output: SandboxOutput } | { kind: 'killed'; why: 'timeout' | 'aborted' };
 
 /** Waits for the worker's one message, or kills it at the deadline or on abort. Always terminates the worker. */
-async function settle(worker: Worker, deadlineMs: number, signal: AbortSignal | undefined): Promise<Settled> {
+async function settle(worker: SandboxChild, deadlineMs: number, signal: AbortSignal | undefined): Promise<Settled> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
     return await new Promise<Settled>((resolve) => {
-      worker.once('message', (output: SandboxOutput) => resolve({ kind: 'output', output }));
+      worker.once('message', (output) => resolve({ kind: 'output', output: output as SandboxOutput }));
       worker.once('error', (error) =>
         resolve({ kind: 'output', output: { kind: 'crashed', message: errorMessage(error) } }),
       );
-      worker.once('exit', (code) =>
+      worker.once('exit', (code, signal) =>
         resolve({
           kind: 'output',
-          output: { kind: 'crashed', message: `the sandbox exited (${code}) without a result` },
+          // V8 aborts the process when the heap cap (--max-old-space-size) is reached.
+          output: {
+            kind: 'crashed',
+            message:
+              signal === 'SIGABRT' || code === 134
+                ? 'the script used more memory than allowed'
+                : `the sandbox exited (${code ?? signal}) without a result`,
+          },
         }),
       );
       timer = setTimeout(() => resolve({ kind: 'killed', why: 'timeout' }), deadlineMs);
@@ -383,9 +390,9 @@ export async function runInJustBash(
     maxFileSystemBytes: maxScratchBytes,
   };
   const run = invocation(interpreter, `${skillPath}/${rel}`, args);
-  let worker: Worker;
+  let worker: SandboxChild;
   try {
-    worker = startSandboxWorker(
+    worker = startSandboxProcess(
       {
         justBashUrl: justBashUrl(),
         entries: snapshot.entries,
@@ -405,8 +412,8 @@ export async function runInJustBash(
     return failure(started, 126, 'sandbox-error', `the sandbox could not start: ${errorMessage(error)}`, context);
   }
   // Nothing in the sandbox writes to the worker's own stdio on purpose; drain it so it cannot pile up in memory.
-  worker.stdout.resume();
-  worker.stderr.resume();
+  worker.stdout?.resume();
+  worker.stderr?.resume();
 
   const settled = await settle(worker, timeoutMs + KILL_GRACE_MS, options.signal);
   const durationMs = () => Math.round(performance.now() - started);

@@ -92,7 +92,9 @@ async function resolveScript(skill: { name: string; dir: string }, scriptPath: s
   let real: string;
   try {
     realSkill = await fs.promises.realpath(/*turbopackIgnore: true*/ skill.dir);
-    real = await fs.promises.realpath(/*turbopackIgnore: true*/ path.join(realSkill, normalised.path));
+    real = await fs.promises.realpath(
+      /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ realSkill, normalised.path),
+    );
   } catch {
     return missing;
   }
@@ -155,7 +157,9 @@ export async function runSkillScript(
   // Without a chat (CLI, tests) the run still gets a workspace: a throwaway one.
   const throwaway = options.chatId
     ? null
-    : await fs.promises.mkdtemp(/*turbopackIgnore: true*/ path.join(os.tmpdir(), 'skillchat-ws-'));
+    : await fs.promises.mkdtemp(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-ws-'),
+      );
   try {
     const dir = throwaway ?? (await ensureWorkspace(config.workspace.dir, options.chatId!));
     const before = await scanWorkspace(dir);

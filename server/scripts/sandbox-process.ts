@@ -20,12 +20,16 @@ export type SandboxChild = ChildProcess & { terminate(): Promise<void> };
 
 /** Starts one run in a fresh process; the caller must `terminate()` it however the run ends. */
 export function startSandboxProcess(input: SandboxInput, options: { maxHeapMb: number }): SandboxChild {
-  const child = spawn(/*turbopackIgnore: true*/ process.execPath, [`--max-old-space-size=${options.maxHeapMb}`, '-e', CHILD_SOURCE], {
-    env: {} as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    // Structured clone over IPC: the skill's file bytes travel as Uint8Array, not JSON arrays of numbers.
-    serialization: 'advanced',
-  });
+  const child = spawn(
+    /*turbopackIgnore: true*/ process.execPath,
+    [`--max-old-space-size=${options.maxHeapMb}`, '-e', CHILD_SOURCE],
+    {
+      env: {} as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Structured clone over IPC: the skill's file bytes travel as Uint8Array, not JSON arrays of numbers.
+      serialization: 'advanced',
+    },
+  );
   child.send(input);
   return Object.assign(child, {
     terminate: async () => {

@@ -22,7 +22,8 @@ export async function renderPreview(config: ScriptsConfig, chatId: string, name:
   const result = await createBwrapBackend({ sandboxUid: config.sandbox.uid }).run({
     interpreter: ['pdftoppm', '-png', '-f', '1', '-l', '1', '-scale-to', '640', '-singlefile'],
     script: `${SANDBOX_PATHS.workspace}/${name}`,
-    args: ['-'],
+    // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
+    args: [],
     skillDir: dir,
     workspaceDir: dir,
     runtimeDir: null,

@@ -33,11 +33,11 @@ type Meta = { files: Record<string, { origin: FileOrigin; createdAt: string }> }
 export function chatFolder(root: string, chatId: string): string {
   // Chat ids are validated by the routes (letters, digits, `_`, `-`); this is the last line, not the only one.
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) throw new RangeError('invalid chat id');
-  return path.join(root, chatId);
+  return path.join(/*turbopackIgnore: true*/ root, chatId);
 }
 
 export function workspaceDir(root: string, chatId: string): string {
-  return path.join(chatFolder(root, chatId), 'files');
+  return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'files');
 }
 
 export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
@@ -49,7 +49,10 @@ export async function ensureWorkspace(root: string, chatId: string): Promise<str
 async function readMeta(root: string, chatId: string): Promise<Meta> {
   try {
     const parsed = JSON.parse(
-      await fs.promises.readFile(/*turbopackIgnore: true*/ path.join(chatFolder(root, chatId), 'meta.json'), 'utf8'),
+      await fs.promises.readFile(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
+        'utf8',
+      ),
     );
     return parsed && typeof parsed === 'object' && parsed.files ? (parsed as Meta) : { files: {} };
   } catch {
@@ -58,7 +61,7 @@ async function readMeta(root: string, chatId: string): Promise<Meta> {
 }
 
 async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void> {
-  const file = path.join(chatFolder(root, chatId), 'meta.json');
+  const file = path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json');
   await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
   await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
 }
@@ -73,7 +76,9 @@ export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>>
     return found;
   }
   for (const name of names) {
-    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ path.join(dir, name)).catch(() => null);
+    const stat = await fs.promises
+      .lstat(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, name))
+      .catch(() => null);
     if (stat?.isFile()) found.set(name, stat);
   }
   return found;
@@ -128,7 +133,10 @@ export async function saveUpload(
   const taken = new Set((await fs.promises.readdir(/*turbopackIgnore: true*/ dir)).map((n) => n));
   const name = uniqueName(safeName, taken);
   // `wx`: never through an existing name (a link a script left behind included).
-  await fs.promises.writeFile(/*turbopackIgnore: true*/ path.join(dir, name), data, { flag: 'wx', mode: 0o644 });
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, name), data, {
+    flag: 'wx',
+    mode: 0o644,
+  });
   const createdAt = new Date().toISOString();
   const meta = await readMeta(root, chatId);
   meta.files[name] = { origin: 'upload', createdAt };
@@ -145,7 +153,7 @@ export async function openWorkspaceFile(
   chatId: string,
   name: string,
 ): Promise<{ handle: fs.promises.FileHandle; size: number; mediaType: string } | null> {
-  const file = path.join(workspaceDir(root, chatId), name);
+  const file = path.join(/*turbopackIgnore: true*/ workspaceDir(root, chatId), name);
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(
@@ -212,7 +220,7 @@ export async function workspaceBytes(dir: string, cap = Number.POSITIVE_INFINITY
       .readdir(/*turbopackIgnore: true*/ current, { withFileTypes: true })
       .catch(() => []);
     for (const entry of entries) {
-      const full = path.join(current, entry.name);
+      const full = path.join(/*turbopackIgnore: true*/ current, entry.name);
       if (entry.isDirectory()) pending.push(full);
       else sum += (await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null))?.size ?? 0;
     }
