@@ -36,10 +36,12 @@ function TextHead({ url }: { url: string }) {
 function Preview({ chatId, file }: { chatId: string; file: ProducedFile }) {
   const url = fileUrl(chatId, file.name);
   if (file.mediaType.startsWith('image/') && file.mediaType !== 'image/svg+xml') {
+    // biome-ignore lint/performance/noImgElement: a chat file served by our own route; next/image would proxy it.
     return <img className="artifact__image" src={url} alt={file.name} data-testid="artifact-preview-image" />;
   }
   if (file.mediaType === 'application/pdf') {
     return (
+      // biome-ignore lint/performance/noImgElement: a PNG rendered on demand by our own route.
       <img
         className="artifact__image"
         src={fileUrl(chatId, file.name, true)}
