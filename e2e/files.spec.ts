@@ -92,4 +92,11 @@ test('upload names are made safe and caps answer with a clear error', async ({ p
   }
   expect((await page.request.get(`/api/chats/${chatId}/files/..%2F..%2Fetc%2Fpasswd`)).status()).toBe(400);
   expect((await page.request.get(`/api/chats/${chatId}/files/missing.txt`)).status()).toBe(404);
+
+  // Deleting the chat deletes its workspace folder (the e2e server keeps its data in .e2e/).
+  const folder = path.join(import.meta.dirname, '..', '.e2e', 'workspaces', chatId);
+  expect(fs.existsSync(folder)).toBe(true);
+  expect((await page.request.delete(`/api/chats/${chatId}`, { headers: { origin } })).status()).toBe(204);
+  expect(fs.existsSync(folder)).toBe(false);
+  expect((await page.request.get(`/api/chats/${chatId}/files`)).status()).toBe(404);
 });
