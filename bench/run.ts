@@ -18,6 +18,7 @@ import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
 import { matchQuality, type QualityFigures } from './match-quality';
+import { benchSandbox, sandboxTable } from './sandbox';
 import { benchServerStart, hasBuild, type ServerStartFigures } from './server-start';
 import { benchWatch, type WatchFigures } from './watch';
 
@@ -330,6 +331,10 @@ async function main() {
         "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
     );
 
+    // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
+    const sandbox = await benchSandbox({ quick });
+    emit('Script sandbox (per run, vs the same interpreter started bare on the host)', sandboxTable(sandbox));
+
     const summary = {
       date: new Date().toISOString(),
       quick,
@@ -343,6 +348,7 @@ async function main() {
       catalog: { tokensPerSkill: perSkill, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
       watch,
       chat,
+      sandbox,
       durationMs: performance.now() - started,
     };
     fs.mkdirSync(OUT, { recursive: true });

@@ -12,6 +12,7 @@ import { exportCommand, installCommand, uninstallCommand } from './cli/install';
 import { listCommand } from './cli/list';
 import { matchCommand } from './cli/match';
 import { readResourceCommand } from './cli/read-resource';
+import { runtimeCommand } from './cli/runtime';
 import { readPropertiesCommand, toPromptCommand, validateCommand } from './cli/skills-ref';
 
 const COMMANDS: Command[] = [
@@ -24,6 +25,7 @@ const COMMANDS: Command[] = [
   installCommand,
   uninstallCommand,
   exportCommand,
+  runtimeCommand,
 ];
 
 function usage(): string {

@@ -6,6 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  resolveScriptsConfig,
+  runtimeConfigSchema,
+  type ScriptsConfig,
+  sandboxConfigSchema,
+  workspaceConfigSchema,
+} from './sandbox/config';
 
 /** Where skills are looked for. Defined here, not in skills/: the skills engine depends on the config, not back. */
 export type SkillScope = 'project' | 'user';
@@ -143,6 +150,10 @@ export const configFileSchema = z
     limits: limitsSchema.partial().optional(),
     install: installSchema.partial().optional(),
     database: z.string().min(1).optional(),
+    /** Script sandbox, chat workspaces and the skills runtime (server/sandbox/config.ts). */
+    sandbox: sandboxConfigSchema.partial().optional(),
+    workspace: workspaceConfigSchema.partial().optional(),
+    runtime: runtimeConfigSchema.partial().optional(),
     server: z
       .object({
         host: z.string().min(1).optional(),
@@ -170,6 +181,8 @@ export interface AppConfig {
   watch: boolean;
   /** Installing skills from archives, git and indexes (server/install). */
   install: InstallConfig;
+  /** Sandbox backend and limits, workspace folder and caps, runtime folder and packages. */
+  scripts: ScriptsConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -224,6 +237,7 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
  * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
  * - SKILLCHAT_INSTALL_ROOT: where installed skills go (default `~/.skillchat/skills`, or the first root).
+ * - SKILLCHAT_SANDBOX: `auto`, `bwrap` or `just-bash` (script sandbox backend); SKILLCHAT_RUNTIME_DIR: the skills runtime.
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
@@ -270,12 +284,13 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new ConfigError(`PORT must be 1-65535, got ${portRaw}`);
 
+  const databasePath = path.resolve(appDir, env.SKILLCHAT_DB ?? file.database ?? path.join('data', 'skillchat.db'));
   return {
     appDir,
     home,
     roots,
     limits: { ...DEFAULT_LIMITS, ...file.limits },
-    databasePath: path.resolve(appDir, env.SKILLCHAT_DB ?? file.database ?? path.join('data', 'skillchat.db')),
+    databasePath,
     server: {
       host: env.SKILLCHAT_HOST ?? file.server?.host ?? '127.0.0.1',
       port,
@@ -292,6 +307,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
         ? env.SKILLCHAT_WATCH !== '0'
         : (file.watch ?? true),
     install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
+    scripts: resolveScriptsConfig(file, appDir, path.dirname(databasePath), env),
     configFile,
   };
 }

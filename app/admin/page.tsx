@@ -13,11 +13,13 @@ import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permi
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
 import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
+import { SandboxStatusCard } from '@/components/admin/sandbox-status';
 import { SkillsTable } from '@/components/admin/skills-table';
 import { loadAdminOverview } from '@/server/admin/overview';
 import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
 import { listInstalled } from '@/server/install/install';
+import { loadSandboxStatus } from '@/server/sandbox/status';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { AccessDenied } from './_lib/access-denied';
 import { requireAdmin } from './_lib/guard';
@@ -40,6 +42,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const installed = await listInstalled(installRoot);
   const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
   const policy = getAccessPolicy();
+  const sandbox = await loadSandboxStatus(app.config.scripts);
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
   const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
@@ -66,6 +69,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <a href="#activations">Activations {overview.activations.total}</a>
           <a href="#permissions">Grants {overview.permissions.grants.length}</a>
           <a href="#catalog">Catalog {catalog.tokens} tokens</a>
+          <a href="#sandbox">Sandbox {sandbox.backend ?? 'none'}</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
             {absolute ? 'Show short paths' : 'Show absolute paths'}
@@ -80,6 +84,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
               ? 'This page requires the admin token.'
               : `Admin is disabled: ${policy.admin.reason}.`}
         </p>
+
+        <SandboxStatusCard status={sandbox} showPaths={absolute} />
 
         <section className="card" id="roots" aria-labelledby="roots-h">
           <h2 id="roots-h">

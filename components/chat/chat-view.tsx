@@ -1,7 +1,7 @@
 'use client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 /**
  * One chat: header, conversation and composer, wired to the server with AI SDK's `useChat`. Only the newest message
  * travels with each request; the server holds the history. A chat on the new-chat screen is created on first send
@@ -9,11 +9,14 @@ import { useCallback, useMemo, useState } from 'react';
  * Answers to approval prompts on tool cards go back as answers only; the server continues the same message.
  */
 import { useChats } from '@/components/chats-context';
+import { uploadFile } from '@/components/files/api';
+import { ChatFilesContext } from '@/components/files/chat-files-context';
+import { FilesPanel } from '@/components/files/files-panel';
 import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
-import type { ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatActivation, ChatMessage } from '@/server/chat/types';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
@@ -99,10 +102,9 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : DEFAULT_CHAT_TITLE);
   const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
 
-  const onSend = useCallback(
+  // A chat exists on the server before its first file is uploaded or its first message sent.
+  const ensureCreated = useCallback(
     async (text: string): Promise<boolean> => {
-      setSendError(null);
-      clearError();
       if (!created) {
         try {
           const chat = await createChat({ id: chatId });
@@ -117,11 +119,40 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
         // No navigation: the stream about to start keeps this component; a reload lands on the server-rendered chat.
         readdressNewChat(chatId);
       }
-      touchChat(chatId);
-      void sendMessage({ text });
       return true;
     },
-    [created, chatId, clearError, sendMessage, setActiveChatId, touchChat, upsertChat],
+    [created, chatId, setActiveChatId, upsertChat],
+  );
+
+  const onSend = useCallback(
+    async (text: string, attachments: Attachment[]): Promise<boolean> => {
+      setSendError(null);
+      clearError();
+      if (!(await ensureCreated(text))) return false;
+      touchChat(chatId);
+      void sendMessage({ text, metadata: attachments.length > 0 ? { attachments } : undefined });
+      return true;
+    },
+    [chatId, clearError, ensureCreated, sendMessage, touchChat],
+  );
+
+  const [filesVersion, setFilesVersion] = useState(0);
+  const onUpload = useCallback(
+    async (file: File): Promise<Attachment> => {
+      if (!(await ensureCreated(file.name))) throw new Error('Could not create the chat');
+      const saved = await uploadFile(chatId, file);
+      setFilesVersion((v) => v + 1);
+      return saved;
+    },
+    [chatId, ensureCreated],
+  );
+  // Scripts may have written files: reload the files panel when an answer ends.
+  useEffect(() => {
+    if (status === 'ready' || status === 'error') setFilesVersion((v) => v + 1);
+  }, [status]);
+  const chatFiles = useMemo(
+    () => (created ? { chatId, version: filesVersion } : null),
+    [created, chatId, filesVersion],
   );
 
   const onRegenerate = useCallback(() => {
@@ -139,30 +170,33 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   const shownError = sendError ?? (error ? errorMessageFrom(error.message, 'The answer failed. Try again.') : null);
 
   return (
-    <section className="chat" aria-label={title}>
-      <ChatHeader title={title} model={model} skills={skills} />
-      <ApprovalProvider value={approvals}>
-        <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
-      </ApprovalProvider>
-      <div className="chat__bottom">
-        {shownError ? (
-          <div className="chat-error" role="alert" data-testid="chat-error">
-            <span>{shownError}</span>
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => {
-                setSendError(null);
-                clearError();
-              }}
-            >
-              Dismiss
-            </button>
-          </div>
-        ) : null}
-        <Composer busy={busy} onSend={onSend} onStop={onStop} autoFocus />
-      </div>
-    </section>
+    <ChatFilesContext.Provider value={chatFiles}>
+      <section className="chat" aria-label={title}>
+        <ChatHeader title={title} model={model} skills={skills} />
+        <ApprovalProvider value={approvals}>
+          <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+        </ApprovalProvider>
+        <div className="chat__bottom">
+          <FilesPanel />
+          {shownError ? (
+            <div className="chat-error" role="alert" data-testid="chat-error">
+              <span>{shownError}</span>
+              <button
+                type="button"
+                className="button button--ghost"
+                onClick={() => {
+                  setSendError(null);
+                  clearError();
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
+          ) : null}
+          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus />
+        </div>
+      </section>
+    </ChatFilesContext.Provider>
   );
 }
 

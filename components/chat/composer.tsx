@@ -4,15 +4,19 @@ import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, use
  * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
  * `/name ` so the rest of the line becomes the request to that skill.
  */
+import { AttachmentChips } from '@/components/files/attachment-chips';
+import { useAttachments } from '@/components/files/use-attachments';
 import { SendIcon, StopIcon } from '@/components/icons';
-import type { SkillSummary } from '@/server/chat/types';
+import type { Attachment, SkillSummary } from '@/server/chat/types';
 import { SlashMenu } from './slash-menu';
 import { useSkillSuggestions } from './use-skill-suggestions';
 
 interface ComposerProps {
   busy: boolean;
   /** Resolves false when the message could not be sent, so the text is put back. */
-  onSend: (text: string) => Promise<boolean>;
+  onSend: (text: string, attachments: Attachment[]) => Promise<boolean>;
+  /** Stores a file in the chat workspace (button, drop, paste); absent: no attachments. */
+  onUpload?: (file: File) => Promise<Attachment>;
   onStop: () => void;
   autoFocus?: boolean;
 }
@@ -20,8 +24,10 @@ interface ComposerProps {
 /** `/` followed by a partial skill name and nothing else: the menu's query. */
 const SLASH_QUERY = /^\/(\S*)$/;
 
-export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
+export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: ComposerProps) {
   const [value, setValue] = useState('');
+  const files = useAttachments(onUpload);
+  const fileInputRef = useRef<HTMLInputElement>(null);
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const [activeIndex, setActiveIndex] = useState(0);
   const [sending, setSending] = useState(false);
@@ -60,11 +66,13 @@ export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
 
   const submit = async () => {
     const text = value.trim();
-    if (!text || busy || sending) return;
+    if (!text || busy || sending || files.uploading) return;
     setValue('');
     setSending(true);
+    const attachments = files.attached;
+    files.clear();
     try {
-      const sent = await onSend(text);
+      const sent = await onSend(text, attachments);
       if (!sent) setValue((current) => current || text);
     } finally {
       setSending(false);
@@ -109,7 +117,7 @@ export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
 
   const showMenu = menuOpen && (skills.length > 0 || !loading || error !== null);
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form className="composer" onSubmit={onSubmit} {...files.dropProps} onPaste={files.onPaste}>
       {showMenu ? (
         <SlashMenu
           id={listboxId}
@@ -122,7 +130,38 @@ export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
           onChoose={choose}
         />
       ) : null}
+      <AttachmentChips chatId={null} files={files.attached} onRemove={files.remove} testId="composer-attachment" />
+      {files.error ? (
+        <p className="composer__error" role="alert" data-testid="upload-error">
+          {files.error}
+        </p>
+      ) : null}
       <div className="composer__box">
+        {files.enabled ? (
+          <>
+            <input
+              ref={fileInputRef}
+              type="file"
+              multiple
+              hidden
+              data-testid="file-input"
+              onChange={(event) => {
+                void files.add([...(event.target.files ?? [])]);
+                event.target.value = '';
+              }}
+            />
+            <button
+              type="button"
+              className="icon-button composer__attach"
+              onClick={() => fileInputRef.current?.click()}
+              data-testid="attach-button"
+              aria-label="Attach files"
+              title="Attach files"
+            >
+              +
+            </button>
+          </>
+        ) : null}
         <textarea
           ref={textareaRef}
           className="composer__input"
@@ -160,7 +199,7 @@ export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
             <button
               type="submit"
               className="icon-button icon-button--send"
-              disabled={!value.trim() || sending}
+              disabled={!value.trim() || sending || files.uploading}
               data-testid="send-button"
               aria-label="Send"
               title="Send"

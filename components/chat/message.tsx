@@ -2,8 +2,10 @@
 import { isToolUIPart } from 'ai';
 import { memo } from 'react';
 /** One message: the person's text as written, or the assistant's parts (text, reasoning, tool cards) in order. */
+import { AttachmentChips } from '@/components/files/attachment-chips';
+import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
-import type { ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatMessage } from '@/server/chat/types';
 import { splitInvocation } from '@/server/skills/invocation';
 import { Markdown } from './markdown';
 
@@ -15,6 +17,11 @@ function commandOf(text: string): { command: string | null; rest: string } {
   if (!invocation) return { command: null, rest: text };
   const at = text.indexOf(invocation.command) + invocation.command.length;
   return { command: invocation.command, rest: text.slice(at) };
+}
+
+function MessageAttachments({ files }: { files: Attachment[] | undefined }) {
+  const chat = useChatFiles();
+  return files ? <AttachmentChips chatId={chat?.chatId ?? null} files={files} /> : null;
 }
 
 function UserMessage({ message }: { message: ChatMessage }) {
@@ -29,6 +36,7 @@ function UserMessage({ message }: { message: ChatMessage }) {
         {command ? <span className="invocation">{command}</span> : null}
         {rest}
       </div>
+      <MessageAttachments files={message.metadata?.attachments} />
     </div>
   );
 }

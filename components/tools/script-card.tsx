@@ -4,6 +4,7 @@
  * what it printed. stdout and stderr are shown exactly as returned, trailing newline included: the card is where a
  * person checks what the model was given.
  */
+import { ArtifactCards } from '@/components/files/artifact-card';
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { RunScriptInput, RunScriptOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
@@ -14,58 +15,62 @@ export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScr
   const path = output?.path ?? input?.path;
   const args = output?.args ?? (input?.args ?? []).filter((a): a is string => typeof a === 'string');
   return (
-    <ToolCard
-      call={call}
-      subject={output?.name ?? input?.name}
-      path={path}
-      badges={
-        output ? (
-          <>
-            <Badge tone={output.exitCode === 0 ? 'ok' : 'danger'} testId="script-exit-code">
-              exit {output.exitCode}
-            </Badge>
-            <Badge testId="script-duration">{formatDuration(output.durationMs)}</Badge>
-            {output.timedOut ? (
-              <Badge tone="warn" testId="badge-timed-out">
-                timed out
-              </Badge>
-            ) : null}
-            <TruncatedBadge when={output.truncated} />
-          </>
-        ) : null
-      }
-    >
-      {output ? (
-        <>
-          <pre className="tool-card__command" data-testid="script-command">
-            <span aria-hidden="true">$ </span>
-            {commandLine(output.path, args)}
-          </pre>
-          {output.error ? (
-            <p className="tool-card__notice" data-testid="script-error">
-              {output.error}
-            </p>
-          ) : null}
-          <span className="tool-card__label">stdout</span>
-          {output.stdout ? (
-            <pre className="tool-card__pre" data-testid="script-stdout">
-              {output.stdout}
-            </pre>
-          ) : (
-            <p className="tool-card__hint" data-testid="script-no-stdout">
-              Nothing was printed.
-            </p>
-          )}
-          {output.stderr ? (
+    <>
+      <ToolCard
+        call={call}
+        subject={output?.name ?? input?.name}
+        path={path}
+        badges={
+          output ? (
             <>
-              <span className="tool-card__label">stderr</span>
-              <pre className="tool-card__pre tool-card__pre--stderr" data-testid="script-stderr">
-                {output.stderr}
-              </pre>
+              <Badge tone={output.exitCode === 0 ? 'ok' : 'danger'} testId="script-exit-code">
+                exit {output.exitCode}
+              </Badge>
+              <Badge testId="script-duration">{formatDuration(output.durationMs)}</Badge>
+              {output.timedOut ? (
+                <Badge tone="warn" testId="badge-timed-out">
+                  timed out
+                </Badge>
+              ) : null}
+              <TruncatedBadge when={output.truncated} />
             </>
-          ) : null}
-        </>
-      ) : null}
-    </ToolCard>
+          ) : null
+        }
+      >
+        {output ? (
+          <>
+            <pre className="tool-card__command" data-testid="script-command">
+              <span aria-hidden="true">$ </span>
+              {commandLine(output.path, args)}
+            </pre>
+            {output.error ? (
+              <p className="tool-card__notice" data-testid="script-error">
+                {output.error}
+              </p>
+            ) : null}
+            <span className="tool-card__label">stdout</span>
+            {output.stdout ? (
+              <pre className="tool-card__pre" data-testid="script-stdout">
+                {output.stdout}
+              </pre>
+            ) : (
+              <p className="tool-card__hint" data-testid="script-no-stdout">
+                Nothing was printed.
+              </p>
+            )}
+            {output.stderr ? (
+              <>
+                <span className="tool-card__label">stderr</span>
+                <pre className="tool-card__pre tool-card__pre--stderr" data-testid="script-stderr">
+                  {output.stderr}
+                </pre>
+              </>
+            ) : null}
+          </>
+        ) : null}
+      </ToolCard>
+      {/* Files the run produced stay visible under the card, collapsed or not. */}
+      <ArtifactCards files={output?.files} />
+    </>
   );
 }

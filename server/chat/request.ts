@@ -28,6 +28,11 @@ const userMessageSchema = z
   })
   .loose();
 
+/** Issue 10: the files a person attached (already in the workspace), kept as message metadata for the chips. */
+const attachmentsSchema = z
+  .array(z.object({ name: z.string().min(1).max(255), size: z.number().int().min(0), mediaType: z.string().max(200) }))
+  .max(100);
+
 const approvalSchema = z
   .object({ approvalId: z.string().min(1).max(200), approved: z.boolean(), always: z.boolean().optional() })
   .strict();
@@ -79,6 +84,10 @@ export function parseChatRequest(raw: unknown): ChatRequestBody {
       role: 'user',
       parts: message.parts.map((p) => ({ type: 'text' as const, text: p.text })),
     };
+    const attachments = attachmentsSchema.safeParse(
+      (message.metadata as { attachments?: unknown } | undefined)?.attachments,
+    );
+    if (attachments.success && attachments.data.length > 0) clean.metadata = { attachments: attachments.data };
     return { chatId, trigger, message: clean };
   }
   return { chatId, trigger };

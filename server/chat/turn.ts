@@ -30,12 +30,22 @@ import {
   SkillToolError,
 } from '../tools';
 import { TOOL_ACTIVATE } from '../tools/names';
+import { listWorkspace } from '../workspace/workspace';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
 import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
+
+/** `workspace_files: [...]` for the instructions, or nothing for a chat without files. */
+async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
+  if (!config.scripts) return '';
+  const files = await listWorkspace(config.scripts.workspace.dir, chatId);
+  if (files.length === 0) return '';
+  const listed = files.slice(0, 100).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
+  return `\n\nworkspace_files (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
+}
 
 /** Steps per turn: activation, a few resource reads, the answer. */
 export const MAX_STEPS = 8;
@@ -209,7 +219,12 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
     signal: controller.signal,
+    // Scripts run in this chat's workspace (issue 10).
+    chatId,
+    scripts: config.scripts,
   };
+  // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
+  const workspaceLine = await workspaceFilesLine(config, chatId);
 
   const metadata = { model: deps.model.label, createdAt: Date.now() };
 
@@ -239,7 +254,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
       const tools = createSkillTools(ctx);
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
-        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill });
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill }) + workspaceLine;
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),

@@ -9,6 +9,7 @@ import type { ToolTypes } from '../tools';
 export type {
   ActivateInput,
   ActivateOutput,
+  ProducedFile,
   ReadResourceInput,
   ReadResourceOutput,
   RunScriptInput,
@@ -29,6 +30,20 @@ export interface ChatMessageMetadata {
    */
   status?: 'interrupted' | 'aborted' | 'error';
   error?: string;
+  /** Workspace files the person attached to this message (already uploaded; shown as chips). */
+  attachments?: Attachment[];
+}
+
+/** A file in the chat workspace as the upload route answers it. */
+export interface Attachment {
+  name: string;
+  size: number;
+  mediaType: string;
+}
+
+export interface WorkspaceFileView extends Attachment {
+  origin: 'upload' | 'script';
+  createdAt: string;
 }
 
 export type ChatDataParts = {

@@ -166,6 +166,12 @@ function describeRun(exchange: ToolExchange): string | null {
       if (stdout.trim()) parts.push(`Output:\n\n${codeBlock(excerpt(stdout))}`);
       else parts.push('It printed nothing.');
       if (stderr.trim()) parts.push(`Errors:\n\n${codeBlock(excerpt(stderr))}`);
+      // Issue 10: name the workspace files the run produced, so the person knows what to download.
+      const files = (Array.isArray(value.files) ? value.files : []).flatMap((f) => {
+        const name = isRecord(f) ? str(f.name) : undefined;
+        return name ? [code(name)] : [];
+      });
+      if (files.length > 0) parts.push(`\n\nFiles produced: ${files.join(', ')}.`);
       return parts.join(' ');
     }
   }

@@ -34,7 +34,20 @@ export const MAX_READS_PER_TURN = 8;
 
 /** "run scripts/x.sh", "execute it"; the scripts named in the message run instead of being read. */
 const RUN_INTENT = /\b(run|runs|execute|exec)\b/i;
-const SCRIPT_PATH = /(^|\/)scripts\/|\.(sh|bash|py)$/i;
+const SCRIPT_PATH = /(^|\/)scripts\/|\.(sh|bash|py|js|mjs|cjs)$/i;
+
+/**
+ * Issue 10: `run scripts/x.py A "B C"` passes the words after the path as arguments, as written (single and double
+ * quotes group, as in a shell; nothing is expanded). Only the rest of the line the path is on.
+ */
+export function argsAfter(text: string, scriptPath: string): string[] {
+  const line = text.split('\n').find((l) => l.includes(scriptPath));
+  if (!line) return [];
+  const rest = line.slice(line.indexOf(scriptPath) + scriptPath.length);
+  const args: string[] = [];
+  for (const m of rest.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) args.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return args;
+}
 
 /** "check", "tests", "verify"... but not "checkout" or "testament". */
 const CHECK_INTENT = /\b(validat\w*|check(s|ed|ing)?|test(s|ed|ing)?|verif\w*|conformance)\b/i;
@@ -203,7 +216,10 @@ function naturalStep(s: Situation): OfflinePlan | null {
     if (scripts.length > 0) {
       return {
         type: 'tool-calls',
-        calls: scripts.map((path) => ({ toolName: TOOL_RUN_SCRIPT, input: { name: skill, path, args: [] } })),
+        calls: scripts.map((path) => ({
+          toolName: TOOL_RUN_SCRIPT,
+          input: { name: skill, path, args: argsAfter(s.view.userText, path) },
+        })),
       };
     }
   }

@@ -47,9 +47,8 @@ export type SandboxOutput =
   /** The worker failed before or around `exec()` (could not load just-bash, bad snapshot, ...). */
   | { kind: 'crashed'; message: string };
 
-const WORKER_SOURCE = `
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
+/** The run itself, given `workerData` and `parentPort` (a worker's, or the child process's stand-ins). */
+export const WORKER_BODY = `
 
 const messageOf = (error) => (error && typeof error.message === 'string' ? error.message : String(error));
 
@@ -124,6 +123,11 @@ const messageOf = (error) => (error && typeof error.message === 'string' ? error
   parentPort.postMessage(output);
 })().catch((error) => parentPort.postMessage({ kind: 'crashed', message: messageOf(error) }));
 `;
+
+const WORKER_SOURCE = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+${WORKER_BODY}`;
 
 let cachedUrl: string | undefined;
 

@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { interpreterFor } from '../sandbox/interpreter';
 import { readAtMost } from '../skills/resources';
 
 export interface SnapshotLimits {
@@ -314,7 +315,8 @@ export async function listSkillScripts(skillDir: string, options?: { limit?: num
     '',
     0,
     async (entry, rel) => {
-      if (entry.isFile() && scriptInterpreter(rel)) {
+      // Any script some backend can run (bwrap adds .js/.mjs/.cjs to just-bash's .sh/.bash/.py).
+      if (entry.isFile() && interpreterFor(rel, '')) {
         found.push(rel);
         if (found.length >= limit) state.stopped = true;
       }

@@ -7,6 +7,7 @@
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
+import type { ScriptsConfig } from '../sandbox/config';
 import type { DisplayContext } from '../skills/display';
 import type { Matcher } from '../skills/match';
 import type { Skill } from '../skills/types';
@@ -35,6 +36,9 @@ export interface SkillToolContext {
   onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
   /** Aborts running scripts with the turn (Stop). */
   signal?: AbortSignal;
+  /** The chat whose workspace scripts run in, and the sandbox settings. */
+  chatId?: string;
+  scripts?: ScriptsConfig;
 }
 
 export class SkillToolError extends Error {

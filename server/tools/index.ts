@@ -67,7 +67,7 @@ export { activateSkill } from './activate';
 export { type ActivationHow, type SkillToolContext, SkillToolError } from './context';
 export type { ReadResourceInput, ReadResourceOutput } from './read-resource';
 export { readResource } from './read-resource';
-export type { RunScriptInput, RunScriptOutput } from './run-script';
+export type { ProducedFile, RunScriptInput, RunScriptOutput } from './run-script';
 export { runnableSkills, runScript } from './run-script';
 export type { SearchInput, SearchOutput } from './search';
 export { searchCatalog } from './search';

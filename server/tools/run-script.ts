@@ -27,9 +27,21 @@ const runScriptOutput = z.object({
   timedOut: z.boolean(),
   /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
   error: z.string().optional(),
+  /** Workspace files the run created or changed (download: GET /api/chats/:id/files/:name). */
+  files: z
+    .array(
+      z.object({
+        name: z.string(),
+        size: z.number(),
+        mediaType: z.string(),
+        status: z.enum(['created', 'changed']),
+      }),
+    )
+    .optional(),
 });
 
 export type RunScriptOutput = z.infer<typeof runScriptOutput>;
+export type ProducedFile = NonNullable<RunScriptOutput['files']>[number];
 
 export async function runScript(
   ctx: SkillToolContext,
@@ -41,7 +53,12 @@ export async function runScript(
   if (!ctx.activated.has(skill.name)) {
     throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
   }
-  const result = await runSkillScript(skill, scriptPath, args, { signal: ctx.signal });
+  // The chat's workspace is the script's working directory; `files` says what it created or changed there.
+  const result = await runSkillScript(skill, scriptPath, args, {
+    signal: ctx.signal,
+    chatId: ctx.chatId,
+    scripts: ctx.scripts,
+  });
   const refused =
     result.errorCode === 'invalid-path' ||
     result.errorCode === 'not-found' ||
@@ -66,6 +83,7 @@ export async function runScript(
     truncated: result.truncated,
     timedOut: result.timedOut,
     ...(result.error ? { error: result.error } : {}),
+    files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
   };
 }
 

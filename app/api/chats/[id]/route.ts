@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { getApp } from '@/server/app';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
+import { stopTurn } from '@/server/chat/turn';
 import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
+import { deleteWorkspace } from '@/server/workspace/workspace';
 
 export const dynamic = 'force-dynamic';
 
@@ -35,6 +37,9 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
 
 export const DELETE = handle(async (_request: Request, { params }: Params) => {
   const id = await chatId(params);
+  // A running script dies with its turn; then the chat's workspace goes with the chat.
+  stopTurn(id);
   if (!getApp().store.deleteChat(id)) throw notFound('chat', id);
+  await deleteWorkspace(getApp().config.scripts.workspace.dir, id);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,225 @@
+/**
+ * The bubblewrap backend: the real `python3`, `node` and `bash` in fresh Linux namespaces (no network, own PID and
+ * IPC namespaces), with nothing of the host but read-only system folders. Layout inside:
+ *
+ *   /usr (ro), /lib /lib64 /bin /sbin -> usr/...   the interpreters and their libraries
+ *   /etc/{ld.so.cache,alternatives,fonts} (ro)    what the loader and font lookups need; no passwd, no shadow
+ *   /skill (ro)        the skill folder           /workspace (rw)  the chat workspace, working directory
+ *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH     /tmp  a small tmpfs
+ *
+ * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
+ * dumps). RLIMIT_NPROC never applies to root, so as root the script must not run as root:
+ * - server not root: bwrap makes an unprivileged user namespace (`--unshare-user --disable-userns`) and the limits
+ *   count against the server's user.
+ * - server root: bwrap (as root, so it can reach a private data folder) builds the namespaces and mounts, then
+ *   `setpriv` inside drops to the sandbox uid with no capabilities, an empty bounding set and no_new_privs before
+ *   the prologue runs; the workspace is chowned to that uid for the run. (Mapping a uid in a user namespace would
+ *   not do: the kernel still sees uid 0 and exempts it from RLIMIT_NPROC.)
+ * bwrap itself is started with an empty environment: it is PID 1 inside, and `/proc/1/environ` must show nothing.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import { runCapped } from './process';
+import { SANDBOX_PATHS, type SandboxBackend, type SandboxRequest, type SandboxResult } from './types';
+
+const run = promisify(execFile);
+// Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
+const EMPTY_ENV = {} as NodeJS.ProcessEnv;
+
+export interface BwrapOptions {
+  bwrapPath?: string;
+  /** uid/gid the script runs as when the server is root. Default 65534 (nobody). */
+  sandboxUid?: number;
+}
+
+const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts'];
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+// `ulimit` with neither -S nor -H sets both, so the script cannot raise them again.
+const PROLOGUE = [
+  'ulimit -c 0',
+  'ulimit -v "$SKILLCHAT_AS_KB"',
+  // Soft below hard: the soft limit sends SIGXCPU (told apart from a kill), the hard one SIGKILL a second later.
+  'ulimit -S -t "$SKILLCHAT_CPU_S"',
+  'ulimit -H -t "$((SKILLCHAT_CPU_S + 1))"',
+  'ulimit -u "$SKILLCHAT_NPROC"',
+  'ulimit -f "$SKILLCHAT_FSIZE_KB"',
+  'unset SKILLCHAT_AS_KB SKILLCHAT_CPU_S SKILLCHAT_NPROC SKILLCHAT_FSIZE_KB',
+  'exec "$@"',
+].join('\n');
+
+/** The sandbox's environment, built from nothing. */
+export function sandboxEnv(runtime: boolean): Record<string, string> {
+  const rt = SANDBOX_PATHS.runtime;
+  const env: Record<string, string> = {
+    PATH: `${runtime ? `${rt}/python/bin:${rt}/node/node_modules/.bin:` : ''}/usr/local/bin:/usr/bin:/bin`,
+    HOME: '/tmp',
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    SKILL_DIR: SANDBOX_PATHS.skill,
+    WORKSPACE: SANDBOX_PATHS.workspace,
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONUNBUFFERED: '1',
+  };
+  if (runtime) {
+    env.VIRTUAL_ENV = `${rt}/python`;
+    env.NODE_PATH = `${rt}/node/node_modules`;
+  }
+  return env;
+}
+
+export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): { command: string; args: string[] } {
+  const { limits } = request;
+  const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
+  const root = isRoot();
+  const uid = String(options.sandboxUid ?? 65534);
+  const args: string[] = [
+    ...(root
+      ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+      : ['--unshare-all', '--unshare-user', '--disable-userns']),
+    '--die-with-parent',
+    '--new-session',
+    '--clearenv',
+    // bwrap running as root creates missing folders 0700; the sandbox uid must be able to walk them.
+    ...['/etc', '/opt'].flatMap((d) => ['--perms', '0755', '--dir', d]),
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...['lib', 'lib64', 'bin', 'sbin'].flatMap((d) => ['--symlink', `usr/${d}`, `/${d}`]),
+    ...SYSTEM_RO.flatMap((p) => ['--ro-bind-try', p, p]),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(limits.tmpMb * 1024 * 1024),
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/tmp',
+    '--ro-bind',
+    request.skillDir,
+    SANDBOX_PATHS.skill,
+    '--bind',
+    request.workspaceDir,
+    SANDBOX_PATHS.workspace,
+  ];
+  if (request.runtimeDir) args.push('--ro-bind', request.runtimeDir, SANDBOX_PATHS.runtime);
+  args.push('--chdir', SANDBOX_PATHS.workspace);
+  const env = {
+    ...sandboxEnv(request.runtimeDir !== null),
+    SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
+    SKILLCHAT_CPU_S: String(limits.cpuSeconds),
+    SKILLCHAT_NPROC: String(limits.maxProcesses),
+    SKILLCHAT_FSIZE_KB: String(Math.ceil(limits.maxWorkspaceBytes / 1024)),
+  };
+  for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
+  args.push('--');
+  if (root) {
+    args.push('/usr/bin/setpriv', '--reuid', uid, '--regid', uid, '--clear-groups');
+    args.push('--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+  }
+  args.push('/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.interpreter, request.script);
+  args.push(...request.args);
+  return { command: bwrap, args };
+}
+
+/** Makes the workspace writable by the sandbox uid (root only; otherwise the server's own user owns it). */
+async function handWorkspaceTo(dir: string, uid: number): Promise<void> {
+  if (!isRoot()) return;
+  await fs.promises.lchown(/*turbopackIgnore: true*/ dir, uid, uid);
+  for (const entry of await fs.promises.readdir(/*turbopackIgnore: true*/ dir)) {
+    await fs.promises.lchown(/*turbopackIgnore: true*/ `${dir}/${entry}`, uid, uid).catch(() => {});
+  }
+}
+
+export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
+  return {
+    name: 'bwrap',
+    async run(request: SandboxRequest): Promise<SandboxResult> {
+      await handWorkspaceTo(request.workspaceDir, options.sandboxUid ?? 65534);
+      const { command, args } = bwrapArgs(request, options);
+      const result = await runCapped({
+        command,
+        args,
+        env: {},
+        timeoutMs: request.limits.timeoutMs,
+        maxOutputBytes: request.limits.maxOutputBytes,
+        signal: request.signal,
+      });
+      return classify(result);
+    },
+  };
+}
+
+/** bwrap exits 128+N when its child dies of signal N. */
+function classify(result: SandboxResult): SandboxResult {
+  if (result.stop) return result;
+  // bwrap's own failure, before the script: as root the sandbox uid must be able to walk to the folders it binds.
+  if (result.exitCode === 1 && /^bwrap: Can't find source path/m.test(result.stderr)) {
+    console.error(`[skillchat] sandbox: ${result.stderr.trim()}`);
+    const error =
+      'the sandbox could not mount the skill, workspace or runtime folder: the folders above them must be traversable (o+x) by the sandbox user';
+    return { ...result, stderr: '', stop: 'sandbox-error', error };
+  }
+  if (result.exitCode === 128 + 24)
+    return { ...result, stop: 'cpu', error: 'the script used more CPU time than allowed and was stopped' };
+  if (result.exitCode === 128 + 25) {
+    return {
+      ...result,
+      stop: 'sandbox-error',
+      error: 'the script tried to write a file larger than the workspace limit',
+    };
+  }
+  if (/\bMemoryError\b|JavaScript heap out of memory|Cannot allocate memory|std::bad_alloc/.test(result.stderr)) {
+    return { ...result, stop: 'memory', error: 'the script used more memory than allowed' };
+  }
+  return result;
+}
+
+export type Availability = { ok: true; detail: string } | { ok: false; reason: string };
+
+/** Can bwrap start a sandbox here? Tries a real (empty) one: a binary that exists may still be refused by the kernel. */
+export async function probeBwrap(options: BwrapOptions = {}): Promise<Availability> {
+  if (process.platform !== 'linux')
+    return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
+  const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
+  if (!fs.existsSync(/*turbopackIgnore: true*/ bwrap))
+    return { ok: false, reason: `${bwrap} is not installed (apt-get install bubblewrap)` };
+  const tmp = await fs.promises.mkdtemp(/*turbopackIgnore: true*/ '/tmp/skillchat-probe-');
+  try {
+    const result = await createBwrapBackend(options).run({
+      interpreter: ['true'],
+      script: '',
+      args: [],
+      skillDir: tmp,
+      workspaceDir: tmp,
+      runtimeDir: null,
+      limits: {
+        timeoutMs: 10_000,
+        cpuSeconds: 5,
+        memoryMb: 256,
+        maxProcesses: 16,
+        maxOutputBytes: 4096,
+        maxWorkspaceBytes: 1024,
+        tmpMb: 1,
+      },
+    });
+    if (result.exitCode !== 0 || result.stop) {
+      return {
+        ok: false,
+        reason: `bubblewrap could not start a sandbox: ${result.stderr.trim() || result.error || `exit ${result.exitCode}`}`,
+      };
+    }
+    const version = (await run(/*turbopackIgnore: true*/ bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
+    return { ok: true, detail: `${version}${isRoot() ? `, scripts run as uid ${options.sandboxUid ?? 65534}` : ''}` };
+  } catch (error) {
+    return { ok: false, reason: `bubblewrap could not start a sandbox: ${(error as Error).message}` };
+  } finally {
+    await fs.promises.rm(/*turbopackIgnore: true*/ tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The escape suite: each case is something a hostile skill script tries, run against the real bubblewrap backend.
+ * Every case must end contained, with a clear result, and the server process must stay responsive and small.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkillScript } from '../scripts/run';
+import { listWorkspace, openWorkspaceFile, workspaceDir } from '../workspace/workspace';
+import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { bwrapAvailability } from './select';
+
+const SECRET = 'SERVER-SECRET-9c1e';
+process.env.SKILLCHAT_ESCAPE_SECRET = SECRET;
+
+let tmp: string;
+let skill: { name: string; dir: string };
+let config: ScriptsConfig;
+let chat = 0;
+const available = await bwrapAvailability(65534);
+const suite = available.ok ? describe : describe.skip;
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-escape-'));
+
+  skill = { name: 'hostile', dir: path.join(tmp, 'skill') };
+  fs.mkdirSync(path.join(skill.dir, 'scripts'), { recursive: true });
+  config = resolveScriptsConfig(
+    { sandbox: { backend: 'bwrap', timeoutMs: 4000, cpuSeconds: 3, memoryMb: 512 } },
+    tmp,
+    tmp,
+    {},
+  );
+  // No runtime in these runs: the suite is about the walls, not the packages.
+  config.runtime.dir = path.join(tmp, 'no-runtime');
+});
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function run(file: string, source: string, args: string[] = []) {
+  fs.writeFileSync(path.join(skill.dir, 'scripts', file), source);
+  const chatId = `chat${++chat}`;
+  const result = await runSkillScript(skill, `scripts/${file}`, args, { chatId, scripts: config });
+  return { ...result, chatId };
+}
+
+suite('escape suite (bubblewrap)', () => {
+  it('cannot read /etc/shadow or /root', async () => {
+    const r = await run('read.sh', 'cat /etc/shadow; ls /root; echo done');
+    expect(r.stderr).toMatch(/\/etc\/shadow: No such file or directory/);
+    expect(r.stdout).not.toMatch(/root:/);
+    expect(r.stderr).toMatch(/cannot access '\/root'/);
+    expect(r.stdout).toBe('done\n');
+    // The limits prologue itself must not complain (a refused ulimit would leave a limit unset).
+    expect(r.stderr).not.toMatch(/ulimit/);
+  });
+
+  it("sees none of the server's environment, in its own or in /proc/1/environ", async () => {
+    const r = await run(
+      'env.py',
+      'import os\nprint(sorted(os.environ))\ntry:\n  print(open("/proc/1/environ","rb").read())\nexcept PermissionError:\n  print("denied")\nprint(os.getcwd())\n',
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).not.toContain(tmp);
+    // PID 1 is bwrap: started with an empty environment, and unreadable anyway when it runs as root.
+    expect(r.stdout).toMatch(/^(b''|denied)$/m);
+    expect(r.stdout).toContain('/workspace');
+  });
+
+  it('cannot open a socket', async () => {
+    const r = await run(
+      'net.py',
+      'import socket\ntry:\n  socket.create_connection(("1.1.1.1", 80), timeout=2)\n  print("CONNECTED")\nexcept OSError as e:\n  print("refused", e.errno)\n',
+    );
+    expect(r.stdout).toMatch(/^refused/);
+  });
+
+  it('cannot write into the skill folder', async () => {
+    const r = await run('write.sh', 'echo x > /skill/planted && echo WROTE');
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(fs.existsSync(path.join(skill.dir, 'planted'))).toBe(false);
+  });
+
+  it('a symlink left in the workspace is neither listed nor served', async () => {
+    const r = await run('link.sh', 'ln -s /etc/passwd leak; ln -s ../../.. up; echo ok > real.txt');
+    expect(r.exitCode).toBe(0);
+    expect(r.files.map((f) => f.name)).toEqual(['real.txt']);
+    const files = await listWorkspace(config.workspace.dir, r.chatId);
+    expect(files.map((f) => f.name)).toEqual(['real.txt']);
+    expect(await openWorkspaceFile(config.workspace.dir, r.chatId, 'leak')).toBeNull();
+    expect(fs.lstatSync(path.join(workspaceDir(config.workspace.dir, r.chatId), 'leak')).isSymbolicLink()).toBe(true);
+  });
+
+  it('a fork bomb is contained and the next run works', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    // The sleep keeps the bomb's processes alive for a while: containment must come from the process limit.
+    const r = await run('bomb.sh', ':(){ :|:& };:; sleep 1; echo survived');
+    clearInterval(timer);
+    expect(r.durationMs).toBeLessThan(8000);
+    expect(r.stderr).toMatch(/Resource temporarily unavailable/);
+    expect(r.stdout).toBe('survived\n');
+    expect(ticks).toBeGreaterThan(r.durationMs / 50 / 4); // the server's event loop kept running
+    const after = await run('ok.sh', 'echo fine');
+    expect(after.stdout).toBe('fine\n');
+  }, 20_000);
+
+  it('a memory hog is stopped with a memory error', async () => {
+    const r = await run('hog.py', 'x = bytearray(2 * 1024 ** 3)\nprint("ALLOCATED")\n');
+    expect(r.stdout).not.toContain('ALLOCATED');
+    expect(r.error).toBe('the script used more memory than allowed');
+  });
+
+  it('an infinite loop is stopped by the CPU limit', async () => {
+    const cpu = { ...config, sandbox: { ...config.sandbox, cpuSeconds: 1, timeoutMs: 15_000 } };
+    fs.writeFileSync(path.join(skill.dir, 'scripts', 'loop.py'), 'while True:\n  pass\n');
+    const r = await runSkillScript(skill, 'scripts/loop.py', [], { chatId: 'loopchat', scripts: cpu });
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/CPU time/);
+  }, 20_000);
+
+  it('a sleeping script is stopped at the wall-clock limit', async () => {
+    const r = await run('sleep.sh', 'sleep 60');
+    expect(r).toMatchObject({ timedOut: true, errorCode: 'timeout', exitCode: 124 });
+  }, 10_000);
+
+  it('200 MB of output is cut at the cap and the server stays small', async () => {
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    const r = await run(
+      'flood.py',
+      'import sys\nchunk = "y" * 65536\nfor _ in range(3200):\n  sys.stdout.write(chunk)\n',
+    );
+    const grew = process.memoryUsage().rss - before;
+    expect(r).toMatchObject({ truncated: true, errorCode: 'output-limit' });
+    expect(r.stdout.length).toBeLessThanOrEqual(config.sandbox.maxOutputBytes);
+    expect(grew).toBeLessThan(64 * 1024 * 1024);
+  }, 20_000);
+
+  it('cannot write a file over the workspace limit', async () => {
+    const small = { ...config, workspace: { ...config.workspace, maxWorkspaceBytes: 1024 * 1024 } };
+    fs.writeFileSync(path.join(skill.dir, 'scripts', 'big.sh'), 'head -c 5000000 /dev/zero > big.bin; echo rc=$?');
+    const r = await runSkillScript(skill, 'scripts/big.sh', [], { chatId: 'bigchat', scripts: small });
+    expect(r.stderr).toMatch(/File size limit exceeded/);
+    expect(r.files[0]?.size ?? 0).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('is killed on abort (Stop)', async () => {
+    const controller = new AbortController();
+    fs.writeFileSync(path.join(skill.dir, 'scripts', 'wait.sh'), 'sleep 30');
+    setTimeout(() => controller.abort(), 300);
+    const r = await runSkillScript(skill, 'scripts/wait.sh', [], {
+      chatId: 'stopchat',
+      scripts: config,
+      signal: controller.signal,
+    });
+    expect(r).toMatchObject({ errorCode: 'aborted', exitCode: 130 });
+    expect(r.durationMs).toBeLessThan(3000);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Starts a sandbox process and reads its output with a hard cap: bytes past `maxOutputBytes` are never kept (a
+ * script printing 200 MB costs the server one chunk at a time, not 200 MB), and crossing the cap stops the run.
+ * The process gets its own process group, so a timeout, an abort or the cap kills everything it started.
+ */
+import { spawn } from 'node:child_process';
+import type { SandboxResult, SandboxStop } from './types';
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  /** The whole environment of the spawned process: never the server's. */
+  env: Record<string, string>;
+  /** Descriptors handed to the child as fds 3, 4, ... */
+  extraFds?: number[];
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
+const STOP_MESSAGES: Record<SandboxStop, string> = {
+  timeout: 'the script ran past the time limit and was stopped',
+  aborted: 'the run was cancelled',
+  'output-limit': 'the script wrote more output than allowed and was stopped',
+  memory: 'the script used more memory than allowed',
+  cpu: 'the script used more CPU time than allowed and was stopped',
+  'sandbox-error': 'the sandbox could not run the script',
+};
+
+export function stopMessage(stop: SandboxStop): string {
+  return STOP_MESSAGES[stop];
+}
+
+/** Collects at most `cap` bytes across both streams; reports whether anything was dropped. */
+class CappedOutput {
+  private readonly chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+  private kept = 0;
+  overflowed = false;
+  constructor(private readonly cap: number) {}
+
+  push(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    const room = this.cap - this.kept;
+    if (chunk.length > room) {
+      this.overflowed = true;
+      if (room > 0) this.chunks[stream].push(chunk.subarray(0, room));
+      this.kept = this.cap;
+      return;
+    }
+    this.chunks[stream].push(chunk);
+    this.kept += chunk.length;
+  }
+
+  bytes(stream: 'stdout' | 'stderr'): Buffer {
+    return Buffer.concat(this.chunks[stream]);
+  }
+
+  text(stream: 'stdout' | 'stderr'): string {
+    // A cut may split a UTF-8 character; the decoder's replacement character marks it, which is honest.
+    return Buffer.concat(this.chunks[stream]).toString('utf8');
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const output = new CappedOutput(spec.maxOutputBytes);
+    let stop: SandboxStop | null = null;
+    const child = spawn(/*turbopackIgnore: true*/ spec.command, spec.args, {
+      env: spec.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? [])],
+    });
+    const halt = (why: SandboxStop) => {
+      stop ??= why;
+      killGroup(child.pid);
+    };
+    const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      if (stop) return;
+      output.push(stream, chunk);
+      if (output.overflowed) halt('output-limit');
+    };
+    child.stdout?.on('data', onData('stdout'));
+    child.stderr?.on('data', onData('stderr'));
+    const timer = setTimeout(() => halt('timeout'), spec.timeoutMs);
+    const onAbort = () => halt('aborted');
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+
+    let spawnError: Error | null = null;
+    child.once('error', (error) => {
+      spawnError = error;
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      // The group may still hold children that closed their pipes early; the run is over for all of them.
+      killGroup(child.pid);
+      if (spawnError) stop = 'sandbox-error';
+      resolve({
+        exitCode: code ?? 128,
+        signal: signal ?? null,
+        stdout: output.text('stdout'),
+        stdoutBytes: output.bytes('stdout'),
+        stderr: output.text('stderr'),
+        truncated: output.overflowed,
+        stop,
+        ...(stop ? { error: stopMessage(stop) } : {}),
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * A PNG of a PDF's first page for the artifact card. A PDF is untrusted input for a parser, so pdftoppm runs in the
+ * same bubblewrap sandbox as scripts (workspace read-write, nothing else), never on the host. Null when there is no
+ * preview: not a PDF, bwrap unavailable, or pdftoppm failed.
+ */
+import fs from 'node:fs';
+import type { ScriptsConfig } from '../sandbox/config';
+import { sandboxLimits } from '../sandbox/config';
+import { chooseSandbox, createBwrapBackend } from '../sandbox/select';
+import { SANDBOX_PATHS } from '../sandbox/types';
+import { workspaceDir } from './workspace';
+
+const MAX_PNG_BYTES = 8 * 1024 * 1024;
+
+export async function renderPreview(config: ScriptsConfig, chatId: string, name: string): Promise<Buffer | null> {
+  if (!name.toLowerCase().endsWith('.pdf')) return null;
+  const dir = workspaceDir(config.workspace.dir, chatId);
+  const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ `${dir}/${name}`).catch(() => null);
+  if (!stat?.isFile() || !fs.existsSync(/*turbopackIgnore: true*/ '/usr/bin/pdftoppm')) return null;
+  const choice = await chooseSandbox(config.sandbox.backend, config.sandbox.uid);
+  if (choice.backend !== 'bwrap') return null;
+  const result = await createBwrapBackend({ sandboxUid: config.sandbox.uid }).run({
+    interpreter: ['pdftoppm', '-png', '-f', '1', '-l', '1', '-scale-to', '640', '-singlefile'],
+    script: `${SANDBOX_PATHS.workspace}/${name}`,
+    // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
+    args: [],
+    skillDir: dir,
+    workspaceDir: dir,
+    runtimeDir: null,
+    limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },
+  });
+  if (result.exitCode !== 0 || result.stop || !result.stdoutBytes?.length) return null;
+  return result.stdoutBytes;
+}

@@ -1,0 +1,229 @@
+/**
+ * One folder per chat for the files people upload and scripts write:
+ *
+ *   <workspaces>/<chatId>/files/   the workspace itself (flat; mounted read-write at /workspace in the sandbox)
+ *   <workspaces>/<chatId>/meta.json  where each file came from (upload or script), outside the sandbox's reach
+ *
+ * The server only ever reads regular files here, opened without following links: a script can leave a symlink
+ * to `/etc/shadow` in its workspace, and it is neither listed nor served.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { guessMediaType } from '../skills/resources';
+import { uniqueName } from './names';
+
+export type FileOrigin = 'upload' | 'script';
+
+export interface WorkspaceFile {
+  name: string;
+  size: number;
+  mediaType: string;
+  origin: FileOrigin;
+  createdAt: string;
+}
+
+export interface WorkspaceCaps {
+  maxUploadBytes: number;
+  maxFiles: number;
+  maxWorkspaceBytes: number;
+}
+
+type Meta = { files: Record<string, { origin: FileOrigin; createdAt: string }> };
+
+export function chatFolder(root: string, chatId: string): string {
+  // Chat ids are validated by the routes (letters, digits, `_`, `-`); this is the last line, not the only one.
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) throw new RangeError('invalid chat id');
+  return path.join(/*turbopackIgnore: true*/ root, chatId);
+}
+
+export function workspaceDir(root: string, chatId: string): string {
+  return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'files');
+}
+
+export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
+  const dir = workspaceDir(root, chatId);
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ dir, { recursive: true, mode: 0o755 });
+  return dir;
+}
+
+async function readMeta(root: string, chatId: string): Promise<Meta> {
+  try {
+    const parsed = JSON.parse(
+      await fs.promises.readFile(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
+        'utf8',
+      ),
+    );
+    return parsed && typeof parsed === 'object' && parsed.files ? (parsed as Meta) : { files: {} };
+  } catch {
+    return { files: {} };
+  }
+}
+
+async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void> {
+  const file = path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json');
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
+  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
+}
+
+/** Regular files at the top of the workspace with their stats; links, folders and devices are skipped. */
+export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>> {
+  const found = new Map<string, fs.Stats>();
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(/*turbopackIgnore: true*/ dir);
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    const stat = await fs.promises
+      .lstat(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, name))
+      .catch(() => null);
+    if (stat?.isFile()) found.set(name, stat);
+  }
+  return found;
+}
+
+export async function listWorkspace(root: string, chatId: string): Promise<WorkspaceFile[]> {
+  const files = await scanWorkspace(workspaceDir(root, chatId));
+  const meta = await readMeta(root, chatId);
+  return [...files]
+    .map(([name, stat]) => ({
+      name,
+      size: stat.size,
+      mediaType: guessMediaType(name, true),
+      origin: meta.files[name]?.origin ?? 'script',
+      createdAt: meta.files[name]?.createdAt ?? stat.mtime.toISOString(),
+    }))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.name.localeCompare(b.name));
+}
+
+export type UploadResult =
+  | { ok: true; file: WorkspaceFile }
+  | { ok: false; code: 'too-large' | 'too-many' | 'full'; error: string };
+
+/** Stores an upload under a safe, unique name (the caller made `safeName` with `safeFileName`). */
+export async function saveUpload(
+  root: string,
+  chatId: string,
+  safeName: string,
+  data: Uint8Array,
+  caps: WorkspaceCaps,
+): Promise<UploadResult> {
+  if (data.length > caps.maxUploadBytes) {
+    return {
+      ok: false,
+      code: 'too-large',
+      error: `The file is ${data.length} bytes; the limit is ${caps.maxUploadBytes}`,
+    };
+  }
+  const dir = await ensureWorkspace(root, chatId);
+  const existing = await scanWorkspace(dir);
+  if (existing.size >= caps.maxFiles) {
+    return {
+      ok: false,
+      code: 'too-many',
+      error: `This chat already has ${existing.size} files; the limit is ${caps.maxFiles}`,
+    };
+  }
+  const used = [...existing.values()].reduce((sum, s) => sum + s.size, 0);
+  if (used + data.length > caps.maxWorkspaceBytes) {
+    return { ok: false, code: 'full', error: `The chat's files would exceed ${caps.maxWorkspaceBytes} bytes` };
+  }
+  const taken = new Set((await fs.promises.readdir(/*turbopackIgnore: true*/ dir)).map((n) => n));
+  const name = uniqueName(safeName, taken);
+  // `wx`: never through an existing name (a link a script left behind included).
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, name), data, {
+    flag: 'wx',
+    mode: 0o644,
+  });
+  const createdAt = new Date().toISOString();
+  const meta = await readMeta(root, chatId);
+  meta.files[name] = { origin: 'upload', createdAt };
+  await writeMeta(root, chatId, meta);
+  return {
+    ok: true,
+    file: { name, size: data.length, mediaType: guessMediaType(name, true), origin: 'upload', createdAt },
+  };
+}
+
+/** Opens a workspace file for reading; null when it is missing or not a regular file (links are refused). */
+export async function openWorkspaceFile(
+  root: string,
+  chatId: string,
+  name: string,
+): Promise<{ handle: fs.promises.FileHandle; size: number; mediaType: string } | null> {
+  const file = path.join(/*turbopackIgnore: true*/ workspaceDir(root, chatId), name);
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(
+      /*turbopackIgnore: true*/ file,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
+  } catch {
+    return null;
+  }
+  const stat = await handle.stat();
+  if (!stat.isFile()) {
+    await handle.close();
+    return null;
+  }
+  return { handle, size: stat.size, mediaType: guessMediaType(name, true) };
+}
+
+export async function deleteWorkspace(root: string, chatId: string): Promise<void> {
+  await fs.promises.rm(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true, force: true });
+}
+
+export interface FileChange {
+  name: string;
+  size: number;
+  mediaType: string;
+  status: 'created' | 'changed';
+}
+
+/** What a run created or changed, comparing scans before and after (size, mtime, inode). */
+export function diffWorkspace(before: Map<string, fs.Stats>, after: Map<string, fs.Stats>): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const [name, stat] of after) {
+    const old = before.get(name);
+    const changed = old && (old.size !== stat.size || old.mtimeMs !== stat.mtimeMs || old.ino !== stat.ino);
+    if (old && !changed) continue;
+    changes.push({ name, size: stat.size, mediaType: guessMediaType(name, true), status: old ? 'changed' : 'created' });
+  }
+  return changes.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Marks files a script produced (new names only: an upload a script rewrote is still the person's file). */
+export async function recordScriptFiles(root: string, chatId: string, changes: FileChange[]): Promise<void> {
+  const created = changes.filter((c) => c.status === 'created');
+  if (created.length === 0) return;
+  const meta = await readMeta(root, chatId);
+  const at = new Date().toISOString();
+  for (const c of created) meta.files[c.name] = { origin: 'script', createdAt: at };
+  await writeMeta(root, chatId, meta);
+}
+
+export function totalBytes(files: Map<string, fs.Stats>): number {
+  let sum = 0;
+  for (const stat of files.values()) sum += stat.size;
+  return sum;
+}
+
+/** Bytes under `dir`, folders included, links not followed; stops counting past `cap` (enough to know it is over). */
+export async function workspaceBytes(dir: string, cap = Number.POSITIVE_INFINITY): Promise<number> {
+  let sum = 0;
+  const pending = [dir];
+  while (pending.length > 0 && sum <= cap) {
+    const current = pending.pop()!;
+    const entries = await fs.promises
+      .readdir(/*turbopackIgnore: true*/ current, { withFileTypes: true })
+      .catch(() => []);
+    for (const entry of entries) {
+      const full = path.join(/*turbopackIgnore: true*/ current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else sum += (await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null))?.size ?? 0;
+    }
+  }
+  return sum;
+}
