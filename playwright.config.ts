@@ -50,7 +50,8 @@ export default defineConfig({
     ].join(' && '),
     cwd: root,
     url: `http://127.0.0.1:${port}/api/status`,
-    timeout: 6 * 60_000,
+    // The build alone takes 2-3 minutes on a quiet 2-core machine and much longer on a busy one.
+    timeout: 15 * 60_000,
     reuseExistingServer: !process.env.CI,
     stdout: 'pipe',
     stderr: 'pipe',
