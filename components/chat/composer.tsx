@@ -6,6 +6,7 @@ import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, use
  */
 import { SendIcon, StopIcon } from '@/components/icons';
 import type { SkillSummary } from '@/server/chat/types';
+import { COMPOSER_INPUT_ID } from './composer-ids';
 import { SlashMenu } from './slash-menu';
 import { useSkillSuggestions } from './use-skill-suggestions';
 
@@ -126,7 +127,13 @@ export function Composer({ busy, onSend, onStop, autoFocus }: ComposerProps) {
         <textarea
           ref={textareaRef}
           className="composer__input"
+          id={COMPOSER_INPUT_ID}
           data-testid="composer-input"
+          // The ARIA combobox pattern on a textarea (messages span lines; an <input> cannot): axe's best-practice
+          // rule aria-allowed-role (minor) notes the role on a textarea, the pattern itself is complete.
+          role="combobox"
+          aria-expanded={showMenu}
+          aria-haspopup="listbox"
           aria-label="Message"
           aria-describedby={hintId}
           aria-autocomplete="list"

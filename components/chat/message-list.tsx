@@ -1,6 +1,6 @@
 'use client';
 import { type ChatStatus, isToolUIPart } from 'ai';
-import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 /**
  * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
  */
@@ -10,6 +10,20 @@ import { Message } from './message';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
 const FOLLOW_THRESHOLD = 96;
+/** A screen reader reads this much of a finished answer; the rest is in the list. */
+const ANNOUNCE_CHARS = 300;
+
+/** What the live region says about a finished answer: its text, shortened. */
+export function announcementFor(message: ChatMessage): string {
+  const text = message.parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!text) return 'The answer finished.';
+  const shown = text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text;
+  return `New answer: ${shown}`;
+}
 
 interface MessageListProps {
   messages: ChatMessage[];
@@ -29,6 +43,21 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
     (last?.role === 'user' ||
       (last?.role === 'assistant' && !last.parts.some((p) => (p.type === 'text' && p.text) || isToolUIPart(p))));
 
+  // Announced once an answer ends, not per token: the region stays empty while it streams.
+  const [announcement, setAnnouncement] = useState('');
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy && last?.role === 'assistant') setAnnouncement(announcementFor(last));
+    else if (busy) setAnnouncement('');
+    wasBusy.current = busy;
+  }, [busy, last]);
+  // Present from the first render: a region added together with its text is often not read.
+  const liveRegion = (
+    <div className="visually-hidden" role="status" aria-live="polite" data-testid="answer-announcer">
+      {announcement}
+    </div>
+  );
+
   // Runs after every render that changes the messages: keep the newest text in view while following.
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -45,6 +74,7 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
     return (
       <div className="messages messages--empty" ref={scrollRef}>
         {empty}
+        {liveRegion}
       </div>
     );
   }
@@ -82,6 +112,7 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
           </div>
         ) : null}
       </div>
+      {liveRegion}
     </div>
   );
 }
