@@ -6,24 +6,11 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 're
  */
 import { RefreshIcon } from '@/components/icons';
 import type { ChatMessage } from '@/server/chat/types';
+import { announcementFor } from './announce';
 import { Message } from './message';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
 const FOLLOW_THRESHOLD = 96;
-/** A screen reader reads this much of a finished answer; the rest is in the list. */
-const ANNOUNCE_CHARS = 300;
-
-/** What the live region says about a finished answer: its text, shortened. */
-export function announcementFor(message: ChatMessage): string {
-  const text = message.parts
-    .map((p) => (p.type === 'text' ? p.text : ''))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (!text) return 'The answer finished.';
-  const shown = text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text;
-  return `New answer: ${shown}`;
-}
 
 interface MessageListProps {
   messages: ChatMessage[];

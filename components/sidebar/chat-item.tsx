@@ -84,6 +84,7 @@ export function ChatItem({
   const onPartKey = (event: KeyboardEvent<HTMLElement>) => {
     const parts = partsOf(itemRef.current);
     const index = parts.indexOf(event.currentTarget);
+    const from = (event.currentTarget.dataset.roving ?? 'link') as Opener;
     let target: HTMLElement | null | undefined = null;
     if (event.key === 'ArrowRight') target = parts[(index + 1) % parts.length];
     else if (event.key === 'ArrowLeft') target = parts[(index - 1 + parts.length) % parts.length];
@@ -91,11 +92,11 @@ export function ChatItem({
     else if (event.key === 'ArrowUp') target = neighbourLink(itemRef.current, -1);
     else if (event.key === 'F2') {
       event.preventDefault();
-      startRename('link');
+      startRename(from);
       return;
     } else if (event.key === 'Delete') {
       event.preventDefault();
-      askDelete('link');
+      askDelete(from);
       return;
     }
     if (target) {
