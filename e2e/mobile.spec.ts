@@ -67,7 +67,7 @@ test('the drawer: closed at first, opens with focus inside, Esc closes, choosing
   await expect(chat.userMessages.first()).toContainText('first chat on a phone');
 });
 
-test('the backdrop and New chat close the drawer too', async ({ page }) => {
+test('the backdrop, New chat and tabbing out close the drawer too', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.openNewChat();
   const toggle = page.getByTestId('drawer-toggle');
@@ -78,6 +78,11 @@ test('the backdrop and New chat close the drawer too', async ({ page }) => {
   await expect(drawer).toBeHidden();
   await toggle.click();
   await page.getByTestId('new-chat-button').click();
+  await expect(drawer).toBeHidden();
+  // Tab past its last link leaves the drawer, which closes rather than hiding what has focus.
+  await toggle.click();
+  await page.getByTestId('admin-link').focus();
+  await page.keyboard.press('Tab');
   await expect(drawer).toBeHidden();
 });
 

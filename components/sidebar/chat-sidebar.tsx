@@ -104,6 +104,11 @@ export function ChatSidebar() {
         data-testid="sidebar"
         data-open={open}
         onKeyDown={onNavKey}
+        // Tabbing (or clicking) out of an open drawer leaves it: it does not stay over the chat that now has focus.
+        onBlur={(event) => {
+          const to = event.relatedTarget;
+          if (open && to instanceof Node && !event.currentTarget.contains(to)) setOpen(false);
+        }}
       >
         <div className="sidebar__top">
           <span className="brand">skillchat</span>
