@@ -24,4 +24,23 @@ describe('announcementFor', () => {
   it('says the answer finished when it has no text (only tool cards)', () => {
     expect(announcementFor(answer())).toBe('The answer finished.');
   });
+
+  it('says when the answer waits for an approval on a card', () => {
+    const waiting: ChatMessage = {
+      id: 'a2',
+      role: 'assistant',
+      parts: [
+        {
+          type: 'tool-skills_activate',
+          toolCallId: 'call-1',
+          state: 'approval-requested',
+          input: { name: 'pdf' },
+          approval: { id: 'ap-1' },
+        },
+      ],
+    };
+    expect(announcementFor(waiting)).toBe('The answer waits for your approval.');
+    const withText: ChatMessage = { ...waiting, parts: [{ type: 'text', text: 'Let me load it.' }, ...waiting.parts] };
+    expect(announcementFor(withText)).toBe('New answer: Let me load it. It waits for your approval.');
+  });
 });
