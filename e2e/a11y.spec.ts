@@ -1,6 +1,6 @@
 /**
  * axe-core on the pages a person meets: the chat (with an answer), an open slash menu, an approval card (its own
- * server with a skill under `ask`), /admin and a skill page. Serious and critical violations fail the test; the
+ * server with a skill under `ask`), /admin and a skill page, and the phone layout with its drawer. Serious and critical violations fail the test; the
  * report lists each rule with the elements it found, so a failure says what to fix.
  */
 import fs from 'node:fs';
@@ -56,6 +56,19 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the chat with the drawer closed and open has no serious violation', async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNewChat();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('drawer-toggle').click();
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
 test.describe('approval card', () => {
   let server: OwnServer;
   let tmp: string;
@@ -87,6 +100,7 @@ test.describe('approval card', () => {
     const card = chat.toolCards('skills.activate', chat.lastAnswer());
     await expect(card).toHaveAttribute('data-state', 'waiting');
     await chat.waitForAnswer(1);
+    await expect(page.getByTestId('answer-announcer')).toContainText('waits for your approval');
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
