@@ -99,3 +99,9 @@ export const BlockIcon = (p: IconProps) => (
     <path d="m5.7 5.7 12.6 12.6" />
   </Icon>
 );
+
+export const MenuIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h16M4 12h16M4 17h16" />
+  </Icon>
+);

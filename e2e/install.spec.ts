@@ -65,11 +65,17 @@ test('an archive installed on /admin is in the slash menu and activates in a cha
   expect(exported.status()).toBe(200);
   expect(exported.headers()['content-type']).toBe('application/zip');
   expect((await exported.body()).subarray(0, 2).toString()).toBe('PK');
-  page.once('dialog', (dialog) => void dialog.accept());
-  await page
+  const uninstall = page
     .locator(`[data-testid="installed-skill"][data-skill="${INSTALLED}"]`)
-    .getByTestId('uninstall-button')
-    .click();
+    .getByTestId('uninstall-button');
+  // The confirm opens on Cancel; Esc closes it and focus is back on the button; then confirm for real.
+  await uninstall.click();
+  await expect(page.getByTestId('uninstall-cancel')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('uninstall-dialog')).toHaveCount(0);
+  await expect(uninstall).toBeFocused();
+  await uninstall.click();
+  await page.getByTestId('uninstall-confirm').click();
   await expect(page.locator(`[data-testid="installed-skill"][data-skill="${INSTALLED}"]`)).toHaveCount(0);
   expect(fs.existsSync(path.join(installRoot, INSTALLED))).toBe(false);
 });

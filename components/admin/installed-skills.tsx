@@ -1,7 +1,11 @@
 'use client';
-/** The skills in the install root, each with Export (a .skill download) and Uninstall (after a confirm). */
+/**
+ * The skills in the install root, each with Export (a .skill download) and Uninstall (after a confirm). The confirm is
+ * a modal <dialog>: it opens on Cancel (the safe choice), Esc closes it, and the browser gives focus back to the
+ * Uninstall button that opened it.
+ */
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import { errorMessageFrom } from '@/components/lib/api';
 
 export function InstalledSkills({ names }: { names: string[] }) {
@@ -9,9 +13,17 @@ export function InstalledSkills({ names }: { names: string[] }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [, startTransition] = useTransition();
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!confirming) return;
+    dialogRef.current?.showModal();
+    cancelRef.current?.focus();
+  }, [confirming]);
 
   async function uninstall(name: string) {
-    if (!window.confirm(`Uninstall ${name}? Its folder is deleted.`)) return;
     setBusy(name);
     setError(null);
     try {
@@ -41,7 +53,7 @@ export function InstalledSkills({ names }: { names: string[] }) {
             <button
               type="button"
               className="button button--outline button--small"
-              onClick={() => void uninstall(name)}
+              onClick={() => setConfirming(name)}
               disabled={busy !== null}
               data-testid="uninstall-button"
             >
@@ -50,6 +62,41 @@ export function InstalledSkills({ names }: { names: string[] }) {
           </li>
         ))}
       </ul>
+      {confirming ? (
+        <dialog
+          ref={dialogRef}
+          className="confirm-dialog"
+          aria-labelledby="uninstall-title"
+          data-testid="uninstall-dialog"
+          onClose={() => setConfirming(null)}
+        >
+          <p id="uninstall-title">
+            Uninstall <code>{confirming}</code>? Its folder is deleted.
+          </p>
+          <div className="confirm-dialog__actions">
+            <button
+              type="button"
+              ref={cancelRef}
+              className="button button--ghost button--small"
+              onClick={() => dialogRef.current?.close()}
+              data-testid="uninstall-cancel"
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button button--danger button--small"
+              onClick={() => {
+                dialogRef.current?.close();
+                void uninstall(confirming);
+              }}
+              data-testid="uninstall-confirm"
+            >
+              Uninstall
+            </button>
+          </div>
+        </dialog>
+      ) : null}
       {error && (
         <p className="rescan__error" role="alert" data-testid="uninstall-error">
           {error}

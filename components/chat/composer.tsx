@@ -8,6 +8,7 @@ import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useAttachments } from '@/components/files/use-attachments';
 import { SendIcon, StopIcon } from '@/components/icons';
 import type { Attachment, SkillSummary } from '@/server/chat/types';
+import { COMPOSER_INPUT_ID } from './composer-ids';
 import { SlashMenu } from './slash-menu';
 import { useSkillSuggestions } from './use-skill-suggestions';
 
@@ -165,7 +166,13 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: Composer
         <textarea
           ref={textareaRef}
           className="composer__input"
+          id={COMPOSER_INPUT_ID}
           data-testid="composer-input"
+          // The ARIA combobox pattern on a textarea (messages span lines; an <input> cannot): axe's best-practice
+          // rule aria-allowed-role (minor) notes the role on a textarea, the pattern itself is complete.
+          role="combobox"
+          aria-expanded={showMenu}
+          aria-haspopup="listbox"
           aria-label="Message"
           aria-describedby={hintId}
           aria-autocomplete="list"

@@ -1,11 +1,12 @@
 'use client';
 import { type ChatStatus, isToolUIPart } from 'ai';
-import { type ReactNode, useLayoutEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 /**
  * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
  */
 import { RefreshIcon } from '@/components/icons';
 import type { ChatMessage } from '@/server/chat/types';
+import { announcementFor } from './announce';
 import { Message } from './message';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
@@ -29,6 +30,21 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
     (last?.role === 'user' ||
       (last?.role === 'assistant' && !last.parts.some((p) => (p.type === 'text' && p.text) || isToolUIPart(p))));
 
+  // Announced once an answer ends, not per token: the region stays empty while it streams.
+  const [announcement, setAnnouncement] = useState('');
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy && last?.role === 'assistant') setAnnouncement(announcementFor(last));
+    else if (busy) setAnnouncement('');
+    wasBusy.current = busy;
+  }, [busy, last]);
+  // Present from the first render: a region added together with its text is often not read.
+  const liveRegion = (
+    <div className="visually-hidden" role="status" aria-live="polite" data-testid="answer-announcer">
+      {announcement}
+    </div>
+  );
+
   // Runs after every render that changes the messages: keep the newest text in view while following.
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -45,6 +61,7 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
     return (
       <div className="messages messages--empty" ref={scrollRef}>
         {empty}
+        {liveRegion}
       </div>
     );
   }
@@ -82,6 +99,7 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
           </div>
         ) : null}
       </div>
+      {liveRegion}
     </div>
   );
 }

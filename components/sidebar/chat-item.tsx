@@ -1,22 +1,45 @@
 'use client';
 import Link from 'next/link';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-/** One chat in the sidebar: a link, plus rename (inline input) and delete (asks first). */
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+/**
+ * One chat in the sidebar: a link, plus rename (inline input) and delete (asks first, Cancel focused).
+ *
+ * One tab stop per chat: the link. Its two buttons are out of the tab order (tabIndex -1) and reached from the link
+ * with the arrow keys (Right / Left), or used directly with F2 (rename) and Delete (aria-keyshortcuts says so);
+ * Up / Down move between chats. Tab thus walks the list one chat at a time, and a pointer still sees both buttons.
+ * After a rename or a delete prompt ends, focus goes back to the button (or key) that opened it.
+ */
 import { useChats } from '@/components/chats-context';
 import { PencilIcon, TrashIcon } from '@/components/icons';
 import { deleteChat, renameChat } from '@/components/lib/api';
 import type { ChatSummary } from '@/server/chat/types';
 
 type Mode = 'view' | 'rename' | 'confirm-delete';
+/** Where focus goes when the item is back in view mode. */
+type Opener = 'link' | 'rename' | 'delete';
+
+/** The item's focusable parts in arrow-key order. */
+function partsOf(item: HTMLElement | null): HTMLElement[] {
+  return item ? [...item.querySelectorAll<HTMLElement>('[data-roving]')] : [];
+}
+
+/** The link of the chat before (-1) or after (+1) this one. */
+function neighbourLink(item: HTMLElement | null, step: 1 | -1): HTMLElement | null {
+  const next = step === 1 ? item?.nextElementSibling : item?.previousElementSibling;
+  return next?.querySelector<HTMLElement>('[data-testid="chat-link"]') ?? null;
+}
 
 export function ChatItem({
   chat,
   active,
   onDeleted,
+  onChosen,
 }: {
   chat: ChatSummary;
   active: boolean;
   onDeleted: (id: string) => void;
+  /** The link was followed (the mobile drawer closes). */
+  onChosen?: () => void;
 }) {
   const { upsertChat } = useChats();
   const [mode, setMode] = useState<Mode>('view');
@@ -26,17 +49,69 @@ export function ChatItem({
   const inputRef = useRef<HTMLInputElement>(null);
   // Enter saves, and so does the blur that follows: one request per rename.
   const saving = useRef(false);
-  const deleteRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const itemRef = useRef<HTMLLIElement>(null);
+  /** Set when a prompt opens from the keyboard or a button; focus returns there when it ends by key or button. */
+  const opener = useRef<Opener | null>(null);
+  const promptId = useId();
 
   useEffect(() => {
     if (mode === 'rename') inputRef.current?.select();
-    if (mode === 'confirm-delete') deleteRef.current?.focus();
+    // The safe choice first: Enter on a prompt that just opened must not delete.
+    if (mode === 'confirm-delete') cancelRef.current?.focus();
+    if (mode === 'view' && opener.current) {
+      const target = opener.current;
+      opener.current = null;
+      itemRef.current?.querySelector<HTMLElement>(`[data-roving="${target}"]`)?.focus();
+    }
   }, [mode]);
 
-  const startRename = () => {
+  const startRename = (from: Opener) => {
+    opener.current = from;
     setDraft(chat.title);
     setError(null);
     setMode('rename');
+  };
+
+  const askDelete = (from: Opener) => {
+    opener.current = from;
+    setMode('confirm-delete');
+  };
+
+  /** Ends a prompt from the keyboard or a button: focus goes back to its opener. */
+  const backToView = () => setMode('view');
+
+  const onPartKey = (event: KeyboardEvent<HTMLElement>) => {
+    const parts = partsOf(itemRef.current);
+    const index = parts.indexOf(event.currentTarget);
+    const from = (event.currentTarget.dataset.roving ?? 'link') as Opener;
+    let target: HTMLElement | null | undefined = null;
+    if (event.key === 'ArrowRight') target = parts[(index + 1) % parts.length];
+    else if (event.key === 'ArrowLeft') target = parts[(index - 1 + parts.length) % parts.length];
+    else if (event.key === 'ArrowDown') target = neighbourLink(itemRef.current, 1);
+    else if (event.key === 'ArrowUp') target = neighbourLink(itemRef.current, -1);
+    else if (event.key === 'F2') {
+      event.preventDefault();
+      startRename(from);
+      return;
+    } else if (event.key === 'Delete') {
+      event.preventDefault();
+      askDelete(from);
+      return;
+    }
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    }
+  };
+
+  const onPromptKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      // Only the prompt closes, not the drawer around it.
+      event.preventDefault();
+      event.stopPropagation();
+      backToView();
+    }
   };
 
   const saveRename = async () => {
@@ -69,7 +144,7 @@ export function ChatItem({
       onDeleted(chat.id);
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Could not delete the chat');
-      setMode('view');
+      backToView();
     } finally {
       setPending(false);
     }
@@ -81,12 +156,14 @@ export function ChatItem({
       void saveRename();
     } else if (event.key === 'Escape') {
       event.preventDefault();
-      setMode('view');
+      event.stopPropagation();
+      backToView();
     }
   };
 
   return (
     <li
+      ref={itemRef}
       className={`chat-item${active ? ' chat-item--active' : ''}`}
       data-testid="chat-item"
       data-chat-id={chat.id}
@@ -104,7 +181,11 @@ export function ChatItem({
           readOnly={pending}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onRenameKey}
-          onBlur={() => void saveRename()}
+          onBlur={(event) => {
+            // Focus moved somewhere on purpose: leave it there once saved.
+            if (event.relatedTarget) opener.current = null;
+            void saveRename();
+          }}
         />
       ) : (
         <Link
@@ -114,7 +195,11 @@ export function ChatItem({
           // Each prefetch renders a chat on the server; with a long list that is work nobody asked for.
           prefetch={false}
           data-testid="chat-link"
+          data-roving="link"
           title={chat.title}
+          aria-keyshortcuts="F2 Delete"
+          onKeyDown={onPartKey}
+          onClick={onChosen}
         >
           {chat.title}
         </Link>
@@ -124,7 +209,10 @@ export function ChatItem({
           <button
             type="button"
             className="icon-button icon-button--small"
-            onClick={startRename}
+            tabIndex={-1}
+            data-roving="rename"
+            onKeyDown={onPartKey}
+            onClick={() => startRename('rename')}
             aria-label={`Rename "${chat.title}"`}
             title="Rename"
             data-testid="chat-rename-button"
@@ -134,7 +222,10 @@ export function ChatItem({
           <button
             type="button"
             className="icon-button icon-button--small"
-            onClick={() => setMode('confirm-delete')}
+            tabIndex={-1}
+            data-roving="delete"
+            onKeyDown={onPartKey}
+            onClick={() => askDelete('delete')}
             aria-label={`Delete "${chat.title}"`}
             title="Delete"
             data-testid="chat-delete-button"
@@ -144,10 +235,15 @@ export function ChatItem({
         </span>
       ) : null}
       {mode === 'confirm-delete' ? (
-        <div className="chat-item__confirm">
-          <span>Delete this chat?</span>
+        <div
+          className="chat-item__confirm"
+          role="alertdialog"
+          aria-labelledby={promptId}
+          data-testid="chat-delete-dialog"
+          onKeyDown={onPromptKey}
+        >
+          <span id={promptId}>Delete "{chat.title}"?</span>
           <button
-            ref={deleteRef}
             type="button"
             className="button button--danger button--small"
             onClick={() => void confirmDelete()}
@@ -157,9 +253,10 @@ export function ChatItem({
             Delete
           </button>
           <button
+            ref={cancelRef}
             type="button"
             className="button button--ghost button--small"
-            onClick={() => setMode('view')}
+            onClick={backToView}
             data-testid="chat-delete-cancel"
           >
             Cancel
