@@ -18,6 +18,8 @@ export async function register() {
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
+  // Ask the model servers (configured endpoints, a local Ollama) now, in the background, so the first picker has them.
+  app.models.known();
   // The first scan is not awaited here: with 10,000 skills it takes a second or more, and awaiting it would hold every
   // request, the first page included. Nor does it start at once: its synchronous reads share the one thread with the
   // server's start-up and would slow the first page anyway. It starts FIRST_SCAN_DELAY_MS after start-up, or earlier
@@ -35,7 +37,7 @@ export async function register() {
         const { isProblem } = await import('./server/skills/diagnostics');
         const problems = diagnostics.filter(isProblem).length;
         console.log(
-          `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
+          `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; default model: ${app.models.defaultEntry().label}`,
         );
       },
       (error: unknown) => console.error('[skillchat] first skill scan failed', error),

@@ -9,14 +9,15 @@ import { useCallback, useMemo, useState } from 'react';
  * Answers to approval prompts on tool cards go back as answers only; the server continues the same message.
  */
 import { useChats } from '@/components/chats-context';
-import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
+import { createChat, errorMessageFrom, setChatModel, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
 import type { ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { ModelMenu } from '@/server/model/registry';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
-import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
+import { type ActiveSkill, ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 
@@ -27,7 +28,10 @@ export interface ChatViewProps {
   initialTitle: string;
   initialMessages: ChatMessage[];
   initialActivations: ChatActivation[];
-  model: ModelInfo;
+  /** The models to pick from, and the default for a chat that has not picked one. */
+  models: ModelMenu;
+  /** The chat's picked model, if any. */
+  initialModel?: string;
 }
 
 /** The chat's skills: what the server recorded, plus what this session activated since (in order of first use). */
@@ -59,9 +63,20 @@ function createTransport(unsent: UnsentApprovals) {
   });
 }
 
-export function ChatView({ chatId, isNew, initialTitle, initialMessages, initialActivations, model }: ChatViewProps) {
+export function ChatView({
+  chatId,
+  isNew,
+  initialTitle,
+  initialMessages,
+  initialActivations,
+  models,
+  initialModel,
+}: ChatViewProps) {
   const { chats, upsertChat, touchChat, refreshChats, setActiveChatId } = useChats();
   const [created, setCreated] = useState(!isNew);
+  // Picked on the new-chat screen before the chat exists: stored with the chat on first send.
+  const [model, setModel] = useState(initialModel ?? models.defaultId);
+  const [modelPicked, setModelPicked] = useState(initialModel !== undefined);
   const [sendError, setSendError] = useState<string | null>(null);
   // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
   const [unsent] = useState<UnsentApprovals>(() => new Map());
@@ -106,6 +121,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       if (!created) {
         try {
           const chat = await createChat({ id: chatId });
+          if (modelPicked) await setChatModel(chatId, model);
           // The server names the chat from its first message once the turn starts; show a close guess until then.
           upsertChat({ ...chat, title: deriveTitle(text) });
         } catch (e) {
@@ -121,7 +137,22 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       void sendMessage({ text });
       return true;
     },
-    [created, chatId, clearError, sendMessage, setActiveChatId, touchChat, upsertChat],
+    [created, chatId, clearError, sendMessage, setActiveChatId, touchChat, upsertChat, model, modelPicked],
+  );
+
+  const onPickModel = useCallback(
+    (id: string) => {
+      const before = model;
+      setModel(id);
+      setModelPicked(true);
+      setSendError(null);
+      if (!created) return;
+      setChatModel(chatId, id).catch((e: unknown) => {
+        setModel(before);
+        setSendError(e instanceof Error ? e.message : 'Could not change the model');
+      });
+    },
+    [chatId, created, model],
   );
 
   const onRegenerate = useCallback(() => {
@@ -140,7 +171,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
 
   return (
     <section className="chat" aria-label={title}>
-      <ChatHeader title={title} model={model} skills={skills} />
+      <ChatHeader title={title} models={models} model={model} onPickModel={onPickModel} skills={skills} />
       <ApprovalProvider value={approvals}>
         <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
       </ApprovalProvider>

@@ -59,7 +59,11 @@ describe('Anthropic (Messages API streaming)', () => {
     });
     const { choice, note } = await registry.choose('anthropic:claude-sonnet-4-5');
     expect(note).toBeUndefined();
-    expect(choice).toMatchObject({ label: 'Anthropic claude-sonnet-4-5', provider: 'anthropic', contextWindow: 200_000 });
+    expect(choice).toMatchObject({
+      label: 'Anthropic claude-sonnet-4-5',
+      provider: 'anthropic',
+      contextWindow: 200_000,
+    });
 
     const executed: unknown[] = [];
     const output = { name: 'csv-to-json', instructions: '# CSV to JSON\nSplit on the delimiter.' };
@@ -109,7 +113,7 @@ describe('Anthropic (Messages API streaming)', () => {
       name: 'skills_activate',
       input: { name: 'csv-to-json' },
     });
-    const toolResult = (second!.body.messages.at(-1)?.content as AnthropicBlock[]).find(
+    const toolResult = (second!.body.messages.at(-1)!.content as AnthropicBlock[]).find(
       (b) => b.type === 'tool_result',
     );
     expect(toolResult?.tool_use_id).toBe('toolu_01Pq7XcVd3nL8sKe2RwY6fGh');

@@ -41,6 +41,12 @@ export interface ModelEntry {
   contextWindow?: number;
 }
 
+/** What the chat header's picker starts from. */
+export interface ModelMenu {
+  models: ModelEntry[];
+  defaultId: string;
+}
+
 export interface ModelChoice extends ModelEntry {
   model: LanguageModelV4;
 }
@@ -52,6 +58,8 @@ export interface ModelRegistry {
   list(): Promise<ModelEntry[]>;
   /** What is known now, without waiting: configured models and the last discovery (a stale one is refreshed). */
   known(): ModelEntry[];
+  /** The default model's entry as known now (the offline model's while discovery has not found it). */
+  defaultEntry(): ModelEntry;
   /** The available model with this id, if any. */
   find(id: string): Promise<ModelEntry | undefined>;
   /**
@@ -225,6 +233,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
       if (stale() && !refreshing) void refresh();
       return all().map((m) => m.entry);
     },
+    defaultEntry: () => all().find((m) => m.entry.id === defaultId)?.entry ?? offline.entry,
     find: async (id) => (await available()).find((m) => m.entry.id === id)?.entry,
     choose: async (id) => {
       const wanted = id ?? defaultId;

@@ -42,7 +42,11 @@ export async function startReplayServer(route: (request: ReceivedRequest) => Rep
         res.end(JSON.stringify(reply.json));
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       const events = reply.sse.split(/(?<=\n\n)/);
       const writeNext = (i: number) => {
         if (i >= events.length) return void res.end();
