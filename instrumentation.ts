@@ -18,8 +18,6 @@ export async function register() {
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
-  // Ask the model servers (configured endpoints, a local Ollama) now, in the background, so the first picker has them.
-  app.models.known();
   // The first scan is not awaited here: with 10,000 skills it takes a second or more, and awaiting it would hold every
   // request, the first page included. Nor does it start at once: its synchronous reads share the one thread with the
   // server's start-up and would slow the first page anyway. It starts FIRST_SCAN_DELAY_MS after start-up, or earlier

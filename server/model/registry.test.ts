@@ -108,6 +108,22 @@ describe('createModelRegistry', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('asks a configured endpoint that did not answer again, instead of caching its silence', async () => {
+    const base = 'http://127.0.0.1:8000/v1';
+    const answers: Record<string, unknown> = {};
+    const { asked, doFetch } = fakeFetch(answers);
+    const registry = createModelRegistry({
+      env: { SKILLCHAT_OPENAI_COMPATIBLE_URL: base },
+      fetch: doFetch,
+      ollamaOrigin: null,
+    });
+    expect((await registry.list()).map((m) => m.id)).toEqual(['offline:builtin']);
+    answers[`${base}/models`] = { data: [{ id: 'late' }] };
+    expect((await registry.list()).map((m) => m.id)).toEqual(['offline:builtin', 'compatible:late']);
+    await registry.list();
+    expect(asked).toHaveLength(2);
+  });
+
   it('does not probe Ollama with SKILLCHAT_OLLAMA=off', async () => {
     const { asked, doFetch } = fakeFetch({});
     await createModelRegistry({ env: { SKILLCHAT_OLLAMA: 'off' }, fetch: doFetch }).list();

@@ -74,6 +74,7 @@ export const OLLAMA_ORIGIN = 'http://127.0.0.1:11434';
 export const DEFAULT_ANTHROPIC_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
 const DEFAULT_TTL_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 1_500;
+const RETRY_MS = 5_000;
 
 export interface ModelRegistryOptions {
   env?: ModelEnv;
@@ -179,9 +180,15 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   let discoveredAt = Number.NEGATIVE_INFINITY;
   let refreshing: Promise<void> | null = null;
 
-  async function discover(): Promise<Registered[]> {
+  /** Whether a configured endpoint did not answer last time: `list()` asks again, `known()` after `RETRY_MS`. */
+  let failed = false;
+
+  async function discover(): Promise<{ found: Registered[]; failed: boolean }> {
+    let anyFailed = false;
     const fromEndpoints = endpoints.map(async (e): Promise<Registered[]> => {
-      const listed = (await listCompatibleModels(e.baseURL, e.apiKey, discovery)) ?? [];
+      const answer = await listCompatibleModels(e.baseURL, e.apiKey, discovery);
+      if (!answer) anyFailed = true;
+      const listed = answer ?? [];
       const where = displayBaseUrl(e.baseURL);
       return [...new Set([...e.pinned, ...listed])].map((id) => ({
         entry: entry(`${e.provider}:${id}`, `${id} via ${where}`, 'compatible', e.contextWindow(id)),
@@ -190,19 +197,23 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     });
     const fromOllama = (async (): Promise<Registered[]> => {
       if (!ollamaOrigin) return [];
-      const found = (await probeOllama(ollamaOrigin, discovery)) ?? [];
+      const answer = await probeOllama(ollamaOrigin, discovery);
+      // No Ollama here is the usual case, not a failure worth asking again soon.
+      const found = answer ?? [];
       return found.map(({ name, contextWindow }) => ({
         entry: entry(`ollama:${name}`, `${name} (Ollama)`, 'ollama', contextWindow),
         build: () => compatibleModel(name, `${ollamaOrigin}/v1`, 'ollama', 'ollama'),
       }));
     })();
-    return (await Promise.all([...fromEndpoints, fromOllama])).flat();
+    const found = (await Promise.all([...fromEndpoints, fromOllama])).flat();
+    return { found, failed: anyFailed };
   }
 
   function refresh(): Promise<void> {
     refreshing ??= discover()
-      .then((found) => {
-        discovered = found;
+      .then((result) => {
+        discovered = result.found;
+        failed = result.failed;
         discoveredAt = now();
       })
       .finally(() => {
@@ -211,13 +222,14 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     return refreshing;
   }
 
-  const stale = () => now() - discoveredAt >= ttlMs;
+  const stale = () => now() - discoveredAt >= (failed ? Math.min(RETRY_MS, ttlMs) : ttlMs);
   const all = (): Registered[] => {
     const seen = new Set<string>();
     return [...configured, ...discovered].filter((m) => !seen.has(m.entry.id) && seen.add(m.entry.id));
   };
   const available = async (): Promise<Registered[]> => {
-    if (stale()) await refresh();
+    // A configured endpoint that did not answer is asked again by the next caller that can wait.
+    if (stale() || failed) await refresh();
     return all();
   };
 
