@@ -98,7 +98,7 @@ test('pick the compatible model, send, reload: the pick and the label under the 
   // The fake server really answered: the tool call and then the final text, for the model picked.
   const completions = fake.received.slice(asked).filter((r) => r.url === '/v1/chat/completions');
   expect(completions.map((r) => (r.body as { model: string }).model)).toEqual(['replay-mini', 'replay-mini']);
-  await page.screenshot({ path: screenshotPath('models-picker') });
+  await page.screenshot({ path: screenshotPath('models-picker.png') });
 
   await page.reload();
   await expect(chat.modelPicker).toHaveValue('compatible:replay-mini');
