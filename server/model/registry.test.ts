@@ -130,6 +130,12 @@ describe('createModelRegistry', () => {
     expect(asked).toEqual([]);
   });
 
+  it('SKILLCHAT_OLLAMA_URL moves the probe to a configured address, and only there', async () => {
+    const { asked, doFetch } = fakeFetch({});
+    await createModelRegistry({ env: { SKILLCHAT_OLLAMA_URL: 'http://10.0.0.5:11434/' }, fetch: doFetch }).list();
+    expect(asked).toEqual(['http://10.0.0.5:11434/api/tags']);
+  });
+
   it('SKILLCHAT_MODEL picks the default', () => {
     const registry = createModelRegistry({ env: { ANTHROPIC_API_KEY: 'k', SKILLCHAT_MODEL: 'offline:builtin' } });
     expect(registry.defaultId).toBe('offline:builtin');

@@ -6,11 +6,12 @@
  * - Anthropic (`ANTHROPIC_API_KEY`, optional `ANTHROPIC_BASE_URL`): `ANTHROPIC_MODELS`, or two current defaults;
  * - OpenAI-compatible endpoints (`SKILLCHAT_OPENAI_COMPATIBLE_URL`, comma-separated, key in
  *   `SKILLCHAT_OPENAI_COMPATIBLE_API_KEY`; and `OPENAI_BASE_URL` as before): the models their `/models` lists;
- * - Ollama on 127.0.0.1:11434, found without configuration (`SKILLCHAT_OLLAMA=off` turns the probe off), over its
+ * - Ollama on 127.0.0.1:11434, found without configuration (`SKILLCHAT_OLLAMA=off` turns the probe off,
+ *   `SKILLCHAT_OLLAMA_URL` looks elsewhere: an Ollama on another machine, or a test's), over its
  *   OpenAI-compatible `/v1` with `@ai-sdk/openai` `.chat()` (the same, tested wire as any compatible server; no
  *   separate AI SDK 7 provider needed).
  *
- * Discovery only contacts the configured endpoints and 127.0.0.1:11434, each with a short deadline; results are
+ * Discovery only contacts the configured endpoints and 127.0.0.1:11434 (or `SKILLCHAT_OLLAMA_URL`), each with a short deadline; results are
  * cached for a minute, and `known()` never waits for them, so no page blocks on a server that is down.
  * Context windows: the table in `context-windows.ts`, or what Ollama reports per model; unknown ones get none and
  * the catalog budget falls back to its fixed size.
@@ -172,7 +173,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     nonEmpty(env.SKILLCHAT_OLLAMA)?.toLowerCase() === 'off'
       ? null
       : options.ollamaOrigin === undefined
-        ? OLLAMA_ORIGIN
+        ? (nonEmpty(env.SKILLCHAT_OLLAMA_URL)?.replace(/\/+$/, '') ?? OLLAMA_ORIGIN)
         : options.ollamaOrigin;
   const { models: configured, endpoints, legacyId } = configuredModels(env);
 
