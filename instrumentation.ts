@@ -35,7 +35,7 @@ export async function register() {
         const { isProblem } = await import('./server/skills/diagnostics');
         const problems = diagnostics.filter(isProblem).length;
         console.log(
-          `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; model: ${app.model.label}`,
+          `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; default model: ${app.models.defaultEntry().label}`,
         );
       },
       (error: unknown) => console.error('[skillchat] first skill scan failed', error),

@@ -1,6 +1,6 @@
 import { AppShell } from '@/components/app-shell';
 import { NewChat } from '@/components/chat/new-chat';
-import { listChatSummaries, modelInfo } from '@/server/chat/queries';
+import { listChatSummaries, modelMenu } from '@/server/chat/queries';
 
 // Chats live in the database: render on every request.
 export const dynamic = 'force-dynamic';
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export default function Home() {
   return (
     <AppShell chats={listChatSummaries()} activeChatId={null}>
-      <NewChat model={modelInfo()} />
+      <NewChat models={modelMenu()} />
     </AppShell>
   );
 }

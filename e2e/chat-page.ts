@@ -10,7 +10,7 @@ export class ChatPage {
   readonly stopButton: Locator;
   readonly regenerateButton: Locator;
   readonly slashMenu: Locator;
-  readonly modelBadge: Locator;
+  readonly modelPicker: Locator;
   readonly title: Locator;
   readonly userMessages: Locator;
   readonly assistantMessages: Locator;
@@ -22,7 +22,7 @@ export class ChatPage {
     this.stopButton = page.getByTestId('stop-button');
     this.regenerateButton = page.getByTestId('regenerate-button');
     this.slashMenu = page.getByTestId('slash-menu');
-    this.modelBadge = page.getByTestId('model-badge');
+    this.modelPicker = page.getByTestId('model-picker');
     this.title = page.getByTestId('chat-title');
     this.userMessages = page.getByTestId('message-user');
     this.assistantMessages = page.getByTestId('message-assistant');

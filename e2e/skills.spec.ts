@@ -5,7 +5,7 @@ import { ChatPage } from './chat-page';
 test('the validation skill, picked from the slash menu, activates and reads its three files', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.openNewChat();
-  await expect(chat.modelBadge).toHaveText('Offline model (built-in)');
+  await expect(chat.modelPicker.locator('option:checked')).toHaveText('Offline model (built-in)');
 
   await chat.pickSkill('skills-sys', 'skills-system-validation');
   await chat.typeAndSend('validate that skills.activate and skills.readResource work');

@@ -1,6 +1,6 @@
 /**
  * The composition root: one configuration (loaded here once), one skill registry, one access resolver, one database
- * connection and one model per process, created lazily (never at import time, so `next build` touches nothing) and
+ * connection and one model registry per process, created lazily (never at import time, so `next build` touches nothing) and
  * kept on globalThis so Next dev reloads and all route modules share them. Route handlers, pages and
  * instrumentation reach all of these through `getApp()`; nothing else loads the config or opens the database.
  *
@@ -14,14 +14,15 @@ import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { type Db, getDb, listModeOverrides } from './db';
-import { getLanguageModel } from './model/provider';
+import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
   config: AppConfig;
   registry: SkillRegistry;
   store: ChatStore;
-  model: ReturnType<typeof getLanguageModel>;
+  /** The models chats can pick (configured providers, compatible endpoints, a local Ollama) and the default. */
+  models: ModelRegistry;
   /** The one database connection (the store wraps it for chats). */
   db: Db;
   /** Who may use which skill, and how: every caller reads its records. */
@@ -41,7 +42,7 @@ export function getApp(): App {
       config,
       registry: createSkillRegistry(config),
       store: createDbChatStore(db),
-      model: getLanguageModel(process.env),
+      models: createModelRegistry({ env: process.env }),
       db,
       access,
     };

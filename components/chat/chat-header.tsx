@@ -1,30 +1,13 @@
-/** Title, which model answers, and which skills this chat has activated. */
+/** Title, which model answers (the picker), and which skills this chat has activated. */
 import { SparkIcon } from '@/components/icons';
-
-export interface ModelInfo {
-  label: string;
-  kind: 'offline' | 'openai';
-}
+import type { ModelMenu } from '@/server/model/registry';
+import { ModelPicker } from './model-picker';
 
 export interface ActiveSkill {
   name: string;
   /** How it was last activated: by the person (`/name`) or by the model. */
   how?: 'explicit' | 'model';
   count?: number;
-}
-
-export function ModelBadge({ model }: { model: ModelInfo }) {
-  return (
-    <span
-      className={`model-badge model-badge--${model.kind}`}
-      data-testid="model-badge"
-      data-kind={model.kind}
-      title="The model that answers in this chat"
-    >
-      <span className="model-badge__dot" aria-hidden="true" />
-      {model.label}
-    </span>
-  );
 }
 
 export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
@@ -52,14 +35,27 @@ export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
   );
 }
 
-export function ChatHeader({ title, model, skills }: { title: string; model: ModelInfo; skills: ActiveSkill[] }) {
+export function ChatHeader({
+  title,
+  models,
+  model,
+  onPickModel,
+  skills,
+}: {
+  title: string;
+  models: ModelMenu;
+  /** The chat's model id (its pick, or the default). */
+  model: string;
+  onPickModel: (id: string) => void;
+  skills: ActiveSkill[];
+}) {
   return (
     <header className="chat-header">
       <div className="chat-header__row">
         <h1 className="chat-header__title" data-testid="chat-title">
           {title}
         </h1>
-        <ModelBadge model={model} />
+        <ModelPicker menu={models} value={model} onPick={onPickModel} />
       </div>
       <SkillChips skills={skills} />
     </header>

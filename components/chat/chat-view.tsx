@@ -12,14 +12,15 @@ import { useChats } from '@/components/chats-context';
 import { uploadFile } from '@/components/files/api';
 import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FilesPanel } from '@/components/files/files-panel';
-import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
+import { createChat, errorMessageFrom, setChatModel, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
 import type { Attachment, ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { ModelMenu } from '@/server/model/registry';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
-import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
+import { type ActiveSkill, ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 
@@ -30,7 +31,10 @@ export interface ChatViewProps {
   initialTitle: string;
   initialMessages: ChatMessage[];
   initialActivations: ChatActivation[];
-  model: ModelInfo;
+  /** The models to pick from, and the default for a chat that has not picked one. */
+  models: ModelMenu;
+  /** The chat's picked model, if any. */
+  initialModel?: string;
 }
 
 /** The chat's skills: what the server recorded, plus what this session activated since (in order of first use). */
@@ -62,9 +66,20 @@ function createTransport(unsent: UnsentApprovals) {
   });
 }
 
-export function ChatView({ chatId, isNew, initialTitle, initialMessages, initialActivations, model }: ChatViewProps) {
+export function ChatView({
+  chatId,
+  isNew,
+  initialTitle,
+  initialMessages,
+  initialActivations,
+  models,
+  initialModel,
+}: ChatViewProps) {
   const { chats, upsertChat, touchChat, refreshChats, setActiveChatId } = useChats();
   const [created, setCreated] = useState(!isNew);
+  // Picked on the new-chat screen before the chat exists: stored with the chat on first send.
+  const [model, setModel] = useState(initialModel ?? models.defaultId);
+  const [modelPicked, setModelPicked] = useState(initialModel !== undefined);
   const [sendError, setSendError] = useState<string | null>(null);
   // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
   const [unsent] = useState<UnsentApprovals>(() => new Map());
@@ -108,6 +123,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       if (!created) {
         try {
           const chat = await createChat({ id: chatId });
+          if (modelPicked) await setChatModel(chatId, model);
           // The server names the chat from its first message once the turn starts; show a close guess until then.
           upsertChat({ ...chat, title: deriveTitle(text) });
         } catch (e) {
@@ -121,7 +137,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       }
       return true;
     },
-    [created, chatId, setActiveChatId, upsertChat],
+    [created, chatId, setActiveChatId, upsertChat, model, modelPicked],
   );
 
   const onSend = useCallback(
@@ -155,6 +171,21 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
     [created, chatId, filesVersion],
   );
 
+  const onPickModel = useCallback(
+    (id: string) => {
+      const before = model;
+      setModel(id);
+      setModelPicked(true);
+      setSendError(null);
+      if (!created) return;
+      setChatModel(chatId, id).catch((e: unknown) => {
+        setModel(before);
+        setSendError(e instanceof Error ? e.message : 'Could not change the model');
+      });
+    },
+    [chatId, created, model],
+  );
+
   const onRegenerate = useCallback(() => {
     setSendError(null);
     clearError();
@@ -172,7 +203,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   return (
     <ChatFilesContext.Provider value={chatFiles}>
       <section className="chat" aria-label={title}>
-        <ChatHeader title={title} model={model} skills={skills} />
+        <ChatHeader title={title} models={models} model={model} onPickModel={onPickModel} skills={skills} />
         <ApprovalProvider value={approvals}>
           <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
         </ApprovalProvider>

@@ -90,7 +90,16 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           {message.metadata.error ? `: ${message.metadata.error}` : '.'}
         </p>
       ) : null}
-      {message.metadata?.model ? <div className="message__meta">{message.metadata.model}</div> : null}
+      {message.metadata?.model ? (
+        <div className="message__meta" data-testid="answer-model">
+          {message.metadata.model}
+        </div>
+      ) : null}
+      {message.metadata?.modelNote ? (
+        <p className="message__status" data-testid="answer-model-note" role="note">
+          {message.metadata.modelNote}
+        </p>
+      ) : null}
     </div>
   );
 });

@@ -6,10 +6,10 @@ import { useState } from 'react';
  * key from "New chat" remounts it with a fresh id and an empty conversation.
  */
 import { useChats } from '@/components/chats-context';
-import type { ModelInfo } from './chat-header';
+import type { ModelMenu } from '@/server/model/registry';
 import { ChatView } from './chat-view';
 
-function FreshChat({ model }: { model: ModelInfo }) {
+function FreshChat({ models }: { models: ModelMenu }) {
   // Not in the markup, so the server's and the browser's different ids never meet in hydration.
   const [chatId] = useState(() => generateId());
   return (
@@ -19,12 +19,12 @@ function FreshChat({ model }: { model: ModelInfo }) {
       initialTitle="New chat"
       initialMessages={[]}
       initialActivations={[]}
-      model={model}
+      models={models}
     />
   );
 }
 
-export function NewChat({ model }: { model: ModelInfo }) {
+export function NewChat({ models }: { models: ModelMenu }) {
   const { newChatKey } = useChats();
-  return <FreshChat key={newChatKey} model={model} />;
+  return <FreshChat key={newChatKey} models={models} />;
 }

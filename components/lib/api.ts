@@ -3,6 +3,7 @@
  * `Origin` (the server refuses cross-site writes). Failures become `ApiError` with the server's `{ error }` message.
  */
 import type { ChatSummary, SkillSummary } from '@/server/chat/types';
+import type { ModelMenu } from '@/server/model/registry';
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -72,4 +73,17 @@ export function listChats(): Promise<ChatSummary[]> {
 /** Aborts the server's running answer; the server stores it as far as it got. */
 export function stopChat(id: string): Promise<void> {
   return request<unknown>(`/api/chats/${encodeURIComponent(id)}/stop`, { method: 'POST' }).then(() => undefined);
+}
+
+/** Picks the chat's model (`provider:model` from `listModels`); the next answer uses it. */
+export function setChatModel(id: string, model: string): Promise<ChatSummary> {
+  return request<{ chat: ChatSummary }>(`/api/chats/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ model }),
+  }).then((r) => r.chat);
+}
+
+/** Every model available now, after the server has asked the model servers. */
+export function listModels(signal?: AbortSignal): Promise<ModelMenu> {
+  return request<ModelMenu>('/api/models', { signal });
 }

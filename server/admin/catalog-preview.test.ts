@@ -6,6 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { getDb } from '../db';
+import { createModelRegistry } from '../model/registry';
 import { createSkillRegistry } from '../skills/registry';
 import { loadAdminOverview } from './overview';
 
@@ -34,7 +35,7 @@ it('leaves denied skills out of the catalog preview, as a turn does', async () =
     registry: createSkillRegistry(config),
     access: createAccessResolver(config),
     db: getDb(config.databasePath),
-    model: {},
+    models: createModelRegistry({ env: {}, ollamaOrigin: null }),
   });
   expect(overview.catalog.text).toContain('kept-skill');
   expect(overview.catalog.text).not.toContain('denied-skill');

@@ -86,7 +86,8 @@ export async function loadAdminOverview(
     registry: SkillRegistry;
     access: AccessResolver;
     db: Db;
-    model: { contextWindow?: number };
+    /** The catalog preview is the one a new chat gets, under the default model's budget. */
+    models: { defaultEntry(): { contextWindow?: number } };
   },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
@@ -99,7 +100,7 @@ export async function loadAdminOverview(
     matcher: await app.registry.matcher(),
     usage: new Map(activations.bySkill.map((c) => [c.skillName, c.count])),
     config: app.config,
-    contextWindow: app.model.contextWindow,
+    contextWindow: app.models.defaultEntry().contextWindow,
   });
   return buildAdminOverview(scan, activations, createPathDisplay(app.config, options.paths), {
     access,

@@ -24,6 +24,7 @@ import {
   type StoredMessage,
   saveMessage,
   saveUserMessage,
+  setChatModel,
   startAssistantMessage,
   touchChat,
 } from '../db';
@@ -39,7 +40,13 @@ function withStatus(records: StoredMessage<ChatMessage>[]): ChatMessage[] {
 }
 
 function summary(chat: Chat): ChatSummary {
-  return { id: chat.id, title: chat.title, createdAt: chat.createdAt.getTime(), updatedAt: chat.updatedAt.getTime() };
+  return {
+    id: chat.id,
+    title: chat.title,
+    ...(chat.model ? { model: chat.model } : {}),
+    createdAt: chat.createdAt.getTime(),
+    updatedAt: chat.updatedAt.getTime(),
+  };
 }
 
 /** The store over the app's one connection (the composition root's `db`). */
@@ -62,6 +69,10 @@ export function createDbChatStore(connection: Db): ChatStore {
     },
     renameChat: (id, title) => {
       const chat = renameChat(id, title, db());
+      return chat ? summary(chat) : null;
+    },
+    setChatModel: (id, model) => {
+      const chat = setChatModel(id, model, db());
       return chat ? summary(chat) : null;
     },
     deleteChat: (id) => deleteChat(id, db()),
@@ -90,8 +101,8 @@ export function createDbChatStore(connection: Db): ChatStore {
     deleteMessagesAfter: (chatId, messageId) => {
       deleteMessagesAfter(chatId, messageId, {}, db());
     },
-    startAssistantMessage: (chatId, id) => {
-      startAssistantMessage(chatId, id, {}, db());
+    startAssistantMessage: (chatId, id, metadata) => {
+      startAssistantMessage(chatId, id, metadata ? { metadata } : {}, db());
     },
     finishAssistantMessage: (id, result) => {
       finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());

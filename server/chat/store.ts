@@ -19,6 +19,8 @@ export interface ChatStore {
   /** Idempotent for an existing id: returns it with `created: false`. */
   createChat(input: { id?: string; title?: string }): { chat: ChatSummary; created: boolean };
   renameChat(id: string, title: string): ChatSummary | null;
+  /** Picks the chat's model (null: the app's default). Null when the chat does not exist. */
+  setChatModel(id: string, model: string | null): ChatSummary | null;
   deleteChat(id: string): boolean;
   loadChatView(id: string): ChatView | null;
   getChat(id: string): ChatSummary | null;
@@ -26,7 +28,8 @@ export interface ChatStore {
   saveUserMessage(chatId: string, message: ChatMessage): void;
   setTitleFromFirstMessage(chatId: string, text: string): void;
   deleteMessagesAfter(chatId: string, messageId: string): void;
-  startAssistantMessage(chatId: string, id: string): void;
+  /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
+  startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): void;
   finishAssistantMessage(
     id: string,
     result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string },

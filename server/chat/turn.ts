@@ -55,7 +55,8 @@ export interface TurnDeps {
   config: AppConfig;
   /** Loaded skills (the registry's current scan), with its matcher and use counts when known. */
   skills: Omit<SkillSource, 'access'>;
-  model: { model: LanguageModel; label: string; contextWindow?: number };
+  /** The chat's model (`ModelRegistry.choose`); `note` says why it is not the one the chat picked. */
+  model: { model: LanguageModel; label: string; contextWindow?: number; note?: string };
   /** Who may use which skill, and how (server/access/). */
   access: AccessResolver;
 }
@@ -195,7 +196,12 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const catalog = view.catalog?.catalog ?? null;
 
   const assistantId = answerId;
-  store.startAssistantMessage(chatId, assistantId);
+  // A refused or bare `/name` is answered by the server: the person asked for the skill, not for a reply.
+  const serverAnswers = invocation !== null && (refusal !== null || !invocation.rest);
+  const metadata: ChatMessage['metadata'] = serverAnswers
+    ? { model: 'skillchat', createdAt: Date.now() }
+    : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
+  store.startAssistantMessage(chatId, assistantId, metadata);
 
   const controller = new AbortController();
   let resolveDone: () => void = () => {};
@@ -226,18 +232,15 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
   const workspaceLine = await workspaceFilesLine(config, chatId);
 
-  const metadata = { model: deps.model.label, createdAt: Date.now() };
-
   const stream = createUIMessageStream<ChatMessage>({
     originalMessages: history,
     generateId: () => assistantId,
     execute: async ({ writer }) => {
       writerRef = writer;
-      if (invocation && (refusal || !invocation.rest)) {
-        // A refused or bare `/name` is answered by the server: the person asked for the skill, not for a reply.
+      if (invocation && serverAnswers) {
         await answerInvocation(writer, {
           messageId: assistantId,
-          metadata: { ...metadata, model: 'skillchat' },
+          metadata,
           name: invocation.name,
           activate: refusal
             ? () => Promise.reject(new SkillToolError(refusal))

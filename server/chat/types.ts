@@ -23,6 +23,8 @@ export type {
 export interface ChatMessageMetadata {
   /** Label of the model that answered, e.g. `Offline model (built-in)`. */
   model?: string;
+  /** Why another model answered than the chat's pick (it was not available), shown under the answer. */
+  modelNote?: string;
   createdAt?: number;
   /**
    * Set on stored answers that did not complete, when a chat is loaded: `interrupted` (the server stopped while it
@@ -78,6 +80,8 @@ export interface ChatRequestBody {
 export interface ChatSummary {
   id: string;
   title: string;
+  /** The model picked for the chat (`provider:model`); absent: the app's default. */
+  model?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -82,6 +82,11 @@ export function renameChat(id: string, title: string, db: Db): Chat | null {
   );
 }
 
+/** Sets the chat's model (`provider:model`; null: the app's default). Null when the chat does not exist. */
+export function setChatModel(id: string, model: string | null, db: Db): Chat | null {
+  return db.update(chats).set({ model }).where(eq(chats.id, id)).returning().get() ?? null;
+}
+
 /** Deletes the chat; its messages and activations go with it (ON DELETE CASCADE). False when it did not exist. */
 export function deleteChat(id: string, db: Db): boolean {
   return db.delete(chats).where(eq(chats.id, id)).run().changes > 0;

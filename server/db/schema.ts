@@ -32,6 +32,8 @@ export const chats = sqliteTable(
   {
     id: text('id').primaryKey(),
     title: text('title').notNull(),
+    /** The model picked for this chat (`provider:model`, server/model/registry.ts); NULL: the app's default. */
+    model: text('model'),
     createdAt: timestamp('created_at')
       .notNull()
       .$defaultFn(() => new Date()),

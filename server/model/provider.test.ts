@@ -32,7 +32,8 @@ describe('getLanguageModel', () => {
     });
     expect(selection.model.provider).toBe('openai.chat');
     expect(selection.label).toBe('gpt-oss:20b via http://127.0.0.1:11434/v1');
-    expect(selection.contextWindow).toBeUndefined();
+    // A known open-weight family (context-windows.ts).
+    expect(selection.contextWindow).toBe(131_072);
     expect(JSON.stringify(selection.label)).not.toMatch(/secret|pw|abc/);
   });
 

@@ -1,11 +1,14 @@
 /**
- * Which model answers: an OpenAI-compatible endpoint when a key is configured, the built-in offline model
- * otherwise, so a fresh checkout works with no account. Read once per process from the environment.
+ * How each provider's model is built, and which one the environment picks by default (`getLanguageModel`): an
+ * OpenAI-compatible endpoint when a key or base URL is configured, the built-in offline model otherwise, so a fresh
+ * checkout works with no account. The model registry (`registry.ts`) lists the others and builds them here.
  */
 // Must run before @ai-sdk/openai is evaluated (see env-guard.ts).
 import './env-guard';
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { knownContextWindow } from './context-windows';
 import { createOfflineModel } from './offline-model';
 
 export type ModelKind = 'offline' | 'openai';
@@ -26,16 +29,7 @@ export const OFFLINE_LABEL = 'Offline model (built-in)';
 /** Enough to see the answer stream in the UI without making anyone wait. */
 export const DEFAULT_OFFLINE_CHUNK_DELAY_MS = 15;
 
-/** Published context windows of common OpenAI models, first matching prefix wins. Unknown models (local ones) get none. */
-const CONTEXT_WINDOWS: [prefix: string, tokens: number][] = [
-  ['gpt-4.1', 1_047_576],
-  ['gpt-4o', 128_000],
-  ['gpt-5', 400_000],
-  ['o4-mini', 200_000],
-  ['o3', 200_000],
-];
-
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
 }
@@ -55,31 +49,42 @@ export function displayBaseUrl(baseURL: string): string {
   }
 }
 
-function contextWindowFor(modelId: string, env: ModelEnv): number | undefined {
-  const override = positiveInt(env.OPENAI_CONTEXT_WINDOW);
-  if (override !== undefined) return override;
-  return CONTEXT_WINDOWS.find(([prefix]) => modelId.startsWith(prefix))?.[1];
+/** `OPENAI_CONTEXT_WINDOW` (for the model the OPENAI_* variables select), else the table of known families. */
+export function contextWindowFor(modelId: string, env: ModelEnv): number | undefined {
+  return positiveInt(env.OPENAI_CONTEXT_WINDOW) ?? knownContextWindow(modelId);
+}
+
+export function offlineModel(env: ModelEnv): LanguageModelV4 {
+  const chunkDelayMs = Number(nonEmpty(env.SKILLCHAT_OFFLINE_CHUNK_DELAY_MS) ?? DEFAULT_OFFLINE_CHUNK_DELAY_MS);
+  return createOfflineModel({ chunkDelayMs: Number.isFinite(chunkDelayMs) && chunkDelayMs >= 0 ? chunkDelayMs : 0 });
+}
+
+/** OpenAI itself: the Responses API. */
+export function openAIModel(modelId: string, apiKey: string): LanguageModelV4 {
+  return createOpenAI({ apiKey })(modelId);
+}
+
+/**
+ * Any OpenAI-compatible server (`baseURL` ends in `/v1`): Ollama, vLLM, LM Studio, llama.cpp and most gateways speak
+ * Chat Completions, not the Responses API. Local servers need no key.
+ */
+export function compatibleModel(modelId: string, baseURL: string, apiKey?: string, name?: string): LanguageModelV4 {
+  return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL, ...(name ? { name } : {}) }).chat(modelId);
+}
+
+/** Anthropic's Messages API; `baseURL` for a proxy (and the tests' local server). */
+export function anthropicModel(modelId: string, apiKey: string, baseURL?: string): LanguageModelV4 {
+  return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
 }
 
 export function getLanguageModel(env: ModelEnv = process.env): LanguageModelSelection {
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
   // A base URL alone selects that endpoint: Ollama, LM Studio and llama.cpp servers need no key.
-  if (!apiKey && !baseURL) {
-    const chunkDelayMs = Number(nonEmpty(env.SKILLCHAT_OFFLINE_CHUNK_DELAY_MS) ?? DEFAULT_OFFLINE_CHUNK_DELAY_MS);
-    return {
-      model: createOfflineModel({
-        chunkDelayMs: Number.isFinite(chunkDelayMs) && chunkDelayMs >= 0 ? chunkDelayMs : 0,
-      }),
-      label: OFFLINE_LABEL,
-      kind: 'offline',
-    };
-  }
+  if (!apiKey && !baseURL) return { model: offlineModel(env), label: OFFLINE_LABEL, kind: 'offline' };
   const modelId = nonEmpty(env.OPENAI_MODEL) ?? DEFAULT_OPENAI_MODEL;
-  const provider = createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL });
   const contextWindow = contextWindowFor(modelId, env);
-  // Ollama, vLLM, LM Studio, llama.cpp and most gateways speak Chat Completions, not the Responses API.
-  const model = baseURL ? provider.chat(modelId) : provider(modelId);
+  const model = baseURL ? compatibleModel(modelId, baseURL, apiKey) : openAIModel(modelId, apiKey!);
   const label = baseURL ? `${modelId} via ${displayBaseUrl(baseURL)}` : `OpenAI ${modelId}`;
   return { model, label, kind: 'openai', ...(contextWindow === undefined ? {} : { contextWindow }) };
 }

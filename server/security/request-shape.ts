@@ -13,6 +13,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/chats/[id]/stop', methods: ['POST'] },
   { pattern: '/api/chats/[id]/files', methods: ['GET', 'POST'] },
   { pattern: '/api/chats/[id]/files/[name]', methods: ['GET'] },
+  { pattern: '/api/models', methods: ['GET'] },
   { pattern: '/api/skills', methods: ['GET'] },
   { pattern: '/api/status', methods: ['GET'] },
   { pattern: '/api/admin/login', methods: ['POST'] },

@@ -10,11 +10,13 @@ export const POST = handle(async (request: Request) => {
   const app = getApp();
   const { registry } = app;
   const [{ skills }, matcher] = await Promise.all([registry.current(), registry.matcher()]);
+  // The chat's pick, or the default; a model that is gone answers as the offline model, with a note.
+  const { choice, note } = await app.models.choose(app.store.getChat(body.chatId)?.model);
   return runChatTurn(body, {
     store: app.store,
     config: app.config,
     skills: { skills, matcher, usage: () => app.store.usageCounts() },
-    model: app.model,
+    model: note ? { ...choice, note } : choice,
     access: app.access,
   });
 });

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AppShell } from '@/components/app-shell';
 import { ChatView } from '@/components/chat/chat-view';
-import { listChatSummaries, loadChatView, modelInfo } from '@/server/chat/queries';
+import { listChatSummaries, loadChatView, modelMenu } from '@/server/chat/queries';
 
 export const dynamic = 'force-dynamic';
 
@@ -33,7 +33,8 @@ export default async function ChatPage({ params }: ChatPageProps) {
         initialTitle={view.chat.title}
         initialMessages={view.messages}
         initialActivations={view.activations}
-        model={modelInfo()}
+        models={modelMenu()}
+        initialModel={view.chat.model}
       />
     </AppShell>
   );

@@ -24,13 +24,33 @@ export const GET = handle(async (_request: Request, { params }: Params) => {
   return json(view);
 });
 
-const renameSchema = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+const patchSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    /** `provider:model` from `GET /api/models`; null: back to the app's default. */
+    model: z.string().min(1).max(300).nullable().optional(),
+  })
+  .strict()
+  .refine((p) => p.title !== undefined || p.model !== undefined);
 
+/** Renames (`{ title }`) and/or picks the chat's model (`{ model }`). */
 export const PATCH = handle(async (request: Request, { params }: Params) => {
   const id = await chatId(params);
-  const parsed = renameSchema.safeParse(await readJsonBody(request));
-  if (!parsed.success) throw new AppError('bad_request:chat', 'Invalid rename: title must be 1-200 characters');
-  const chat = getApp().store.renameChat(id, parsed.data.title);
+  const parsed = patchSchema.safeParse(await readJsonBody(request));
+  if (!parsed.success) {
+    throw new AppError(
+      'bad_request:chat',
+      'Invalid change: send { title } (1-200 characters) and/or { model } (an id from /api/models, or null)',
+    );
+  }
+  const { title, model } = parsed.data;
+  const app = getApp();
+  if (model && !(await app.models.find(model))) {
+    throw new AppError('bad_request:model', `Unknown model "${model.slice(0, 100)}": pick one listed by /api/models`);
+  }
+  if (!app.store.getChat(id)) throw notFound('chat', id);
+  if (model !== undefined) app.store.setChatModel(id, model);
+  const chat = title === undefined ? app.store.getChat(id) : app.store.renameChat(id, title);
   if (!chat) throw notFound('chat', id);
   return json({ chat });
 });

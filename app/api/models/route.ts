@@ -1,0 +1,10 @@
+import { getApp } from '@/server/app';
+import { handle, json } from '@/server/http';
+
+export const dynamic = 'force-dynamic';
+
+/** The models a chat can pick: `{ models: [{ id, label, provider, contextWindow? }], defaultId }`. */
+export const GET = handle(async () => {
+  const { models } = getApp();
+  return json({ models: await models.list(), defaultId: models.defaultId });
+});

@@ -1,0 +1,72 @@
+'use client';
+/**
+ * Which model answers in this chat: a native `<select>` (keyboard and screen readers for free), grouped by provider.
+ * It starts from the models the server knew when rendering the page and asks `/api/models` for the full list once
+ * shown, since discovery (a local Ollama, compatible endpoints) may still have been running then.
+ */
+import { useEffect, useState } from 'react';
+import { listModels } from '@/components/lib/api';
+import type { ModelEntry, ModelMenu, ModelProvider } from '@/server/model/registry';
+
+const PROVIDER_NAMES: Record<ModelProvider, string> = {
+  offline: 'Built-in',
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  compatible: 'OpenAI-compatible',
+  ollama: 'Ollama (this computer)',
+};
+
+function byProvider(models: ModelEntry[]): [ModelProvider, ModelEntry[]][] {
+  const groups = new Map<ModelProvider, ModelEntry[]>();
+  for (const m of models) groups.set(m.provider, [...(groups.get(m.provider) ?? []), m]);
+  return [...groups];
+}
+
+export function ModelPicker({
+  menu,
+  value,
+  onPick,
+}: {
+  menu: ModelMenu;
+  /** The chat's model id. */
+  value: string;
+  onPick: (id: string) => void;
+}) {
+  const [models, setModels] = useState(menu.models);
+  useEffect(() => {
+    const controller = new AbortController();
+    listModels(controller.signal)
+      .then((full) => setModels(full.models))
+      .catch(() => {});
+    return () => controller.abort();
+  }, []);
+  const current = models.find((m) => m.id === value);
+  return (
+    <label
+      className={`model-badge model-badge--${current?.provider ?? 'missing'}`}
+      data-testid="model-badge"
+      data-kind={current?.provider}
+      title="The model that answers in this chat"
+    >
+      <span className="model-badge__dot" aria-hidden="true" />
+      <span className="visually-hidden">Model</span>
+      <select
+        className="model-picker"
+        data-testid="model-picker"
+        value={value}
+        onChange={(event) => onPick(event.target.value)}
+      >
+        {current ? null : <option value={value}>{value} (not available now)</option>}
+        {byProvider(models).map(([provider, entries]) => (
+          <optgroup key={provider} label={PROVIDER_NAMES[provider]}>
+            {entries.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * For tests: a local HTTP server on 127.0.0.1 that answers like a model provider, replaying recorded streams from
+ * `fixtures/` one event per write (so clients really parse a stream, not one buffered body), and keeping every
+ * request it received for assertions.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export type Reply = { sse: string } | { json: unknown; status?: number };
+
+export interface ReplayServer {
+  origin: string;
+  received: ReceivedRequest[];
+  close: () => Promise<void>;
+}
+
+export async function startReplayServer(route: (request: ReceivedRequest) => Reply): Promise<ReplayServer> {
+  const received: ReceivedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => {
+      raw += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      const request = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as unknown) : undefined,
+      };
+      received.push(request);
+      const reply = route(request);
+      if ('json' in reply) {
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply.json));
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      const events = reply.sse.split(/(?<=\n\n)/);
+      const writeNext = (i: number) => {
+        if (i >= events.length) return void res.end();
+        res.write(events[i]);
+        setImmediate(() => writeNext(i + 1));
+      };
+      writeNext(0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
