@@ -12,6 +12,7 @@ const STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  unavailable: 503,
 } as const;
 
 export type ErrorKind = keyof typeof STATUS;

@@ -59,6 +59,8 @@ function createTransport(unsent: UnsentApprovals) {
     prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
       body: chatRequestBody({ id, messages, trigger }, unsent),
     }),
+    // A reload or a second tab follows the running answer: the server replays it from its start (204 when idle).
+    prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chats/${encodeURIComponent(id)}/stream` }),
   });
 }
 
@@ -76,6 +78,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       id: chatId,
       messages: initialMessages,
       transport,
+      resume: !isNew,
       // Fewer React commits while tokens pour in; streamdown re-parses on each one.
       throttle: 40,
       // The server derives the title from the first message and orders chats by their last answer: adopt both.

@@ -21,7 +21,9 @@ import {
   recordDecision,
   recordScriptRun,
   renameChat,
+  replacePartsIfUnchanged,
   type StoredMessage,
+  saveAnswerProgress,
   saveMessage,
   saveUserMessage,
   startAssistantMessage,
@@ -96,6 +98,9 @@ export function createDbChatStore(connection: Db): ChatStore {
     finishAssistantMessage: (id, result) => {
       finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());
     },
+    saveAnswerProgress: (id, parts) => {
+      saveAnswerProgress(id, parts, db());
+    },
     touchChat: (chatId) => {
       touchChat(chatId, new Date(), db());
     },
@@ -106,6 +111,7 @@ export function createDbChatStore(connection: Db): ChatStore {
     replaceMessage: (chatId, message) => {
       saveMessage(chatId, message, { status: 'complete' }, db());
     },
+    replaceMessageIfUnchanged: (chatId, message, expected) => replacePartsIfUnchanged(chatId, message, expected, db()),
     usageCounts: () => new Map(activationCountsBySkill(db()).map((c) => [c.skillName, c.count])),
     hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, db()),
     addGrant: (skillName, contentHash) => {
