@@ -164,6 +164,11 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
     void regenerate();
   }, [clearError, regenerate]);
 
+  // The cut answer stays as it is; the model is asked for the rest in a new turn, with the partial answer in view.
+  const onContinue = useCallback(() => {
+    void onSend('Continue where your last answer stopped.', []);
+  }, [onSend]);
+
   const onStop = useCallback(() => {
     // The server keeps answering when only the browser lets go (so a closed tab loses nothing): stop both.
     void stopChat(chatId).catch(() => {});
@@ -177,7 +182,13 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       <section className="chat" aria-label={title}>
         <ChatHeader title={title} model={model} skills={skills} />
         <ApprovalProvider value={approvals}>
-          <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+          <MessageList
+            messages={messages}
+            status={status}
+            onRegenerate={onRegenerate}
+            onContinue={onContinue}
+            empty={<EmptyChat />}
+          />
         </ApprovalProvider>
         <div className="chat__bottom">
           <FilesPanel />

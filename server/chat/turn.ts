@@ -141,9 +141,8 @@ async function prepareHistory(
 }
 
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
-  const { store, config } = deps;
   const { chatId } = body;
-  const chat = store.getChat(chatId);
+  const chat = deps.store.getChat(chatId);
   if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
   // Claimed before the first await: a second request for this chat is refused until this turn ends.
   const turn = claimTurn(chatId);
