@@ -155,22 +155,31 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   };
 
   let seq = 0;
-  const chatTurn = (skills: readonly Skill[]) => async () => {
-    const id = `bench-${++seq}`;
-    store.createChat({ id, title: 'bench' });
-    const message: ChatMessage = {
-      id: `${id}-u`,
-      role: 'user',
-      parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+  const chatTurn =
+    (skills: readonly Skill[], incremental = true) =>
+    async () => {
+      const id = `bench-${++seq}`;
+      store.createChat({ id, title: 'bench' });
+      const message: ChatMessage = {
+        id: `${id}-u`,
+        role: 'user',
+        parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+      };
+      // As the route: the registry keeps one matcher per scan and hands it to every turn.
+      const deps: TurnDeps = {
+        store,
+        config,
+        skills: { skills, matcher: matcherFor(skills) },
+        model,
+        access,
+        incremental,
+      };
+      const started = performance.now();
+      const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
+      const timing = await drain(response, started);
+      await waitForTurn(id);
+      return timing;
     };
-    // As the route: the registry keeps one matcher per scan and hands it to every turn.
-    const deps: TurnDeps = { store, config, skills: { skills, matcher: matcherFor(skills) }, model, access };
-    const started = performance.now();
-    const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
-    const timing = await drain(response, started);
-    await waitForTurn(id);
-    return timing;
-  };
   const floorTurn = async () => {
     const id = `floor-${++seq}`;
     store.createChat({ id, title: 'bench' });
@@ -193,6 +202,13 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       await measure('warm-up', skills.length, concurrency, 1, chatTurn(skills));
       const rounds = options.rounds(skills.length, concurrency);
       figures.push(await measure(label, skills.length, concurrency, rounds, chatTurn(skills)));
+    }
+    // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
+    const [first] = options.skillSets;
+    if (first) {
+      const rounds = options.rounds(first.skills.length, concurrency);
+      const name = `${first.label}, stored only at the end`;
+      figures.push(await measure(name, first.skills.length, concurrency, rounds, chatTurn(first.skills, false)));
     }
   }
   return figures;

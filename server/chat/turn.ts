@@ -61,6 +61,8 @@ export interface TurnDeps {
   model: { model: LanguageModel; label: string; contextWindow?: number };
   /** Who may use which skill, and how (server/access/). */
   access: AccessResolver;
+  /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
+  incremental?: boolean;
 }
 
 export { stopTurn, waitForTurn } from './active-turns';
@@ -297,12 +299,16 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   });
 
   // One copy is stored as it streams (a hard kill loses at most about a second), one goes to the browser.
-  const [toBrowser, toStore] = stream.tee();
-  void persistAsItStreams({
-    chunks: toStore,
-    continuing: continuing ? history.at(-1) : undefined,
-    save: (parts) => store.saveAnswerProgress(assistantId, parts),
-  });
+  let toBrowser = stream;
+  if (deps.incremental !== false) {
+    const [browser, toStore] = stream.tee();
+    toBrowser = browser;
+    void persistAsItStreams({
+      chunks: toStore,
+      continuing: continuing ? history.at(-1) : undefined,
+      save: (parts) => store.saveAnswerProgress(assistantId, parts),
+    });
+  }
   return createUIMessageStreamResponse({
     stream: toBrowser,
     // The SSE copy is drained on the server, so the answer is finished and stored even when the browser goes
