@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { UIMessageChunk } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
@@ -70,26 +71,34 @@ describe('turn durability', () => {
     expect(textOf(stopped.message).startsWith(textOf(during.message))).toBe(true);
   });
 
-  it('writes at once at each tool result, and never over the final parts', async () => {
+  it('writes at once at each tool result, and leaves the end to the final write', async () => {
     const saves: ChatMessage['parts'][] = [];
-    const chunks = new ReadableStream({
+    let source!: ReadableStreamDefaultController<UIMessageChunk>;
+    const chunks = new ReadableStream<UIMessageChunk>({
       start(c) {
-        c.enqueue({ type: 'start', messageId: 'a1' });
-        c.enqueue({
-          type: 'tool-input-available',
-          toolCallId: 't1',
-          toolName: 'skills_activate',
-          input: { name: 'x' },
-        });
-        c.enqueue({ type: 'tool-output-available', toolCallId: 't1', output: { name: 'x' } });
-        c.enqueue({ type: 'text-start', id: 'x' });
-        c.enqueue({ type: 'text-delta', id: 'x', delta: 'hello' });
-        c.close();
+        source = c;
       },
     });
-    await persistAsItStreams({ chunks, save: (parts) => saves.push(parts), intervalMs: 60_000 });
-    expect(saves).toHaveLength(1); // the tool result; the rest is the final write's
+    const persisting = persistAsItStreams({ chunks, save: (parts) => saves.push(parts), intervalMs: 60_000 });
+    source.enqueue({ type: 'start', messageId: 'a1' });
+    source.enqueue({
+      type: 'tool-input-available',
+      toolCallId: 't1',
+      toolName: 'skills_activate',
+      input: { name: 'x' },
+    });
+    await sleep(50);
+    expect(saves).toHaveLength(0); // no result yet, and the interval has not come
+    source.enqueue({ type: 'tool-output-available', toolCallId: 't1', output: { name: 'x' } });
+    await sleep(50);
+    expect(saves).toHaveLength(1);
     expect(saves[0]).toEqual([expect.objectContaining({ type: 'tool-skills_activate', state: 'output-available' })]);
+    source.enqueue({ type: 'text-start', id: 'x' });
+    source.enqueue({ type: 'text-delta', id: 'x', delta: 'hello' });
+    source.close();
+    await persisting;
+    await sleep(20);
+    expect(saves).toHaveLength(1);
   });
 
   it('a reconnect gets the running answer from its first chunk, then live to the end', async () => {
