@@ -25,6 +25,9 @@ import { getLanguageModel, type LanguageModelSelection } from '../server/model/p
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
 
+/** The label suffix of the turn measured with the answer stored only at its end (before incremental persistence). */
+export const BEFORE_INCREMENTAL = 'stored only at the end';
+
 export interface LatencyFigures {
   name: string;
   skills: number;
@@ -198,17 +201,18 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   for (const concurrency of [1, 20]) {
     await measure('warm-up', 0, concurrency, 2, floorTurn);
     figures.push(await measure('bare route (floor)', 0, concurrency, options.rounds(0, concurrency), floorTurn));
+    // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
+    const [first] = options.skillSets;
+    if (first) {
+      await measure('warm-up', first.skills.length, concurrency, 1, chatTurn(first.skills, false));
+      const rounds = options.rounds(first.skills.length, concurrency);
+      const name = `${first.label}, ${BEFORE_INCREMENTAL}`;
+      figures.push(await measure(name, first.skills.length, concurrency, rounds, chatTurn(first.skills, false)));
+    }
     for (const { label, skills } of options.skillSets) {
       await measure('warm-up', skills.length, concurrency, 1, chatTurn(skills));
       const rounds = options.rounds(skills.length, concurrency);
       figures.push(await measure(label, skills.length, concurrency, rounds, chatTurn(skills)));
-    }
-    // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
-    const [first] = options.skillSets;
-    if (first) {
-      const rounds = options.rounds(first.skills.length, concurrency);
-      const name = `${first.label}, stored only at the end`;
-      figures.push(await measure(name, first.skills.length, concurrency, rounds, chatTurn(first.skills, false)));
     }
   }
   return figures;

@@ -13,7 +13,7 @@ import { DEFAULT_LIMITS } from '../server/config';
 import { discoverSkills } from '../server/skills/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
-import { benchChat, type LatencyFigures } from './chat';
+import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures } from './chat';
 import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
@@ -297,7 +297,13 @@ async function main() {
       },
     });
     const find = (name: string, skills: number, concurrency: number) =>
-      chat.find((c) => c.name.startsWith(name) && c.skills === skills && c.concurrency === concurrency)!;
+      chat.find(
+        (c) =>
+          c.name.startsWith(name) &&
+          !c.name.endsWith(BEFORE_INCREMENTAL) &&
+          c.skills === skills &&
+          c.concurrency === concurrency,
+      )!;
     const vsFloor = (concurrency: number, skills: number) => {
       const floor = find('bare', 0, concurrency);
       const turn = find('chat turn', skills, concurrency);
@@ -306,7 +312,7 @@ async function main() {
     };
     const persistenceLines = [1, 20].map((concurrency) => {
       const after = chat.find((c) => c.name === 'chat turn' && c.skills === 10 && c.concurrency === concurrency)!;
-      const before = chat.find((c) => c.name.endsWith('stored only at the end') && c.concurrency === concurrency)!;
+      const before = chat.find((c) => c.name.endsWith(BEFORE_INCREMENTAL) && c.concurrency === concurrency)!;
       return `- INFO incremental persistence (answer stored as it streams), ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}: turn total p50 ${ms(before.totalP50)} ms before (stored only at the end), ${ms(after.totalP50)} ms after`;
     });
     const verdictLines = [1, 20].flatMap((concurrency) =>

@@ -205,6 +205,7 @@ test('SIGTERM: new turns get 503, running answers get the grace, then are stored
   expect(took).toBeGreaterThanOrEqual(GRACE_MS - 100);
   expect(took).toBeLessThan(GRACE_MS + 5000);
   await reading;
+  expect(server.output()).toMatch(/SIGTERM: 0 answers finished, 2 stored as interrupted/);
 
   server = await start();
   for (const id of ['open-tab', 'closed-tab']) {
