@@ -1,6 +1,6 @@
 /**
  * Runs once per server start, before requests: opens the database (applying migrations and marking answers left
- * streaming by a crash as interrupted) and schedules the first skill scan, whose problems show up in the server log
+ * streaming by a crash as interrupted), installs the graceful shutdown, and schedules the first skill scan, whose problems show up in the server log
  * when it ends (without holding the first page).
  */
 /** Long enough for `next start` to serve its first page, short enough that skills are ready when a person looks. */
@@ -14,6 +14,9 @@ export async function register() {
   const { getApp } = await import('./server/app');
   const { getOpenReport } = await import('./server/db');
   const app = getApp();
+  // SIGTERM/SIGINT: running answers get a bounded grace, then are stored as interrupted (server/shutdown.ts).
+  const { installGracefulShutdown } = await import('./server/shutdown');
+  installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
   const report = getOpenReport(app.db);
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);

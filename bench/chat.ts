@@ -25,6 +25,9 @@ import { getLanguageModel, type LanguageModelSelection } from '../server/model/p
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
 
+/** The label suffix of the turn measured with the answer stored only at its end (before incremental persistence). */
+export const BEFORE_INCREMENTAL = 'stored only at the end';
+
 export interface LatencyFigures {
   name: string;
   skills: number;
@@ -155,22 +158,31 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   };
 
   let seq = 0;
-  const chatTurn = (skills: readonly Skill[]) => async () => {
-    const id = `bench-${++seq}`;
-    store.createChat({ id, title: 'bench' });
-    const message: ChatMessage = {
-      id: `${id}-u`,
-      role: 'user',
-      parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+  const chatTurn =
+    (skills: readonly Skill[], incremental = true) =>
+    async () => {
+      const id = `bench-${++seq}`;
+      store.createChat({ id, title: 'bench' });
+      const message: ChatMessage = {
+        id: `${id}-u`,
+        role: 'user',
+        parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+      };
+      // As the route: the registry keeps one matcher per scan and hands it to every turn.
+      const deps: TurnDeps = {
+        store,
+        config,
+        skills: { skills, matcher: matcherFor(skills) },
+        model,
+        access,
+        incremental,
+      };
+      const started = performance.now();
+      const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
+      const timing = await drain(response, started);
+      await waitForTurn(id);
+      return timing;
     };
-    // As the route: the registry keeps one matcher per scan and hands it to every turn.
-    const deps: TurnDeps = { store, config, skills: { skills, matcher: matcherFor(skills) }, model, access };
-    const started = performance.now();
-    const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
-    const timing = await drain(response, started);
-    await waitForTurn(id);
-    return timing;
-  };
   const floorTurn = async () => {
     const id = `floor-${++seq}`;
     store.createChat({ id, title: 'bench' });
@@ -189,6 +201,14 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   for (const concurrency of [1, 20]) {
     await measure('warm-up', 0, concurrency, 2, floorTurn);
     figures.push(await measure('bare route (floor)', 0, concurrency, options.rounds(0, concurrency), floorTurn));
+    // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
+    const [first] = options.skillSets;
+    if (first) {
+      await measure('warm-up', first.skills.length, concurrency, 1, chatTurn(first.skills, false));
+      const rounds = options.rounds(first.skills.length, concurrency);
+      const name = `${first.label}, ${BEFORE_INCREMENTAL}`;
+      figures.push(await measure(name, first.skills.length, concurrency, rounds, chatTurn(first.skills, false)));
+    }
     for (const { label, skills } of options.skillSets) {
       await measure('warm-up', skills.length, concurrency, 1, chatTurn(skills));
       const rounds = options.rounds(skills.length, concurrency);

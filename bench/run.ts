@@ -13,7 +13,7 @@ import { DEFAULT_LIMITS } from '../server/config';
 import { discoverSkills } from '../server/skills/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
-import { benchChat, type LatencyFigures } from './chat';
+import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures } from './chat';
 import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
@@ -297,13 +297,24 @@ async function main() {
       },
     });
     const find = (name: string, skills: number, concurrency: number) =>
-      chat.find((c) => c.name.startsWith(name) && c.skills === skills && c.concurrency === concurrency)!;
+      chat.find(
+        (c) =>
+          c.name.startsWith(name) &&
+          !c.name.endsWith(BEFORE_INCREMENTAL) &&
+          c.skills === skills &&
+          c.concurrency === concurrency,
+      )!;
     const vsFloor = (concurrency: number, skills: number) => {
       const floor = find('bare', 0, concurrency);
       const turn = find('chat turn', skills, concurrency);
       const ratio = turn.totalP50 / floor.totalP50;
       return { floor, turn, ratio };
     };
+    const persistenceLines = [1, 20].map((concurrency) => {
+      const after = chat.find((c) => c.name === 'chat turn' && c.skills === 10 && c.concurrency === concurrency)!;
+      const before = chat.find((c) => c.name.endsWith(BEFORE_INCREMENTAL) && c.concurrency === concurrency)!;
+      return `- INFO incremental persistence (answer stored as it streams), ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}: turn total p50 ${ms(before.totalP50)} ms before (stored only at the end), ${ms(after.totalP50)} ms after`;
+    });
     const verdictLines = [1, 20].flatMap((concurrency) =>
       [10, all.length].map((skills) => {
         const { floor, turn, ratio } = vsFloor(concurrency, skills);
@@ -326,7 +337,7 @@ async function main() {
           ms(c.totalP50),
           ms(c.totalP99),
         ]),
-      )}\n\n${verdictLines.join('\n')}\n` +
+      )}\n\n${[...verdictLines, ...persistenceLines].join('\n')}\n` +
         '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
         "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
     );

@@ -13,6 +13,8 @@ export interface OwnServer {
   origin: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Sends `signal` to the server process; resolves with how it exited. */
+  kill: (signal: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export async function startOwnServer(port: number, env: Record<string, string>): Promise<OwnServer> {
@@ -43,6 +45,14 @@ export async function startOwnServer(port: number, env: Record<string, string>):
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return resolve({ code: child.exitCode, signal: child.signalCode });
+      }
+      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.kill(signal);
+    });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -55,5 +65,5 @@ export async function startOwnServer(port: number, env: Record<string, string>):
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { port, origin, output: () => output, stop };
+  return { port, origin, output: () => output, stop, kill };
 }

@@ -159,6 +159,8 @@ export const configFileSchema = z
         host: z.string().min(1).optional(),
         port: z.number().int().min(1).max(65535).optional(),
         allowedHosts: z.array(z.string().min(1)).optional(),
+        /** On SIGTERM/SIGINT, how long running answers may go on before they are stored as interrupted. */
+        shutdownGraceMs: z.number().int().min(0).max(60_000).optional(),
       })
       .strict()
       .optional(),
@@ -174,7 +176,7 @@ export interface AppConfig {
   roots: SkillRoot[];
   limits: Limits;
   databasePath: string;
-  server: { host: string; port: number; allowedHosts: string[] };
+  server: { host: string; port: number; allowedHosts: string[]; shutdownGraceMs: number };
   permissions: PermissionsConfig;
   catalog: CatalogConfig;
   skills: { modes: Record<string, SkillMode> };
@@ -222,6 +224,18 @@ function toRoot(entry: string | { path: string; scope: 'project' | 'user' }, app
   return { path: abs, scope, kind: 'configured' };
 }
 
+/** Under Docker's 10 s stop timeout, with room to store what the cut answers had. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
+
+function shutdownGrace(raw: string | undefined, fromFile: number | undefined): number {
+  if (raw === undefined || raw === '') return fromFile ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) {
+    throw new ConfigError(`SKILLCHAT_SHUTDOWN_GRACE_MS must be 0-60000 milliseconds, got ${raw}`);
+  }
+  return ms;
+}
+
 export interface LoadConfigOptions {
   appDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -237,6 +251,7 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
  * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
  * - SKILLCHAT_INSTALL_ROOT: where installed skills go (default `~/.skillchat/skills`, or the first root).
+ * - SKILLCHAT_SHUTDOWN_GRACE_MS: how long running answers may finish on SIGTERM (default 5000, under Docker's 10 s).
  * - SKILLCHAT_SANDBOX: `auto`, `bwrap` or `just-bash` (script sandbox backend); SKILLCHAT_RUNTIME_DIR: the skills runtime.
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
@@ -298,6 +313,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
         ...(file.server?.allowedHosts ?? []),
         ...(env.SKILLCHAT_ALLOWED_HOSTS?.split(',').map((h) => h.trim()) ?? []),
       ].filter(Boolean),
+      shutdownGraceMs: shutdownGrace(env.SKILLCHAT_SHUTDOWN_GRACE_MS, file.server?.shutdownGraceMs),
     },
     permissions: file.permissions ?? {},
     catalog: file.catalog ?? {},

@@ -12,6 +12,7 @@ const STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  unavailable: 503,
 } as const;
 
 export type ErrorKind = keyof typeof STATUS;
@@ -33,6 +34,10 @@ export class AppError extends Error {
   }
 }
 
+/** By shape too: an AppError thrown by code of another Next bundle (the app built in instrumentation) is another class. */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+  if (error instanceof AppError) return true;
+  if (!(error instanceof Error) || error.name !== 'AppError') return false;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return typeof code === 'string' && typeof status === 'number' && typeof (error as AppError).toJSON === 'function';
 }

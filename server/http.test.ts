@@ -16,6 +16,31 @@ describe('errorResponse', () => {
     expect(await response.json()).toEqual({ error: 'No chat with id c1', code });
   });
 
+  it('maps errors of another bundle copy of the classes (the app is built in instrumentation, apart from routes)', async () => {
+    // What `instanceof` cannot see: the same classes loaded twice.
+    class OtherDbError extends Error {
+      override name = 'DbError';
+      constructor(
+        readonly code: string,
+        message: string,
+      ) {
+        super(message);
+      }
+    }
+    const db = errorResponse(new OtherDbError('message-conflict', 'Message m1 belongs to another chat'));
+    expect([db.status, await db.json()]).toEqual([
+      409,
+      { error: 'Message m1 belongs to another chat', code: 'conflict:message' },
+    ]);
+    const copy = Object.assign(new Error('shutting down'), {
+      name: 'AppError',
+      code: 'unavailable:shutting-down',
+      status: 503,
+      toJSON: () => ({ error: 'shutting down', code: 'unavailable:shutting-down' }),
+    });
+    expect(errorResponse(copy).status).toBe(503);
+  });
+
   it('keeps an AppError as it is, and hides anything else behind a 500 without details', async () => {
     const known = errorResponse(new AppError('conflict:chat', 'busy'));
     expect([known.status, await known.json()]).toEqual([409, { error: 'busy', code: 'conflict:chat' }]);

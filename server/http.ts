@@ -3,7 +3,7 @@
  * a query's `DbError` is mapped here (never its raw message's driver details: the queries word them for people),
  * and unexpected errors are logged on the server and answered with a generic 500 that names no paths.
  */
-import { DbError, type DbErrorCode } from './db/errors';
+import { type DbError, type DbErrorCode, isDbError } from './db/errors';
 import { AppError, type ErrorCode, isAppError } from './errors';
 
 export function json(data: unknown, init: ResponseInit = {}): Response {
@@ -23,7 +23,7 @@ export function fromDbError(error: DbError): AppError {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof DbError) error = fromDbError(error);
+  if (isDbError(error)) error = fromDbError(error);
   if (isAppError(error)) return json(error.toJSON(), { status: error.status });
   console.error('[skillchat] unexpected error', error);
   return json({ error: 'Internal error; the server log has the details', code: 'internal:server' }, { status: 500 });

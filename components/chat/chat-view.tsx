@@ -63,6 +63,8 @@ function createTransport(unsent: UnsentApprovals) {
     prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
       body: chatRequestBody({ id, messages, trigger }, unsent),
     }),
+    // A reload or a second tab follows the running answer: the server replays it from its start (204 when idle).
+    prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chats/${encodeURIComponent(id)}/stream` }),
   });
 }
 
@@ -91,6 +93,7 @@ export function ChatView({
       id: chatId,
       messages: initialMessages,
       transport,
+      resume: !isNew,
       // Fewer React commits while tokens pour in; streamdown re-parses on each one.
       throttle: 40,
       // The server derives the title from the first message and orders chats by their last answer: adopt both.
@@ -192,6 +195,11 @@ export function ChatView({
     void regenerate();
   }, [clearError, regenerate]);
 
+  // The cut answer stays as it is; the model is asked for the rest in a new turn, with the partial answer in view.
+  const onContinue = useCallback(() => {
+    void onSend('Continue where your last answer stopped.', []);
+  }, [onSend]);
+
   const onStop = useCallback(() => {
     // The server keeps answering when only the browser lets go (so a closed tab loses nothing): stop both.
     void stopChat(chatId).catch(() => {});
@@ -205,7 +213,13 @@ export function ChatView({
       <section className="chat" aria-label={title}>
         <ChatHeader title={title} models={models} model={model} onPickModel={onPickModel} skills={skills} />
         <ApprovalProvider value={approvals}>
-          <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+          <MessageList
+            messages={messages}
+            status={status}
+            onRegenerate={onRegenerate}
+            onContinue={onContinue}
+            empty={<EmptyChat />}
+          />
         </ApprovalProvider>
         <div className="chat__bottom">
           <FilesPanel />

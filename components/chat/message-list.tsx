@@ -16,10 +16,12 @@ interface MessageListProps {
   messages: ChatMessage[];
   status: ChatStatus;
   onRegenerate: () => void;
+  /** Asks for the rest of an answer that was cut short (interrupted by a restart, or stopped). */
+  onContinue: () => void;
   empty: ReactNode;
 }
 
-export function MessageList({ messages, status, onRegenerate, empty }: MessageListProps) {
+export function MessageList({ messages, status, onRegenerate, onContinue, empty }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const busy = status === 'submitted' || status === 'streaming';
@@ -87,6 +89,11 @@ export function MessageList({ messages, status, onRegenerate, empty }: MessageLi
         ) : null}
         {!busy && last?.role === 'assistant' ? (
           <div className="message-actions">
+            {last.metadata?.status === 'interrupted' || last.metadata?.status === 'aborted' ? (
+              <button type="button" className="button button--ghost" onClick={onContinue} data-testid="continue-button">
+                Continue
+              </button>
+            ) : null}
             <button
               type="button"
               className="button button--ghost"

@@ -9,7 +9,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
-import { openDb } from '../db';
+import { type Db, listDecisions, openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
 import { createDbChatStore } from './db-store';
@@ -22,6 +22,7 @@ const SKILL = 'skills-system-validation';
 let tmp: string;
 let root: string;
 let store: ChatStore;
+let db: Db;
 
 async function deps(permission: Permission): Promise<TurnDeps> {
   const base = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite') }, home: path.join(tmp, 'home') });
@@ -64,7 +65,8 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-approvals-'));
   root = path.join(tmp, 'skills');
   fs.cpSync(path.join(appDir, '.skills', SKILL), path.join(root, SKILL), { recursive: true });
-  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
+  db = openDb(path.join(tmp, 'db.sqlite'));
+  store = createDbChatStore(db);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -106,6 +108,47 @@ describe('skills under ask', () => {
         d,
       ),
     ).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('two answers to the same approval at once: one wins, the other is a 409, and the decision is recorded once', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'twice-at-once' });
+    const view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    const id = activation(view.messages.at(-1)!)!.approval!.id;
+    const answer = () =>
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: id, approved: true }] },
+        d,
+      );
+    const results = await Promise.allSettled([answer(), answer()]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r) => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost[0]?.reason).toMatchObject({ status: 409 });
+    await (won[0] as PromiseFulfilledResult<Response>).value.text();
+    await waitForTurn(chat.id);
+    expect(listDecisions(100, db).filter((x) => x.chatId === chat.id)).toHaveLength(1);
+    expect(store.loadChatView(chat.id)!.activations).toEqual([expect.objectContaining({ count: 1 })]);
+  });
+
+  it('the stored answer is replaced only while it is unchanged (the conditional update under the approval)', async () => {
+    const d = await deps('ask');
+    const { chat } = store.createChat({ id: 'conditional' });
+    const asked = (await post(chat.id, { text: 'please validate that the skills system works' }, d)).messages.at(-1)!;
+    const answered = (approved: boolean): ChatMessage => ({
+      ...asked,
+      parts: asked.parts.map((p) =>
+        p.type === 'tool-skills_activate'
+          ? { ...p, state: 'approval-responded', approval: { ...(p as Part).approval!, approved } }
+          : p,
+      ) as ChatMessage['parts'],
+    });
+    expect(store.replaceMessageIfUnchanged(chat.id, answered(true), asked.parts)).toBe(true);
+    expect(store.replaceMessageIfUnchanged(chat.id, answered(false), asked.parts)).toBe(false);
+    const stored = activation(store.loadChatView(chat.id)!.messages.at(-1)!) as Part & {
+      approval: { approved?: boolean };
+    };
+    expect(stored.approval.approved).toBe(true);
   });
 
   it('"always allow" skips the prompt next time, until SKILL.md changes', async () => {

@@ -21,7 +21,9 @@ import {
   recordDecision,
   recordScriptRun,
   renameChat,
+  replacePartsIfUnchanged,
   type StoredMessage,
+  saveAnswerProgress,
   saveMessage,
   saveUserMessage,
   setChatModel,
@@ -107,6 +109,9 @@ export function createDbChatStore(connection: Db): ChatStore {
     finishAssistantMessage: (id, result) => {
       finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());
     },
+    saveAnswerProgress: (id, parts) => {
+      saveAnswerProgress(id, parts, db());
+    },
     touchChat: (chatId) => {
       touchChat(chatId, new Date(), db());
     },
@@ -117,6 +122,7 @@ export function createDbChatStore(connection: Db): ChatStore {
     replaceMessage: (chatId, message) => {
       saveMessage(chatId, message, { status: 'complete' }, db());
     },
+    replaceMessageIfUnchanged: (chatId, message, expected) => replacePartsIfUnchanged(chatId, message, expected, db()),
     usageCounts: () => new Map(activationCountsBySkill(db()).map((c) => [c.skillName, c.count])),
     hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, db()),
     addGrant: (skillName, contentHash) => {

@@ -6,7 +6,7 @@ import type { PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
-export type AnswerStatus = 'complete' | 'aborted' | 'error';
+export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
 
 export interface ChatView {
   chat: ChatSummary;
@@ -34,11 +34,15 @@ export interface ChatStore {
     id: string,
     result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string },
   ): void;
+  /** The parts so far of a streaming answer; a no-op once it is finished. */
+  saveAnswerProgress(id: string, parts: ChatMessage['parts']): void;
   touchChat(chatId: string): void;
   getActivatedNames(chatId: string): string[];
   recordActivation(chatId: string, skillName: string, how: ActivationHow): void;
   /** Replaces a stored message by id, keeping its position (approval answers). */
   replaceMessage(chatId: string, message: ChatMessage): void;
+  /** `replaceMessage` only while the stored parts are still `expected`; false when another request changed them. */
+  replaceMessageIfUnchanged(chatId: string, message: ChatMessage, expected: ChatMessage['parts']): boolean;
   /** Activations per skill across all chats (catalog ranking when skills must be left out). */
   usageCounts(): Map<string, number>;
   hasGrant(skillName: string, contentHash: string): boolean;

@@ -31,9 +31,12 @@ import {
 } from '../tools';
 import { TOOL_ACTIVATE } from '../tools/names';
 import { listWorkspace } from '../workspace/workspace';
+import { type ActiveTurn, claimTurn, SHUTDOWN_REASON } from './active-turns';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
+import { persistAsItStreams } from './progress';
 import { messageText } from './request';
+import { resumableStreams } from './resumable';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
 import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
@@ -59,30 +62,11 @@ export interface TurnDeps {
   model: { model: LanguageModel; label: string; contextWindow?: number; note?: string };
   /** Who may use which skill, and how (server/access/). */
   access: AccessResolver;
+  /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
+  incremental?: boolean;
 }
 
-interface ActiveTurn {
-  controller: AbortController;
-  done: Promise<void>;
-}
-
-// Kept on globalThis so Next dev reloads and every route module share one table of running turns.
-const g = globalThis as typeof globalThis & { __skillchatTurns?: Map<string, ActiveTurn> };
-if (!g.__skillchatTurns) g.__skillchatTurns = new Map();
-const activeTurns = g.__skillchatTurns;
-
-/** Stops the running turn of a chat (the Stop button). Returns false when nothing was running. */
-export function stopTurn(chatId: string): boolean {
-  const turn = activeTurns.get(chatId);
-  if (!turn) return false;
-  turn.controller.abort();
-  return true;
-}
-
-/** Resolves when the chat's running turn (if any) has been persisted. For tests and graceful shutdown. */
-export async function waitForTurn(chatId: string): Promise<void> {
-  await activeTurns.get(chatId)?.done;
-}
+export { stopTurn, waitForTurn } from './active-turns';
 
 function safeErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -145,8 +129,12 @@ async function prepareHistory(
   }
   if (body.trigger === 'approval-response') {
     // The answer continues the message that asked: same id, the approved tools run first.
-    const answered = await applyApprovals(history.at(-1), body.approvals ?? [], approvalCtx());
-    store.replaceMessage(chatId, answered);
+    const asked = history.at(-1);
+    const answered = await applyApprovals(asked, body.approvals ?? [], approvalCtx());
+    // Conditional: of two answers read from the same stored answer, only the first is kept.
+    if (!store.replaceMessageIfUnchanged(chatId, answered, asked!.parts)) {
+      throw new AppError('conflict:approval', 'This approval was already answered');
+    }
     return { history: [...history.slice(0, -1), answered], answerId: answered.id };
   }
   const lastUser = history.findLastIndex((m) => m.role === 'user');
@@ -156,13 +144,22 @@ async function prepareHistory(
 }
 
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
+  const { chatId } = body;
+  const chat = deps.store.getChat(chatId);
+  if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
+  // Claimed before the first await: a second request for this chat is refused until this turn ends.
+  const turn = claimTurn(chatId);
+  try {
+    return await startTurn(body, deps, turn);
+  } catch (error) {
+    turn.release();
+    throw error;
+  }
+}
+
+async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn): Promise<Response> {
   const { store, config } = deps;
   const { chatId } = body;
-  const chat = store.getChat(chatId);
-  if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
-  if (activeTurns.has(chatId)) {
-    throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
-  }
 
   const stored = store.getMessages(chatId);
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
@@ -203,12 +200,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
   store.startAssistantMessage(chatId, assistantId, metadata);
 
-  const controller = new AbortController();
-  let resolveDone: () => void = () => {};
-  const done = new Promise<void>((resolve) => {
-    resolveDone = resolve;
-  });
-  activeTurns.set(chatId, { controller, done });
+  const { controller } = turn;
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
   const ctx: SkillToolContext = {
     skills,
@@ -296,27 +288,34 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
     onEnd: ({ responseMessage, isAborted, outcome }) => {
       try {
         const failed = outcome.status === 'failed';
+        const shutdown = isAborted && controller.signal.reason === SHUTDOWN_REASON;
         store.finishAssistantMessage(assistantId, {
           parts: responseMessage.parts,
-          status: isAborted ? 'aborted' : failed ? 'error' : 'complete',
+          status: shutdown ? 'interrupted' : isAborted ? 'aborted' : failed ? 'error' : 'complete',
           error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
         });
         store.touchChat(chatId);
       } finally {
-        activeTurns.delete(chatId);
-        resolveDone();
+        turn.release();
       }
     },
   });
 
+  // One copy is stored as it streams (a hard kill loses at most about a second), one goes to the browser.
+  let toBrowser = stream;
+  if (deps.incremental !== false) {
+    const [browser, toStore] = stream.tee();
+    toBrowser = browser;
+    void persistAsItStreams({
+      chunks: toStore,
+      continuing: continuing ? history.at(-1) : undefined,
+      save: (parts) => store.saveAnswerProgress(assistantId, parts),
+    });
+  }
   return createUIMessageStreamResponse({
-    stream,
-    // Drain a copy on the server so the answer is finished and stored even when the browser goes away.
-    consumeSseStream: async ({ stream: copy }) => {
-      const reader = copy.getReader();
-      while (!(await reader.read()).done) {
-        /* drain */
-      }
-    },
+    stream: toBrowser,
+    // The SSE copy is drained on the server, so the answer is finished and stored even when the browser goes
+    // away, and recorded, so a reload or a second tab can follow it (GET /api/chats/:id/stream).
+    consumeSseStream: ({ stream: copy }) => resumableStreams().publish(chatId, copy),
   });
 }

@@ -14,3 +14,16 @@ export class DbError extends Error {
     super(message);
   }
 }
+
+const DB_ERROR_CODES: readonly string[] = ['chat-not-found', 'chat-exists', 'message-conflict', 'invalid-input'];
+
+/**
+ * By shape, not only `instanceof`: Next bundles the instrumentation (which builds the app and its store) apart from
+ * each route, so a query called through the app's store throws the other bundle's `DbError` class.
+ */
+export function isDbError(error: unknown): error is DbError {
+  if (error instanceof DbError) return true;
+  if (!(error instanceof Error) || error.name !== 'DbError') return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && DB_ERROR_CODES.includes(code);
+}

@@ -168,6 +168,47 @@ export function finishAssistantMessage(id: string, result: FinishAssistantMessag
 }
 
 /**
+ * Stores an answer's parts so far while it streams (one transaction). Only a row still `streaming` is written, so a
+ * late progress write never overwrites the final parts; false when nothing was written.
+ */
+export function saveAnswerProgress(id: string, parts: UIMessage['parts'], db: Db, at = new Date()): boolean {
+  const json = serialize(parts, 'parts');
+  return db.transaction(
+    () =>
+      db
+        .update(messages)
+        .set({ parts: json, updatedAt: at })
+        .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+        .run().changes > 0,
+    { behavior: 'immediate' },
+  );
+}
+
+/**
+ * Replaces a message's parts only when they are still `expected` (optimistic concurrency: of two approval answers
+ * read from the same stored answer, only the first write wins). False when the stored parts have changed.
+ */
+export function replacePartsIfUnchanged(
+  chatId: string,
+  message: UIMessage,
+  expected: UIMessage['parts'],
+  db: Db,
+  at = new Date(),
+): boolean {
+  const json = serialize(message.parts, 'parts');
+  const before = serialize(expected, 'parts');
+  return db.transaction(
+    () =>
+      db
+        .update(messages)
+        .set({ parts: json, updatedAt: at })
+        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId), eq(messages.parts, before)))
+        .run().changes > 0,
+    { behavior: 'immediate' },
+  );
+}
+
+/**
  * Deletes the messages after `messageId` in its chat (and `messageId` itself with `inclusive`), returning how many
  * went. For regenerate: pass the user message being answered again to drop the old answer. 0 when `messageId`
  * is not in the chat.

@@ -2,6 +2,7 @@
  * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { chatExists } from './chats';
 import type { Db } from './client';
 import {
   type PermissionDecision,
@@ -92,15 +93,26 @@ export interface ScriptRunInput {
   at?: Date;
 }
 
+/**
+ * Logs a script run. A run that ends after its chat was deleted is still logged, without the chat (the same as
+ * the `set null` the chat's deletion applies to earlier runs), instead of failing the foreign key.
+ */
 export function recordScriptRun(input: ScriptRunInput, db: Db): void {
-  db.insert(scriptRuns)
-    .values({
-      ...input,
-      args: JSON.stringify(input.args),
-      durationMs: Math.round(input.durationMs),
-      at: input.at ?? new Date(),
-    })
-    .run();
+  db.transaction(
+    () => {
+      const chatId = input.chatId !== null && chatExists(input.chatId, db) ? input.chatId : null;
+      db.insert(scriptRuns)
+        .values({
+          ...input,
+          chatId,
+          args: JSON.stringify(input.args),
+          durationMs: Math.round(input.durationMs),
+          at: input.at ?? new Date(),
+        })
+        .run();
+    },
+    { behavior: 'immediate' },
+  );
 }
 
 export function listScriptRuns(limit = 100, db: Db): Array<Omit<ScriptRunRow, 'args'> & { args: string[] }> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { stopTurnAndWait } from '@/server/chat/active-turns';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
-import { stopTurn } from '@/server/chat/turn';
 import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
 import { deleteWorkspace } from '@/server/workspace/workspace';
@@ -57,8 +57,9 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
 
 export const DELETE = handle(async (_request: Request, { params }: Params) => {
   const id = await chatId(params);
-  // A running script dies with its turn; then the chat's workspace goes with the chat.
-  stopTurn(id);
+  // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first; then the chat
+  // and its workspace go. The script-run log keeps the runs, without the chat.
+  await stopTurnAndWait(id);
   if (!getApp().store.deleteChat(id)) throw notFound('chat', id);
   await deleteWorkspace(getApp().config.scripts.workspace.dir, id);
   return new Response(null, { status: 204 });

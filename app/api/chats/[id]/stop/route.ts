@@ -1,4 +1,4 @@
-import { stopTurn, waitForTurn } from '@/server/chat/turn';
+import { stopTurnAndWait } from '@/server/chat/active-turns';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
@@ -6,8 +6,7 @@ export const dynamic = 'force-dynamic';
 /** The Stop button: aborts the chat's running answer, which is then stored as far as it got. */
 export const POST = handle(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
-  const stopped = stopTurn(id);
   // Answer once the stopped answer is stored, so the next message is not refused as "still answering".
-  await waitForTurn(id);
+  const stopped = await stopTurnAndWait(id);
   return json({ stopped });
 });

@@ -1,0 +1,178 @@
+/**
+ * Turn durability on the server: the answer is stored as it streams, a reconnect replays it from the start,
+ * shutdown stores cut answers as interrupted and refuses new turns, and ids or deletions never end in a 500.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { UIMessageChunk } from 'ai';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
+import { loadConfig } from '../config';
+import { type Db, getMessageRecords, listScriptRuns, openDb, recordScriptRun } from '../db';
+import { createOfflineModel } from '../model/offline-model';
+import { drainTurns, resetShutdownForTests, stopTurnAndWait } from './active-turns';
+import { createDbChatStore } from './db-store';
+import { persistAsItStreams } from './progress';
+import { createInProcessStreams } from './resumable';
+import type { ChatStore } from './store';
+import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import type { ChatMessage } from './types';
+
+const appDir = path.resolve(import.meta.dirname, '../..');
+let tmp: string;
+let db: Db;
+let store: ChatStore;
+
+/** The offline model with a pause between chunks: an answer of a few seconds. */
+function slowDeps(chunkDelayMs = 40): TurnDeps {
+  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'home') });
+  return {
+    store,
+    config,
+    skills: { skills: [] },
+    model: { model: createOfflineModel({ chunkDelayMs }), label: 'offline' },
+    access: createAccessResolver(config),
+  };
+}
+
+let n = 0;
+function ask(chatId: string, d: TurnDeps, text = 'Tell me a long story about durable storage, please.') {
+  n += 1;
+  const message: ChatMessage = { id: `d${n}`, role: 'user', parts: [{ type: 'text', text }] };
+  return runChatTurn({ chatId, trigger: 'submit-message', message }, d);
+}
+
+const answerRecord = (chatId: string) => getMessageRecords<ChatMessage>(chatId, db).at(-1)!;
+const textOf = (m: ChatMessage) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-durability-'));
+  db = openDb(path.join(tmp, 'chat.db'));
+  store = createDbChatStore(db);
+});
+afterEach(() => resetShutdownForTests());
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('turn durability', () => {
+  it('stores the answer while it streams, with no reader (a closed tab), at least every second', async () => {
+    const { chat } = store.createChat({ id: 'streams-to-disk' });
+    await ask(chat.id, slowDeps(100)); // the response is never read
+    await sleep(1600);
+    const during = answerRecord(chat.id);
+    expect(during.status).toBe('streaming');
+    expect(textOf(during.message).length).toBeGreaterThan(0);
+    await sleep(1100);
+    expect(textOf(answerRecord(chat.id).message).length).toBeGreaterThan(textOf(during.message).length);
+    await stopTurnAndWait(chat.id);
+    const stopped = answerRecord(chat.id);
+    expect(stopped.status).toBe('aborted');
+    expect(textOf(stopped.message).startsWith(textOf(during.message))).toBe(true);
+  });
+
+  it('writes at once at each tool result, and leaves the end to the final write', async () => {
+    const saves: ChatMessage['parts'][] = [];
+    let source!: ReadableStreamDefaultController<UIMessageChunk>;
+    const chunks = new ReadableStream<UIMessageChunk>({
+      start(c) {
+        source = c;
+      },
+    });
+    const persisting = persistAsItStreams({ chunks, save: (parts) => saves.push(parts), intervalMs: 60_000 });
+    source.enqueue({ type: 'start', messageId: 'a1' });
+    source.enqueue({
+      type: 'tool-input-available',
+      toolCallId: 't1',
+      toolName: 'skills_activate',
+      input: { name: 'x' },
+    });
+    await sleep(50);
+    expect(saves).toHaveLength(0); // no result yet, and the interval has not come
+    source.enqueue({ type: 'tool-output-available', toolCallId: 't1', output: { name: 'x' } });
+    await sleep(50);
+    expect(saves).toHaveLength(1);
+    expect(saves[0]).toEqual([expect.objectContaining({ type: 'tool-skills_activate', state: 'output-available' })]);
+    source.enqueue({ type: 'text-start', id: 'x' });
+    source.enqueue({ type: 'text-delta', id: 'x', delta: 'hello' });
+    source.close();
+    await persisting;
+    await sleep(20);
+    expect(saves).toHaveLength(1);
+  });
+
+  it('a reconnect gets the running answer from its first chunk, then live to the end', async () => {
+    const streams = createInProcessStreams();
+    let push: (s: string) => void = () => {};
+    let end: () => void = () => {};
+    const source = new ReadableStream<string>({
+      start(c) {
+        push = (s) => c.enqueue(s);
+        end = () => c.close();
+      },
+    });
+    const published = streams.publish('c1', source);
+    push('data: 1\n\n');
+    push('data: 2\n\n');
+    await sleep(10);
+    const resumed = streams.resume('c1')!;
+    const read = new Response(resumed.pipeThrough(new TextEncoderStream())).text();
+    push('data: 3\n\n');
+    end();
+    await published;
+    expect(await read).toBe('data: 1\n\ndata: 2\n\ndata: 3\n\n');
+    expect(streams.resume('c1')).toBeNull();
+  });
+
+  it('shutdown: new turns get a 503, finished answers stay complete, cut ones are stored as interrupted', async () => {
+    const { chat } = store.createChat({ id: 'shutdown' });
+    await ask(chat.id, slowDeps());
+    await sleep(1200);
+    const started = Date.now();
+    const result = await drainTurns(300);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result).toEqual({ finished: 0, cut: 1 });
+    const stored = answerRecord(chat.id);
+    expect(stored.status).toBe('interrupted');
+    expect(textOf(stored.message).length).toBeGreaterThan(0);
+    await expect(ask(chat.id, slowDeps())).rejects.toMatchObject({ status: 503, code: 'unavailable:shutting-down' });
+  });
+
+  it('shutdown lets an answer that ends within the grace finish', async () => {
+    const { chat } = store.createChat({ id: 'shutdown-grace' });
+    await ask(chat.id, slowDeps(0), '/nothing-here hello');
+    expect(await drainTurns(5000)).toMatchObject({ cut: 0 });
+    expect(answerRecord(chat.id).status).toBe('complete');
+  });
+
+  it('a message id of another chat is a 409, not a 500', async () => {
+    const a = store.createChat({ id: 'ids-a' }).chat;
+    const b = store.createChat({ id: 'ids-b' }).chat;
+    const message: ChatMessage = { id: 'shared-id', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
+    await (await runChatTurn({ chatId: a.id, trigger: 'submit-message', message }, slowDeps(0))).text();
+    await waitForTurn(a.id);
+    await expect(runChatTurn({ chatId: b.id, trigger: 'submit-message', message }, slowDeps(0))).rejects.toMatchObject({
+      code: 'message-conflict',
+    });
+    // The refused request left no turn behind.
+    await (await ask(b.id, slowDeps(0), 'hello again')).text();
+    await waitForTurn(b.id);
+    expect(answerRecord(b.id).status).toBe('complete');
+  });
+
+  it('a script run logged after its chat was deleted is kept without the chat, not an FK error', () => {
+    const { chat } = store.createChat({ id: 'deleted-before-log' });
+    store.deleteChat(chat.id);
+    const run = {
+      chatId: chat.id,
+      skillName: 's',
+      script: 'x.py',
+      args: [],
+      exitCode: 0,
+      timedOut: false,
+      durationMs: 5,
+    };
+    expect(() => recordScriptRun(run, db)).not.toThrow();
+    expect(listScriptRuns(1, db)[0]).toMatchObject({ chatId: null, script: 'x.py' });
+  });
+});
