@@ -7,8 +7,9 @@ import { type AppConfig, loadConfig } from '../../server/config';
 import { discoverSkills } from '../../server/skills/discovery';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
 
-/** The skillchat folder this CLI belongs to (bin/cli/ is two levels down), whatever the working directory. */
-export const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
+export { PROJECT_DIR } from './command';
+
+import { PROJECT_DIR } from './command';
 
 /**
  * The app reads its config relative to the folder it runs in, which is the project folder; the CLI must read the
