@@ -65,14 +65,17 @@ describe('scan cache on disk', () => {
   });
 
   it('parses a file replaced by one of the same size and mtime (another inode) again', async () => {
-    await run();
     const file = path.join(rootDir, 'alpha', 'SKILL.md');
+    // Whole seconds: utimes cannot reproduce an arbitrary sub-millisecond mtime exactly.
+    fs.utimesSync(file, 1_700_000_000, 1_700_000_000);
+    await run();
     const before = fs.statSync(file);
     const replacement = `${file}.new`;
     fs.writeFileSync(replacement, fs.readFileSync(file, 'utf8').replace('alpha skill', 'ALPHA skill'));
-    fs.utimesSync(replacement, before.atime, before.mtime);
+    fs.utimesSync(replacement, 1_700_000_000, 1_700_000_000);
     fs.renameSync(replacement, file);
-    expect(fs.statSync(file).size).toBe(before.size);
+    expect(fs.statSync(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    expect(fs.statSync(file).ino).not.toBe(before.ino);
     const next = await run();
     expect(next.parsed).toEqual(['alpha']);
     expect(next.result.skills.find((s) => s.name === 'alpha')?.description).toBe('The ALPHA skill.');
