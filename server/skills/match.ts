@@ -43,7 +43,7 @@ export interface Matcher {
   match(text: string, limit?: number): RankedSkill[];
 }
 
-export const MATCH_THRESHOLD = 0.5;
+export const MATCH_THRESHOLD = 0.45;
 
 /** The constants below, adjustable only to search for better ones (bench/match-tune.ts); the defaults are those. */
 export interface MatcherTuning {
