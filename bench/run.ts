@@ -135,11 +135,11 @@ async function main() {
 
     if (want('cli')) {
       // The CLI, fresh processes.
-      cli = await benchCli(roots.get(LARGEST)!, LARGEST, quick);
+      cli = await benchCli(roots.get(LARGEST)!, LARGEST, quick, work);
       const cliTarget = (c: CliFigures) =>
         c.command === 'validate'
           ? TARGETS.cliValidateMs
-          : c.command === 'match'
+          : c.command.startsWith('match')
             ? TARGETS.cliMatchMs
             : TARGETS.cliListMs;
       emit(
