@@ -14,13 +14,21 @@ export interface CliFigures {
   skills: number;
   runs: number;
   p50Ms: number;
+  /** CPU time (user + system) of the run, p50; NaN without /usr/bin/time. */
+  cpuP50Ms: number;
   maxMs: number;
 }
 
-function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+// GNU time reports the child's CPU time (user + system), which a loaded machine does not inflate the way it does
+// wall time; without it only wall time is reported.
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const CPU_MARK = 'skills-bench-cpu';
+
+function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<{ wall: number; cpu: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(SKILLS, args, { cwd: PROJECT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const [file, argv] = TIME ? [TIME, ['-f', `${CPU_MARK} %U %S`, SKILLS, ...args]] : [SKILLS, args];
+    const child = spawn(file, argv, { cwd: PROJECT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;
@@ -29,7 +37,8 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     child.on('close', (code) => {
       // `validate` exits 1 for an invalid skill; anything else non-zero is a failure of the bench.
       if (code !== 0) return reject(new Error(`skills ${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
-      resolve(performance.now() - started);
+      const cpu = err.match(new RegExp(`${CPU_MARK} ([\\d.]+) ([\\d.]+)`));
+      resolve({ wall: performance.now() - started, cpu: cpu ? 1000 * (Number(cpu[1]) + Number(cpu[2])) : Number.NaN });
     });
   });
 }
@@ -50,16 +59,21 @@ async function sample(
   fs.rmSync(cacheDir, { recursive: true, force: true });
   await timeRun(args, env); // page cache and the bundle read once, as on any machine that ran it before
   const times: number[] = [];
+  const cpus: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (cold) fs.rmSync(cacheDir, { recursive: true, force: true });
-    times.push(await timeRun(args, env));
+    const { wall, cpu } = await timeRun(args, env);
+    times.push(wall);
+    cpus.push(cpu);
   }
+  cpus.sort((a, b) => a - b);
   times.sort((a, b) => a - b);
   return {
     command: cold ? `${command} (cold cache)` : command,
     skills,
     runs,
     p50Ms: times[Math.floor((runs - 1) / 2)]!,
+    cpuP50Ms: cpus[Math.floor((runs - 1) / 2)]!,
     maxMs: times.at(-1)!,
   };
 }

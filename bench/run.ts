@@ -145,7 +145,7 @@ async function main() {
       emit(
         '`bin/skills` (fresh process each run: sh wrapper, node, the esbuild bundle)',
         `${table(
-          ['command', 'skills', 'runs', 'p50 ms', 'max ms', 'target ms', ''],
+          ['command', 'skills', 'runs', 'p50 ms', 'max ms', 'CPU p50 ms', 'target ms', ''],
           cli.map((c) => [
             c.command,
             c.skills,
