@@ -152,13 +152,14 @@ async function main() {
             c.runs,
             ms(c.p50Ms),
             ms(c.maxMs),
+            ms(c.cpuP50Ms),
             cliTarget(c),
             verdict(c.p50Ms < cliTarget(c)),
           ]),
         )}\n\n${cli
           .map(
             (c) =>
-              `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms`,
+              `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms (CPU ${ms(c.cpuP50Ms)} ms)`,
           )
           .join('\n')}`,
       );
