@@ -128,12 +128,16 @@ async function measure(
   };
 }
 
+const GREETING = 'Hello there, how is your day going?';
+
 export interface ChatBenchOptions {
   workDir: string;
   /** Skill sets to run turns with, e.g. 10 and 10,000 skills, each with a route label. */
   skillSets: ReadonlyArray<{ label: string; skills: readonly Skill[] }>;
   /** Rounds per (skill set, concurrency); each round runs `concurrency` turns at once. */
   rounds: (skills: number, concurrency: number) => number;
+  /** The first message of the n-th chat; default the same greeting for every chat (so no skill is relevant). */
+  firstMessage?: (n: number) => string;
 }
 
 export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigures[]> {
@@ -166,7 +170,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       const message: ChatMessage = {
         id: `${id}-u`,
         role: 'user',
-        parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+        parts: [{ type: 'text', text: options.firstMessage?.(seq) ?? GREETING }],
       };
       // As the route: the registry keeps one matcher per scan and hands it to every turn.
       const deps: TurnDeps = {

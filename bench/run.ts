@@ -5,6 +5,9 @@
  *
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
+ *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server, chat,
+ *                             sandbox);
+ *                             the summary files are written for full runs only
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +26,11 @@ import { benchServerStart, hasBuild, type ServerStartFigures } from './server-st
 import { benchWatch, type WatchFigures } from './watch';
 
 const quick = process.argv.includes('--quick');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const want = (section: string) => !only || only.includes(section);
 const SIZES = quick ? [1_000] : [1_000, 10_000];
 const LARGEST = SIZES.at(-1)!;
 const OUT = path.join(import.meta.dirname, 'out');
@@ -81,270 +89,308 @@ async function main() {
       log(`generated ${size} skills in ${ms(performance.now() - t)} ms (${root})`);
     }
 
-    // Discovery, each size in a fresh process.
-    const discovery: DiscoveryFigures[] = [];
-    for (const size of SIZES) discovery.push(await benchDiscovery(roots.get(size)!, quick ? 3 : 5));
-    const largest = discovery.at(-1)!;
-    emit(
-      'Discovery (fresh tsx process per size)',
-      `${table(
-        [
-          'skills',
-          'cold scan ms',
-          'process total ms',
-          'full rescan, unchanged ms',
-          'full rescan, 1 changed ms',
-          'watcher rescan, stray event ms',
-          'watcher rescan, 1 changed ms',
-          'peak RSS MB',
-          'heap after cold MB',
-        ],
-        discovery.map((d) => [
-          d.skills,
-          ms(d.coldMs),
-          ms(d.processMs),
-          ms(d.fullUnchangedMs),
-          ms(d.fullOneChangedMs),
-          ms(d.watchUnchangedMs),
-          ms(d.watchOneChangedMs),
-          ms(d.maxRssMB),
-          ms(d.heapAfterColdMB),
-        ]),
-      )}\n\n` +
-        `- ${verdict(largest.coldMs < TARGETS.coldMs)} ${largest.skills} skills discovered cold in < ${TARGETS.coldMs} ms: ${ms(largest.coldMs)} ms (process start to exit: ${ms(largest.processMs)} ms, of which Node + tsx + imports ${ms(largest.importMs)} ms)\n` +
-        `- ${verdict(largest.fullUnchangedMs < TARGETS.rescanMs)} ${largest.skills} skills rescanned unchanged in < ${TARGETS.rescanMs} ms (full rescan, every SKILL.md stat'ed): ${ms(largest.fullUnchangedMs)} ms; watcher-driven rescans: ${ms(largest.watchUnchangedMs)} ms for a stray event, ${ms(largest.watchOneChangedMs)} ms for one edited skill\n` +
-        '- medians of the rescan rounds; the full rescan is what `registry.rescan()` (the admin Rescan button) does, the watcher-driven one what live reload does.',
-    );
+    let discovery: DiscoveryFigures[] = [];
+    let cli: CliFigures[] = [];
+    let qualityOut: QualityFigures | null = null;
+    let catalogOut: TokensPerSkill | null = null;
+    let catalog: CatalogFigures[] = [];
+    let watch: WatchFigures | null = null;
+    let server: ServerStartFigures | null = null;
+    let serverBaseline: ServerStartFigures | null = null;
+    let chat: LatencyFigures[] = [];
+    if (want('discovery')) {
+      // Discovery, each size in a fresh process.
+      discovery = [];
+      for (const size of SIZES) discovery.push(await benchDiscovery(roots.get(size)!, quick ? 3 : 5));
+      const largest = discovery.at(-1)!;
+      emit(
+        'Discovery (fresh tsx process per size)',
+        `${table(
+          [
+            'skills',
+            'cold scan ms',
+            'process total ms',
+            'full rescan, unchanged ms',
+            'full rescan, 1 changed ms',
+            'watcher rescan, stray event ms',
+            'watcher rescan, 1 changed ms',
+            'peak RSS MB',
+            'heap after cold MB',
+          ],
+          discovery.map((d) => [
+            d.skills,
+            ms(d.coldMs),
+            ms(d.processMs),
+            ms(d.fullUnchangedMs),
+            ms(d.fullOneChangedMs),
+            ms(d.watchUnchangedMs),
+            ms(d.watchOneChangedMs),
+            ms(d.maxRssMB),
+            ms(d.heapAfterColdMB),
+          ]),
+        )}\n\n` +
+          `- ${verdict(largest.coldMs < TARGETS.coldMs)} ${largest.skills} skills discovered cold in < ${TARGETS.coldMs} ms: ${ms(largest.coldMs)} ms (process start to exit: ${ms(largest.processMs)} ms, of which Node + tsx + imports ${ms(largest.importMs)} ms)\n` +
+          `- ${verdict(largest.fullUnchangedMs < TARGETS.rescanMs)} ${largest.skills} skills rescanned unchanged in < ${TARGETS.rescanMs} ms (full rescan, every SKILL.md stat'ed): ${ms(largest.fullUnchangedMs)} ms; watcher-driven rescans: ${ms(largest.watchUnchangedMs)} ms for a stray event, ${ms(largest.watchOneChangedMs)} ms for one edited skill\n` +
+          '- medians of the rescan rounds; the full rescan is what `registry.rescan()` (the admin Rescan button) does, the watcher-driven one what live reload does.',
+      );
+    }
 
-    // The CLI, fresh processes.
-    const cli: CliFigures[] = await benchCli(roots.get(LARGEST)!, LARGEST, quick);
-    const cliTarget = (c: CliFigures) =>
-      c.command === 'validate' ? TARGETS.cliValidateMs : c.command === 'match' ? TARGETS.cliMatchMs : TARGETS.cliListMs;
-    emit(
-      '`bin/skills` (fresh process each run: sh wrapper, node, the esbuild bundle)',
-      `${table(
-        ['command', 'skills', 'runs', 'p50 ms', 'max ms', 'target ms', ''],
-        cli.map((c) => [
-          c.command,
-          c.skills,
-          c.runs,
-          ms(c.p50Ms),
-          ms(c.maxMs),
-          cliTarget(c),
-          verdict(c.p50Ms < cliTarget(c)),
-        ]),
-      )}\n\n${cli
-        .map(
-          (c) =>
-            `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms`,
-        )
-        .join('\n')}`,
-    );
+    if (want('cli')) {
+      // The CLI, fresh processes.
+      cli = await benchCli(roots.get(LARGEST)!, LARGEST, quick, work);
+      const cliTarget = (c: CliFigures) =>
+        c.command === 'validate'
+          ? TARGETS.cliValidateMs
+          : c.command.startsWith('match')
+            ? TARGETS.cliMatchMs
+            : TARGETS.cliListMs;
+      emit(
+        '`bin/skills` (fresh process each run: sh wrapper, node, the esbuild bundle)',
+        `${table(
+          ['command', 'skills', 'runs', 'p50 ms', 'max ms', 'CPU p50 ms', 'target ms', ''],
+          cli.map((c) => [
+            c.command,
+            c.skills,
+            c.runs,
+            ms(c.p50Ms),
+            ms(c.maxMs),
+            ms(c.cpuP50Ms),
+            cliTarget(c),
+            verdict(c.p50Ms < cliTarget(c)),
+          ]),
+        )}\n\n${cli
+          .map(
+            (c) =>
+              `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms (CPU ${ms(c.cpuP50Ms)} ms)`,
+          )
+          .join('\n')}`,
+      );
+    }
 
-    // Matching quality on the labelled set.
-    const quality: QualityFigures = matchQuality();
-    const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
-    emit(
-      'Matching (labelled set: server/skills/fixtures/match/public-skills.json)',
-      `${table(
-        ['requests', 'skills', 'top-1 right', 'top-1', 'no-skill requests', 'false activations'],
-        [
+    if (want('match')) {
+      // Matching quality on the labelled set.
+      const quality: QualityFigures = matchQuality();
+      qualityOut = quality;
+      const pct = (n: number) => `${(100 * n).toFixed(1)}%`;
+      emit(
+        'Matching (labelled set: server/skills/fixtures/match/public-skills.json)',
+        `${table(
+          ['requests', 'skills', 'top-1 right', 'top-1', 'no-skill requests', 'false activations'],
           [
-            'all',
-            quality.skills,
-            quality.all.top1,
-            pct(quality.all.top1Rate),
-            quality.all.noSkill,
-            quality.all.falseActivations,
+            [
+              'all',
+              quality.skills,
+              quality.all.top1,
+              pct(quality.all.top1Rate),
+              quality.all.noSkill,
+              quality.all.falseActivations,
+            ],
+            [
+              'tuning half (even)',
+              quality.skills,
+              quality.tuned.top1,
+              pct(quality.tuned.top1Rate),
+              quality.tuned.noSkill,
+              quality.tuned.falseActivations,
+            ],
+            [
+              'held-out half (odd)',
+              quality.skills,
+              quality.heldOut.top1,
+              pct(quality.heldOut.top1Rate),
+              quality.heldOut.noSkill,
+              quality.heldOut.falseActivations,
+            ],
           ],
-          [
-            'tuning half (even)',
-            quality.skills,
-            quality.tuned.top1,
-            pct(quality.tuned.top1Rate),
-            quality.tuned.noSkill,
-            quality.tuned.falseActivations,
-          ],
-          [
-            'held-out half (odd)',
-            quality.skills,
-            quality.heldOut.top1,
-            pct(quality.heldOut.top1Rate),
-            quality.heldOut.noSkill,
-            quality.heldOut.falseActivations,
-          ],
-        ],
-      )}\n\n` +
-        `- ${verdict(quality.all.top1Rate >= TARGETS.top1)} top-1 accuracy >= ${pct(TARGETS.top1)} over all ${quality.all.requests} requests that need a skill: ${pct(quality.all.top1Rate)} (held-out half alone: ${pct(quality.heldOut.top1Rate)})\n` +
-        `- ${verdict(quality.all.falseActivations <= TARGETS.falseActivations)} no false activation on the ${quality.all.noSkill} requests that need no skill: ${quality.all.falseActivations}\n` +
-        `- misses: ${quality.all.misses.map((m) => `"${m.text}" (${m.expected ?? 'none'} -> ${m.got ?? 'none'})`).join('; ') || 'none'}`,
-    );
+        )}\n\n` +
+          `- ${verdict(quality.all.top1Rate >= TARGETS.top1)} top-1 accuracy >= ${pct(TARGETS.top1)} over all ${quality.all.requests} requests that need a skill: ${pct(quality.all.top1Rate)} (held-out half alone: ${pct(quality.heldOut.top1Rate)})\n` +
+          `- ${verdict(quality.all.falseActivations <= TARGETS.falseActivations)} no false activation on the ${quality.all.noSkill} requests that need no skill: ${quality.all.falseActivations}\n` +
+          `- misses: ${quality.all.misses.map((m) => `"${m.text}" (${m.expected ?? 'none'} -> ${m.got ?? 'none'})`).join('; ') || 'none'}`,
+      );
+    }
 
     // Skills for the in-process benches.
     const sets = new Map<number, Skill[]>();
-    for (const size of SIZES) {
+    for (const size of want('catalog') || want('chat') ? SIZES : []) {
       const result = await discoverSkills([{ path: roots.get(size)!, scope: 'project', kind: 'configured' }], {
         limits: DEFAULT_LIMITS,
       });
       sets.set(size, result.skills);
     }
-    const all = sets.get(LARGEST)!;
+    const all = sets.get(LARGEST) ?? [];
 
-    // Catalog.
-    const perSkill: TokensPerSkill = tokensPerSkill(all);
-    const catalog: CatalogFigures[] = benchCatalog(all, [10, ...SIZES]);
-    emit(
-      'Catalog (o200k tokens)',
-      `Tokens per skill (${perSkill.sample} sampled skills, descriptions 60-1,000 chars): our JSON block ${perSkill.jsonPerSkill.toFixed(1)}, skills-ref \`to-prompt\` XML ${perSkill.xmlPerSkill.toFixed(1)} (XML / JSON = ${perSkill.ratio.toFixed(2)}; the XML also carries each absolute SKILL.md path).\n\n` +
-        `${table(
-          [
-            'skills',
-            'budget',
-            'budget tokens',
-            'catalog tokens',
-            'instructions tokens',
-            'listed',
-            'not listed',
-            'shortened',
-            'unbudgeted catalog tokens',
-            'first build ms',
-            'warm build ms (with relevance)',
-            'within budget',
-          ],
-          catalog.map((c) => [
-            c.skills,
-            c.budgetName,
-            c.budgetTokens,
-            c.catalogTokens,
-            c.instructionsTokens,
-            c.listed,
-            c.omitted,
-            c.shortened,
-            c.unbudgetedTokens,
-            ms(c.firstMs),
-            ms(c.warmMs),
-            verdict(c.withinBudget),
-          ]),
-        )}\n\n` +
-        `- ${verdict(catalog.every((c) => c.withinBudget))} catalog within budget at any skill count`,
-    );
-
-    // Live reload.
-    const watch: WatchFigures = await benchWatch(roots.get(LARGEST)!, work, quick ? 3 : 5);
-    emit(
-      'Live reload',
-      table(
-        [
-          'skills',
-          'watched paths',
-          'inotify watches',
-          'watcher setup ms',
-          'edit visible ms (median)',
-          'new skill visible ms',
-        ],
-        [
-          [
-            watch.skills,
-            watch.watchedPaths,
-            watch.inotifyWatches ?? '-',
-            ms(watch.setupMs),
-            ms(watch.editVisibleMs),
-            ms(watch.addVisibleMs),
-          ],
-        ],
-      ).concat('\n\n- includes the 200 ms debounce.'),
-    );
-
-    // Server start.
-    let server: ServerStartFigures | null = null;
-    let serverBaseline: ServerStartFigures | null = null;
-    if (hasBuild()) {
-      // The same start with an empty skill root: what the first page costs without a scan to share the thread with.
-      const empty = path.join(work, 'no-skills');
-      fs.mkdirSync(empty, { recursive: true });
-      serverBaseline = await benchServerStart(empty, 0, path.join(work, 'baseline'));
-      server = await benchServerStart(roots.get(LARGEST)!, LARGEST, work);
+    if (want('catalog')) {
+      // Catalog.
+      const perSkill: TokensPerSkill = tokensPerSkill(all);
+      catalogOut = perSkill;
+      catalog = benchCatalog(all, [10, ...SIZES]);
       emit(
-        `Server start (\`next start\`, ${LARGEST} skills)`,
-        `${table(
-          ['skills', 'first page (GET /) ms', 'status', 'first scan logged ms', 'RSS after scan MB'],
-          [serverBaseline, server].map((f) => [
-            f.skills,
-            ms(f.firstPageMs),
-            f.firstPageStatus,
-            ms(f.scanLoggedMs),
-            ms(f.rssMB),
-          ]),
-        )}\n\n` +
-          `- ${verdict(server.firstPageMs < server.scanLoggedMs)} the first scan does not block the first page: page at ${ms(server.firstPageMs)} ms, scan logged at ${ms(server.scanLoggedMs)} ms (both from spawn)\n` +
-          '- reported, no target: time to first page and RSS (the server process tree).',
+        'Catalog (o200k tokens)',
+        `Tokens per skill (${perSkill.sample} sampled skills, descriptions 60-1,000 chars): our JSON block ${perSkill.jsonPerSkill.toFixed(1)}, skills-ref \`to-prompt\` XML ${perSkill.xmlPerSkill.toFixed(1)} (XML / JSON = ${perSkill.ratio.toFixed(2)}; the XML also carries each absolute SKILL.md path).\n\n` +
+          `${table(
+            [
+              'skills',
+              'budget',
+              'budget tokens',
+              'catalog tokens',
+              'instructions tokens',
+              'listed',
+              'not listed',
+              'shortened',
+              'unbudgeted catalog tokens',
+              'first build ms',
+              'warm build ms (with relevance)',
+              'within budget',
+            ],
+            catalog.map((c) => [
+              c.skills,
+              c.budgetName,
+              c.budgetTokens,
+              c.catalogTokens,
+              c.instructionsTokens,
+              c.listed,
+              c.omitted,
+              c.shortened,
+              c.unbudgetedTokens,
+              ms(c.firstMs),
+              ms(c.warmMs),
+              verdict(c.withinBudget),
+            ]),
+          )}\n\n` +
+          `- ${verdict(catalog.every((c) => c.withinBudget))} catalog within budget at any skill count`,
       );
-    } else {
-      emit('Server start', '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.');
     }
 
-    // Chat turns, wired as the route does: the registry's skills and matcher, the budgeted catalog per chat.
-    const chatSets = [
-      { label: 'chat turn', skills: all.slice(0, 10) },
-      { label: 'chat turn', skills: all },
-    ];
-    const chat: LatencyFigures[] = await benchChat({
-      workDir: work,
-      skillSets: chatSets,
-      rounds: (skills, concurrency) => {
-        if (concurrency === 1) return skills > 1000 ? (quick ? 5 : 15) : quick ? 10 : 40;
-        return skills > 1000 ? (quick ? 1 : 2) : quick ? 2 : 4;
-      },
-    });
-    const find = (name: string, skills: number, concurrency: number) =>
-      chat.find(
-        (c) =>
-          c.name.startsWith(name) &&
-          !c.name.endsWith(BEFORE_INCREMENTAL) &&
-          c.skills === skills &&
-          c.concurrency === concurrency,
-      )!;
-    const vsFloor = (concurrency: number, skills: number) => {
-      const floor = find('bare', 0, concurrency);
-      const turn = find('chat turn', skills, concurrency);
-      const ratio = turn.totalP50 / floor.totalP50;
-      return { floor, turn, ratio };
-    };
-    const persistenceLines = [1, 20].map((concurrency) => {
-      const after = chat.find((c) => c.name === 'chat turn' && c.skills === 10 && c.concurrency === concurrency)!;
-      const before = chat.find((c) => c.name.endsWith(BEFORE_INCREMENTAL) && c.concurrency === concurrency)!;
-      return `- INFO incremental persistence (answer stored as it streams), ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}: turn total p50 ${ms(before.totalP50)} ms before (stored only at the end), ${ms(after.totalP50)} ms after`;
-    });
-    const verdictLines = [1, 20].flatMap((concurrency) =>
-      [10, all.length].map((skills) => {
-        const { floor, turn, ratio } = vsFloor(concurrency, skills);
-        const gated = concurrency === 1 && skills === all.length;
-        const mark = gated ? verdict(ratio <= TARGETS.turnVsFloor) : 'INFO';
-        return `- ${mark} turn with ${skills} skills, ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}, total p50 ${ms(turn.totalP50)} ms vs the floor's ${ms(floor.totalP50)} ms: ${ratio.toFixed(2)}x${gated ? ` (target <= ${TARGETS.turnVsFloor}x)` : ''}`;
-      }),
-    );
-    emit(
-      'Chat turn (in-process, offline model with no chunk delay, temp SQLite)',
-      `${table(
-        ['route', 'skills', 'concurrent chats', 'turns', 'TTFB p50 ms', 'TTFB p99 ms', 'total p50 ms', 'total p99 ms'],
-        chat.map((c) => [
-          c.name,
-          c.skills,
-          c.concurrency,
-          c.turns,
-          ms(c.ttfbP50),
-          ms(c.ttfbP99),
-          ms(c.totalP50),
-          ms(c.totalP99),
-        ]),
-      )}\n\n${[...verdictLines, ...persistenceLines].join('\n')}\n` +
-        '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
-        "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
-    );
+    if (want('watch')) {
+      // Live reload.
+      watch = await benchWatch(roots.get(LARGEST)!, work, quick ? 3 : 5);
+      emit(
+        'Live reload',
+        table(
+          [
+            'skills',
+            'watched paths',
+            'inotify watches',
+            'watcher setup ms',
+            'edit visible ms (median)',
+            'new skill visible ms',
+          ],
+          [
+            [
+              watch.skills,
+              watch.watchedPaths,
+              watch.inotifyWatches ?? '-',
+              ms(watch.setupMs),
+              ms(watch.editVisibleMs),
+              ms(watch.addVisibleMs),
+            ],
+          ],
+        ).concat('\n\n- includes the 200 ms debounce.'),
+      );
+    }
+
+    if (want('server')) {
+      // Server start.
+      if (hasBuild()) {
+        // The same start with an empty skill root: what the first page costs without a scan to share the thread with.
+        const empty = path.join(work, 'no-skills');
+        fs.mkdirSync(empty, { recursive: true });
+        serverBaseline = await benchServerStart(empty, 0, path.join(work, 'baseline'));
+        server = await benchServerStart(roots.get(LARGEST)!, LARGEST, work);
+        emit(
+          `Server start (\`next start\`, ${LARGEST} skills)`,
+          `${table(
+            ['skills', 'first page (GET /) ms', 'status', 'first scan logged ms', 'RSS after scan MB'],
+            [serverBaseline, server].map((f) => [
+              f.skills,
+              ms(f.firstPageMs),
+              f.firstPageStatus,
+              ms(f.scanLoggedMs),
+              ms(f.rssMB),
+            ]),
+          )}\n\n` +
+            `- ${verdict(server.firstPageMs < server.scanLoggedMs)} the first scan does not block the first page: page at ${ms(server.firstPageMs)} ms, scan logged at ${ms(server.scanLoggedMs)} ms (both from spawn)\n` +
+            '- reported, no target: time to first page and RSS (the server process tree).',
+        );
+      } else {
+        emit('Server start', '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.');
+      }
+    }
+
+    if (want('chat')) {
+      // Chat turns, wired as the route does: the registry's skills and matcher, the budgeted catalog per chat.
+      const chatSets = [
+        { label: 'chat turn', skills: all.slice(0, 10) },
+        { label: 'chat turn', skills: all },
+      ];
+      chat = await benchChat({
+        workDir: work,
+        skillSets: chatSets,
+        rounds: (skills, concurrency) => {
+          if (concurrency === 1) return skills > 1000 ? (quick ? 5 : 15) : quick ? 10 : 40;
+          return skills > 1000 ? (quick ? 1 : 2) : quick ? 2 : 4;
+        },
+      });
+      const find = (name: string, skills: number, concurrency: number) =>
+        chat.find(
+          (c) =>
+            c.name.startsWith(name) &&
+            !c.name.endsWith(BEFORE_INCREMENTAL) &&
+            c.skills === skills &&
+            c.concurrency === concurrency,
+        )!;
+      const vsFloor = (concurrency: number, skills: number) => {
+        const floor = find('bare', 0, concurrency);
+        const turn = find('chat turn', skills, concurrency);
+        const ratio = turn.totalP50 / floor.totalP50;
+        return { floor, turn, ratio };
+      };
+      const persistenceLines = [1, 20].map((concurrency) => {
+        const after = chat.find((c) => c.name === 'chat turn' && c.skills === 10 && c.concurrency === concurrency)!;
+        const before = chat.find((c) => c.name.endsWith(BEFORE_INCREMENTAL) && c.concurrency === concurrency)!;
+        return `- INFO incremental persistence (answer stored as it streams), ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}: turn total p50 ${ms(before.totalP50)} ms before (stored only at the end), ${ms(after.totalP50)} ms after`;
+      });
+      const verdictLines = [1, 20].flatMap((concurrency) =>
+        [10, all.length].map((skills) => {
+          const { floor, turn, ratio } = vsFloor(concurrency, skills);
+          const gated = concurrency === 1 && skills === all.length;
+          const mark = gated ? verdict(ratio <= TARGETS.turnVsFloor) : 'INFO';
+          return `- ${mark} turn with ${skills} skills, ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}, total p50 ${ms(turn.totalP50)} ms vs the floor's ${ms(floor.totalP50)} ms: ${ratio.toFixed(2)}x${gated ? ` (target <= ${TARGETS.turnVsFloor}x)` : ''}`;
+        }),
+      );
+      emit(
+        'Chat turn (in-process, offline model with no chunk delay, temp SQLite)',
+        `${table(
+          [
+            'route',
+            'skills',
+            'concurrent chats',
+            'turns',
+            'TTFB p50 ms',
+            'TTFB p99 ms',
+            'total p50 ms',
+            'total p99 ms',
+          ],
+          chat.map((c) => [
+            c.name,
+            c.skills,
+            c.concurrency,
+            c.turns,
+            ms(c.ttfbP50),
+            ms(c.ttfbP99),
+            ms(c.totalP50),
+            ms(c.totalP99),
+          ]),
+        )}\n\n${[...verdictLines, ...persistenceLines].join('\n')}\n` +
+          '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
+          "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
+      );
+    }
 
     // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
-    const sandbox = await benchSandbox({ quick });
-    emit('Script sandbox (per run, vs the same interpreter started bare on the host)', sandboxTable(sandbox));
+    const sandbox = want('sandbox') ? await benchSandbox({ quick }) : null;
+    if (sandbox)
+      emit('Script sandbox (per run, vs the same interpreter started bare on the host)', sandboxTable(sandbox));
 
     const summary = {
       date: new Date().toISOString(),
@@ -353,15 +399,19 @@ async function main() {
       targets: TARGETS,
       discovery,
       cli,
-      matching: quality,
+      matching: qualityOut,
       server,
       serverBaseline,
-      catalog: { tokensPerSkill: perSkill, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
+      catalog: { tokensPerSkill: catalogOut, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
       watch,
       chat,
       sandbox,
       durationMs: performance.now() - started,
     };
+    if (only) {
+      log(`--only=${only.join(',')}: bench/out/summary.* not written`);
+      return;
+    }
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(path.join(OUT, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     fs.writeFileSync(

@@ -24,10 +24,13 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // The o200k token table (3 MB) is imported lazily by `list` only; splitting keeps it out of every other command.
+  // Each command is imported when it runs (bin/skills.ts) and the o200k token table (3 MB) by `list` only;
+  // splitting keeps what one command needs out of the others' start-up.
   splitting: true,
   outExtension: { '.js': '.mjs' },
-  chunkNames: 'chunks/[name]-[hash]',
+  // Chunks sit beside the entry, not in a subfolder: `PROJECT_DIR` (bin/cli/command.ts) is two levels up from
+  // whichever file it lands in.
+  chunkNames: '[name]-[hash]',
   // Native addon: never bundled (the CLI does not load it today; this keeps it that way if an import slips in).
   external: ['better-sqlite3'],
   tsconfig: path.join(binDir, '..', 'tsconfig.json'),

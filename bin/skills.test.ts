@@ -62,7 +62,8 @@ function spawnCli(
 ): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('SKILLCHAT_')) delete env[key];
-  Object.assign(env, { SKILLCHAT_HOME: home }, options.env);
+  // The scan cache goes to the test's home too, never to the person's ~/.cache.
+  Object.assign(env, { SKILLCHAT_HOME: home, SKILLCHAT_CACHE_DIR: path.join(home, 'cache') }, options.env);
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: options.cwd ?? PROJECT,
@@ -408,6 +409,23 @@ describe('list', () => {
     expect(data.roots.map((r) => r.path)).toEqual([second]);
     expect(data.skills.map((s) => s.name)).toEqual(['dup']);
     expect(data.collisions).toEqual([]);
+  });
+
+  it('keeps its scan cache between runs and sees an edit made in between', async () => {
+    const dir = path.join(tmp, 'cached-root');
+    writeSkill(path.join(dir, 'cached'), 'name: cached\ndescription: Before the edit.');
+    const cacheDir = path.join(tmp, 'cli-cache');
+    const list = async () =>
+      JSON.parse((await skills(['list', '--json', '--root', dir], { env: { SKILLCHAT_CACHE_DIR: cacheDir } })).stdout);
+    const first: ListJson = await list();
+    expect(fs.readdirSync(cacheDir).filter((f) => f.startsWith('scan-'))).toHaveLength(1);
+    const again: ListJson = await list();
+    expect(again.skills).toEqual(first.skills);
+    expect(again.catalogTokens).toBe(first.catalogTokens);
+    writeSkill(path.join(dir, 'cached'), 'name: cached\ndescription: After the edit, with more words in it.');
+    const edited: ListJson = await list();
+    expect(edited.skills[0]?.description).toBe('After the edit, with more words in it.');
+    expect(edited.catalogTokens).toBeGreaterThan(first.catalogTokens);
   });
 
   it('without --root or settings, scans the default roots starting with the app folder', async () => {

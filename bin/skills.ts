@@ -5,31 +5,37 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../server/config';
-import { PROJECT_DIR } from './cli/app';
-import { type Command, errorMessage, type Io, PROGRAM, printUsageError, twoColumns, UsageError } from './cli/command';
-import { exportCommand, installCommand, uninstallCommand } from './cli/install';
-import { listCommand } from './cli/list';
-import { matchCommand } from './cli/match';
-import { readResourceCommand } from './cli/read-resource';
-import { runtimeCommand } from './cli/runtime';
-import { readPropertiesCommand, toPromptCommand, validateCommand } from './cli/skills-ref';
+import {
+  type Command,
+  errorMessage,
+  type Io,
+  PROGRAM,
+  PROJECT_DIR,
+  printUsageError,
+  twoColumns,
+  UsageError,
+} from './cli/command';
 
-const COMMANDS: Command[] = [
-  validateCommand,
-  readPropertiesCommand,
-  toPromptCommand,
-  listCommand,
-  matchCommand,
-  readResourceCommand,
-  installCommand,
-  uninstallCommand,
-  exportCommand,
-  runtimeCommand,
-];
+/**
+ * Each command is imported when it runs, so a call loads only what its command needs: `validate` does not pay for
+ * zod, the installer's zip libraries or the matcher (esbuild splits each import into its own chunk).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import('./cli/skills-ref')).validateCommand,
+  'read-properties': async () => (await import('./cli/skills-ref')).readPropertiesCommand,
+  'to-prompt': async () => (await import('./cli/skills-ref')).toPromptCommand,
+  list: async () => (await import('./cli/list')).listCommand,
+  match: async () => (await import('./cli/match')).matchCommand,
+  'read-resource': async () => (await import('./cli/read-resource')).readResourceCommand,
+  install: async () => (await import('./cli/install')).installCommand,
+  uninstall: async () => (await import('./cli/install')).uninstallCommand,
+  export: async () => (await import('./cli/install')).exportCommand,
+  runtime: async () => (await import('./cli/runtime')).runtimeCommand,
+};
 
-function usage(): string {
-  const commands = twoColumns(COMMANDS.map((c) => [c.name, c.summary] as const));
+async function usage(): Promise<string> {
+  const all = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const commands = twoColumns(all.map((c) => [c.name, c.summary] as const));
   const options = twoColumns([
     ['--version', 'Show the version and exit.'],
     ['--help', 'Show this message and exit.'],
@@ -51,7 +57,7 @@ function version(): string {
 async function main(argv: readonly string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
-    io.out(usage());
+    io.out(await usage());
     return 0;
   }
   if (first === '--version') {
@@ -60,17 +66,19 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   // `help COMMAND` is `COMMAND --help`.
   const [name, args] = first === 'help' ? [rest[0], ['--help']] : [first, rest];
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.err(usage());
+  const load = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    io.err(await usage());
     if (name !== undefined) io.err(`\nError: No such command '${name}'.\n`);
     return 2;
   }
+  const command = await load();
   try {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) return printUsageError(error, io);
     // A broken skillchat.config.json is the person's to fix, not a crash: say what is wrong with it.
+    const { ConfigError } = await import('../server/config');
     if (error instanceof ConfigError) {
       io.err(`Error: ${error.message}\n`);
       return 1;

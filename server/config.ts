@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type Limits } from './limits';
 import {
   resolveScriptsConfig,
   runtimeConfigSchema,
@@ -13,6 +14,8 @@ import {
   sandboxConfigSchema,
   workspaceConfigSchema,
 } from './sandbox/config';
+
+export { DEFAULT_LIMITS, type Limits } from './limits';
 
 /** Where skills are looked for. Defined here, not in skills/: the skills engine depends on the config, not back. */
 export type SkillScope = 'project' | 'user';
@@ -31,32 +34,20 @@ export const CONFIG_FILE_NAME = 'skillchat.config.json';
 const limitsSchema = z
   .object({
     /** Bytes of SKILL.md read before parsing; larger files are not loaded. */
-    maxSkillFileBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(256 * 1024),
+    maxSkillFileBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxSkillFileBytes),
     /** Bytes of frontmatter parsed (yaml's duplicate-key check is quadratic). */
-    maxFrontmatterBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(32 * 1024),
+    maxFrontmatterBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxFrontmatterBytes),
     /** Bytes of a resource returned to the model; more is truncated with a notice. */
-    maxResourceBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(64 * 1024),
+    maxResourceBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxResourceBytes),
     /** How deep discovery descends inside a root looking for skill folders. */
-    maxDepth: z.number().int().min(1).max(20).default(6),
+    maxDepth: z.number().int().min(1).max(20).default(DEFAULT_LIMITS.maxDepth),
     /** Hidden characters (tag, bidi, zero-width) in SKILL.md: `warn` loads the skill with a warning, `block` does not. */
-    hiddenText: z.enum(['warn', 'block']).default('warn'),
+    hiddenText: z.enum(['warn', 'block']).default(DEFAULT_LIMITS.hiddenText),
     /**
      * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
      * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
      */
-    maxFoldersPerRoot: z.number().int().positive().default(25_000),
+    maxFoldersPerRoot: z.number().int().positive().default(DEFAULT_LIMITS.maxFoldersPerRoot),
   })
   .strict();
 
@@ -168,7 +159,10 @@ export const configFileSchema = z
   .strict();
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
-export type Limits = z.infer<typeof limitsSchema>;
+// The schema's output and the hand-written type must stay the same: either way round is a compile error.
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const limitsMatch: SameType<z.infer<typeof limitsSchema>, Limits> = true;
+void limitsMatch;
 
 export interface AppConfig {
   appDir: string;
@@ -188,8 +182,6 @@ export interface AppConfig {
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
-
-export const DEFAULT_LIMITS: Limits = limitsSchema.parse({});
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

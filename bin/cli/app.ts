@@ -5,10 +5,12 @@
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
 import { discoverSkills } from '../../server/skills/discovery';
+import { defaultCacheDir, openScanCache, type PersistedScanCache } from '../../server/skills/scan-cache-file';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
 
-/** The skillchat folder this CLI belongs to (bin/cli/ is two levels down), whatever the working directory. */
-export const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
+export { PROJECT_DIR } from './command';
+
+import { PROJECT_DIR } from './command';
 
 /**
  * The app reads its config relative to the folder it runs in, which is the project folder; the CLI must read the
@@ -28,8 +30,31 @@ export function rootsFromOptions(dirs: readonly string[], config: AppConfig): Sk
   return dirs.map((dir) => ({ path: path.resolve(dir), scope: 'project', kind: 'configured' }));
 }
 
-export async function discover(rootDirs: readonly string[]): Promise<{ config: AppConfig; result: DiscoveryResult }> {
-  const config = loadAppConfig();
-  const result = await discoverSkills(rootsFromOptions(rootDirs, config), { limits: config.limits });
-  return { config, result };
+export interface Discovered {
+  config: AppConfig;
+  result: DiscoveryResult;
+  /** Counts that depend only on the skills (the catalog's tokens), kept with the scan cache between runs. */
+  tokens: PersistedScanCache['tokens'];
+}
+
+/**
+ * Scans with the scan cache kept on disk (server/skills/scan-cache-file.ts): a run after the first parses only the
+ * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it.
+ */
+export async function discover(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Discovered> {
+  const config = loadAppConfig(env);
+  const roots = rootsFromOptions(rootDirs, config);
+  if (env.SKILLCHAT_SCAN_CACHE === 'off') {
+    const result = await discoverSkills(roots, { limits: config.limits });
+    return { config, result, tokens: (_input, count) => count() };
+  }
+  const persisted = openScanCache(defaultCacheDir(env), roots, config.limits);
+  const result = await discoverSkills(roots, { limits: config.limits, cache: persisted.cache });
+  persisted.save();
+  const tokens: Discovered['tokens'] = async (input, count) => {
+    const n = await persisted.tokens(input, count);
+    persisted.save();
+    return n;
+  };
+  return { config, result, tokens };
 }

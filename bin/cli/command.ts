@@ -4,6 +4,13 @@
  * grep skills-ref's output keep working when they call this CLI instead.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The skillchat folder this CLI belongs to (bin/cli/ and the bundle's bin/dist/ are two levels down), whatever the
+ * working directory.
+ */
+export const PROJECT_DIR = path.resolve(import.meta.dirname, '..', '..');
 
 export const PROGRAM = 'skills';
 

@@ -10,7 +10,7 @@ import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig } from '../../server/config';
 import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
-import { discover } from './app';
+import { type Discovered, discover } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
 
 export type SkillStatus = 'ok' | 'warnings';
@@ -40,15 +40,20 @@ export function skillStatus(skill: Skill): SkillStatus {
  * The catalog is left out of the prompt when there are no skills, so it costs nothing then. Imported here, not at
  * the top: the o200k table takes a few hundred ms to load, which every other command would pay for nothing.
  */
-export async function catalogTokens(skills: readonly Skill[]): Promise<number> {
+export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
-  const { countTokens, renderCatalog } = await import('../../server/skills/catalog');
-  return countTokens(renderCatalog(skills));
+  const count = async () => {
+    const { countTokens, renderCatalog } = await import('../../server/skills/catalog');
+    return countTokens(renderCatalog(skills));
+  };
+  // The catalog is a function of the names and descriptions alone: the same ones, the same count.
+  return tokens ? tokens(JSON.stringify(skills.map((s) => [s.name, s.description])), count) : count();
 }
 
 export async function toListJson(
   result: DiscoveryResult,
   config: Pick<AppConfig, 'appDir' | 'permissions' | 'skills'>,
+  tokens?: Discovered['tokens'],
 ): Promise<ListJson> {
   const records = createAccessResolver({ ...config, roots: result.roots }).resolveAll(result.skills);
   const accessOf = (name: string): ListedAccess => {
@@ -59,7 +64,7 @@ export async function toListJson(
   return {
     ...result,
     skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill), access: accessOf(skill.name) })),
-    catalogTokens: await catalogTokens(result.skills),
+    catalogTokens: await catalogTokens(result.skills, tokens),
   };
 }
 
@@ -197,8 +202,8 @@ export const listCommand: Command = {
       io.out(commandHelp(listCommand));
       return 0;
     }
-    const { config, result } = await discover(parsed.options.get('--root') ?? []);
-    const data = await toListJson(result, config);
+    const { config, result, tokens } = await discover(parsed.options.get('--root') ?? []);
+    const data = await toListJson(result, config, tokens);
     io.out(parsed.flags.has('--json') ? `${JSON.stringify(data, null, 2)}\n` : formatList(data));
     return 0;
   },

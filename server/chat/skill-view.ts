@@ -38,6 +38,31 @@ export interface SkillView {
 type CatalogCacheEntry = { access: AccessMap; presence: string; budget: number; catalog: BudgetedCatalog };
 const catalogCache = new WeakMap<readonly Skill[], Map<string, CatalogCacheEntry>>();
 
+/**
+ * What a turn derives from the skill list and the access records alone, kept while both are the same objects (the
+ * registry's array until the next scan, the resolver's records until an override): with 10,000 skills, building it
+ * was most of a turn's own work.
+ */
+interface Derived {
+  access: AccessMap;
+  all: ReadonlyMap<string, Skill>;
+  usable: ReadonlyMap<string, Skill>;
+  anyModelActivatable: boolean;
+  presence: string;
+}
+const derivedCache = new WeakMap<readonly Skill[], Derived>();
+
+function derive(skills: readonly Skill[], access: AccessMap): Derived {
+  const known = derivedCache.get(skills);
+  if (known?.access === access) return known;
+  const all = new Map(skills.map((s) => [s.name, s]));
+  const usable = new Map([...all].filter(([name]) => access.get(name)?.usable === true));
+  const anyModelActivatable = [...usable.keys()].some((name) => access.get(name)?.modelMayActivate);
+  const derived = { access, all, usable, anyModelActivatable, presence: presenceKey(skills, access) };
+  derivedCache.set(skills, derived);
+  return derived;
+}
+
 export function buildSkillView(input: {
   source: SkillSource;
   config: Pick<AppConfig, 'catalog'>;
@@ -48,8 +73,7 @@ export function buildSkillView(input: {
 }): SkillView {
   const { source } = input;
   const { access } = source;
-  const all = new Map(source.skills.map((s) => [s.name, s]));
-  const usable = new Map([...all].filter(([name]) => access.get(name)?.usable === true));
+  const { all, usable, anyModelActivatable, presence } = derive(source.skills, access);
   let matcher = source.matcher;
   const getMatcher = () => {
     matcher ??= createMatcher(source.skills);
@@ -57,7 +81,7 @@ export function buildSkillView(input: {
   };
 
   let catalog: BudgetedCatalog | null = null;
-  if ([...usable.keys()].some((name) => access.get(name)?.modelMayActivate)) {
+  if (anyModelActivatable) {
     const budget = catalogBudget(input.contextWindow, input.config);
     let perChat = catalogCache.get(source.skills);
     if (!perChat) {
@@ -65,8 +89,7 @@ export function buildSkillView(input: {
       catalogCache.set(source.skills, perChat);
     }
     const cached = perChat.get(input.chatId);
-    // The resolver hands out the same records until an override changes: then compare what the catalog reads.
-    const presence = cached?.access === access ? cached.presence : presenceKey(source.skills, access);
+    // The resolver hands out new records after an override: the chat keeps its catalog unless what it reads changed.
     if (cached && cached.budget === budget && cached.presence === presence) {
       catalog = cached.catalog;
     } else {

@@ -150,6 +150,23 @@ describe('buildBudgetedCatalog', () => {
     expect(withText.listed).toContain('zz-invoice-parser');
   });
 
+  it('reuses a build for the same skills, records and ranking inputs, and only for those', () => {
+    const many = skills(500);
+    const text = 'summary of the records';
+    const first = buildBudgetedCatalog(many, { budgetTokens: 1500, relevanceText: text });
+    expect(buildBudgetedCatalog(many, { budgetTokens: 1500, relevanceText: text })).toBe(first);
+    // Same list, other inputs: built again, and what they change shows.
+    const name = first.listed[0]!;
+    const offRecords = modesOf({ [name]: 'off' });
+    expect(
+      buildBudgetedCatalog(many, { budgetTokens: 1500, relevanceText: text, access: offRecords }).listed,
+    ).not.toContain(name);
+    expect(buildBudgetedCatalog(many, { budgetTokens: 1600, relevanceText: text })).not.toBe(first);
+    // A copy of the list with one description edited is another list: nothing stale comes back.
+    const edited = many.map((s) => (s.name === name ? { ...s, description: 'Edited.' } : s));
+    expect(buildBudgetedCatalog(edited, { budgetTokens: 1500, relevanceText: text }).catalog).not.toBe(first.catalog);
+  });
+
   it('use keeps a skill listed', () => {
     const many = skills(500);
     const without = buildBudgetedCatalog(many, { budgetTokens: 1500 });

@@ -224,9 +224,27 @@ function render(entries: readonly Entry[], cap: number, notListed: number) {
   };
 }
 
-/** Builds the catalog block for `skills` within `options.budgetTokens` (see the module comment). */
-export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, options: BudgetOptions): BudgetedCatalog {
-  const { budgetTokens, access } = options;
+/**
+ * What one skill list and one set of access records give every call: the entries that compete for room, and the
+ * results built so far. The registry hands over the same array (and the resolver the same records) until the next
+ * scan or override, so a new chat's catalog is usually one lookup: it depends only on the budget and, when skills
+ * must be left out, on the ranking's inputs (relevance scores and use), which are part of the key.
+ */
+interface Memo {
+  access: CatalogPresenceOf | undefined;
+  pool: Entry[];
+  byName: Map<string, Entry>;
+  searchOnly: number;
+  /** By budget: the whole (maybe shortened) catalog, or RANKED when skills must be left out; by full key: those. */
+  results: Map<string, BudgetedCatalog | typeof RANKED>;
+}
+const RANKED = Symbol('ranked');
+const MEMO_RESULTS_LIMIT = 256;
+const memos = new WeakMap<object, Memo>();
+
+function memoOf(skills: ReadonlyArray<CatalogSkill>, access: CatalogPresenceOf | undefined): Memo {
+  const known = memos.get(skills);
+  if (known && known.access === access) return known;
   const pool: Entry[] = [];
   let searchOnly = 0;
   for (const s of skills) {
@@ -235,7 +253,42 @@ export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, option
     if (presence.catalog !== 'listed') continue;
     pool.push({ name: s.name, description: s.description, pinned: presence.pinned, source: s });
   }
+  const byName = new Map(pool.map((e) => [e.name, e]));
+  const memo: Memo = { access, pool, byName, searchOnly, results: new Map() };
+  memos.set(skills, memo);
+  return memo;
+}
 
+function remember(memo: Memo, key: string, value: BudgetedCatalog | typeof RANKED): void {
+  if (memo.results.size >= MEMO_RESULTS_LIMIT) memo.results.clear();
+  memo.results.set(key, value);
+}
+
+/** Builds the catalog block for `skills` within `options.budgetTokens` (see the module comment). */
+export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, options: BudgetOptions): BudgetedCatalog {
+  const { budgetTokens } = options;
+  const memo = memoOf(skills, options.access);
+  const budgetKey = String(budgetTokens);
+  const known = memo.results.get(budgetKey);
+  if (known !== undefined && known !== RANKED) return known;
+  if (known === undefined) {
+    const whole = everything(memo, budgetTokens);
+    remember(memo, budgetKey, whole ?? RANKED);
+    if (whole) return whole;
+  }
+  const relevance = relevanceOf(memo.pool, options);
+  const usage = options.usage;
+  const key = `${budgetKey}\0${[...relevance].join(';')}\0${usage ? [...usage].filter(([, n]) => n > 0).join(';') : ''}`;
+  const ranked = memo.results.get(key);
+  if (ranked !== undefined && ranked !== RANKED) return ranked;
+  const result = leaveOut(memo, budgetTokens, rank(memo, relevance, usage, skills));
+  remember(memo, key, result);
+  return result;
+}
+
+/** Steps 1 and 2: every listed skill, whole or shortened; null when some must be left out. */
+function everything(memo: Memo, budgetTokens: number): BudgetedCatalog | null {
+  const { pool, searchOnly } = memo;
   // 1. Everything, whole: exactly `renderCatalog` when nothing is searchable only.
   const allRoom = budgetTokens - wrapperTokens(searchOnly);
   if (totalAt(pool, Number.POSITIVE_INFINITY, allRoom) <= allRoom) {
@@ -251,9 +304,12 @@ export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, option
     const tokens = countTokens(result.catalog);
     if (tokens <= budgetTokens) return { ...result, omitted: searchOnly, tokens, budgetTokens };
   }
+  return null;
+}
 
-  // 3. Some left out: rank, take the best that fit at the shortest descriptions, then lengthen what room allows.
-  const ranked = rank(pool, options, skills);
+/** Step 3: the best-ranked that fit at the shortest descriptions, then lengthened as far as room allows. */
+function leaveOut(memo: Memo, budgetTokens: number, ranked: Iterable<Entry>): BudgetedCatalog {
+  const { pool, searchOnly } = memo;
   // The note's number has at most as many digits as the whole pool's count: reserve room for that.
   const room = budgetTokens - wrapperTokens(pool.length + searchOnly);
   const chosen: Entry[] = [];
@@ -276,6 +332,18 @@ export function buildBudgetedCatalog(skills: ReadonlyArray<CatalogSkill>, option
   }
 }
 
+/** Relevance of each skill to the conversation (score > 0 only), best first: one matcher call per build. */
+function relevanceOf(pool: readonly Entry[], options: BudgetOptions): Map<string, number> {
+  const relevance = new Map<string, number>();
+  const text = options.relevanceText?.slice(-MAX_RELEVANCE_CHARS) ?? '';
+  if (text.trim()) {
+    const given = options.matcher;
+    const matcher = typeof given === 'function' ? given() : (given ?? createMatcher(pool));
+    for (const { name, score } of matcher.rank(text, 500)) if (score > 0) relevance.set(name, score);
+  }
+  return relevance;
+}
+
 // Names in hash order, per skill list (the registry hands over the same array until the next scan).
 const hashOrders = new WeakMap<object, string[]>();
 
@@ -295,16 +363,12 @@ function namesByHash(skills: ReadonlyArray<CatalogSkill>): string[] {
  * Best first: pinned, relevance to the conversation, use, then a name hash. Lazy: only the skills with a signal are
  * sorted; the rest follow in (cached) hash order, and the caller stops as soon as the budget is full.
  */
-function* rank(pool: readonly Entry[], options: BudgetOptions, skills: ReadonlyArray<CatalogSkill>): Generator<Entry> {
-  const relevance = new Map<string, number>();
-  const text = options.relevanceText?.slice(-MAX_RELEVANCE_CHARS) ?? '';
-  if (text.trim()) {
-    const given = options.matcher;
-    const matcher = typeof given === 'function' ? given() : (given ?? createMatcher(pool));
-    for (const { name, score } of matcher.rank(text, 500)) if (score > 0) relevance.set(name, score);
-  }
-  const usage = options.usage;
-  const byName = new Map(pool.map((e) => [e.name, e]));
+function* rank(
+  { pool, byName }: Memo,
+  relevance: ReadonlyMap<string, number>,
+  usage: ReadonlyMap<string, number> | undefined,
+  skills: ReadonlyArray<CatalogSkill>,
+): Generator<Entry> {
   const signaled = new Set<Entry>();
   const add = (name: string) => {
     const e = byName.get(name);

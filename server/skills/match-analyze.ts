@@ -75,11 +75,25 @@ function stemUncached(word: string): string {
   return dropE(word);
 }
 
+/**
+ * A file path with a folder ("scripts/echo.sh", "src\\app\\main.py"): its folder and base names are the person's
+ * own names for things, not what the request is about, and would make "run scripts/x.sh" look like a request about
+ * every skill that ships scripts. Only the extension, which says what kind of file it is, is kept. URLs (with `://`)
+ * and slash pairs without an extension ("CI/CD", "HTML/CSS") are words and stay.
+ */
+const FILE_PATH_RE =
+  /(?<![\w:/\\.~-])(?:~|\.{1,2})?[/\\]?(?:[\w.-]+[/\\])+[\w-]+(?:\.[\w-]+)*\.([a-z0-9]{1,8})(?![\w/\\])/giu;
+
+function dropPathNames(text: string): string {
+  return text.includes('/') || text.includes('\\') ? text.replace(FILE_PATH_RE, (_, ext: string) => ` ${ext} `) : text;
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD_RE = /[a-z0-9]+/g;
 
 /** Text -> meaningful terms in order, repeats kept (phrases are read from this sequence). */
-export function termSequence(text: string): string[] {
+export function termSequence(input: string): string[] {
+  const text = dropPathNames(input);
   // Plain ASCII (most skill text) skips the Unicode-aware regex and NFKC, which cost most of a 10,000-skill index.
   const ascii = !NON_ASCII.test(text);
   const words = ascii ? text.toLowerCase().match(ASCII_WORD_RE) : text.normalize('NFKC').toLowerCase().match(WORD_RE);

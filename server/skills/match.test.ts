@@ -76,6 +76,28 @@ describe('analyze', () => {
     expect(analyze('把这个csv转换成json')).toEqual(['把这个', 'csv', '转换成', 'json']);
   });
 
+  it('keeps only the extension of a file path with a folder: its names are not what the request is about', () => {
+    expect(analyze('run scripts/echo.sh')).toEqual(['run', 'sh']);
+    expect(analyze('open ~/reports/q3/summary.final.pdf')).toEqual(['open', 'pdf']);
+    expect(analyze('read src\\app\\main.py')).toEqual(['read', 'py']);
+    // Not paths: slash pairs without an extension, URLs, a bare file name.
+    expect(analyze('CI/CD for the HTML/CSS')).toEqual(['ci', 'cd', 'html', 'css']);
+    expect(analyze('https://figma.com/design.html')).toContain('figma');
+    expect(analyze('fix budget.xlsx')).toEqual(['fix', 'budget', 'xlsx']);
+  });
+
+  it('a file path does not make every skill that ships scripts relevant', () => {
+    const matcher = createMatcher([
+      {
+        name: 'skills-check',
+        description: 'Checks the skills system: activation, resources, bundled scripts and assets. Run the check.',
+      },
+      { name: 'shell-lint', description: 'Lints shell scripts (sh, bash) and explains each warning.' },
+    ]);
+    expect(matcher.match('run scripts/echo.sh')).toEqual([]);
+    expect(matcher.match('run the skills check on the bundled scripts')[0]?.name).toBe('skills-check');
+  });
+
   it('makes the common forms of a word meet', () => {
     for (const group of [
       ['validate', 'validates', 'validation', 'validating', 'validated'],

@@ -43,7 +43,7 @@ export interface Matcher {
   match(text: string, limit?: number): RankedSkill[];
 }
 
-export const MATCH_THRESHOLD = 0.5;
+export const MATCH_THRESHOLD = 0.45;
 
 /** The constants below, adjustable only to search for better ones (bench/match-tune.ts); the defaults are those. */
 export interface MatcherTuning {
@@ -196,6 +196,9 @@ export function createMatcher(
   const isAcronym = (term: string) => term.length >= 2 && term.length <= 5 && /^[a-z]+$/.test(term);
 
   const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  // Scratch space for score(): every credit is > 0, so 0 means "not seen for this term". Scoring is synchronous, so
+  // one array serves every call.
+  const best = new Float64Array(total);
 
   /** Catalog terms a query term stands for: itself, and while allowed, longer terms it is a prefix of. */
   function expansions(term: string, prefix: boolean): Array<{ term: string; exact: boolean }> {
@@ -238,21 +241,27 @@ export function createMatcher(
     const credits = new Map<number, Float64Array>();
     const dfs: number[] = [];
     terms.forEach((term, i) => {
-      const hit = new Map<number, number>();
+      // Best credit per skill in `best` (all zeros between terms), skills in first-seen order in `hit`: a common
+      // word of a 10,000-skill catalog has thousands of postings, and a Map per term was most of a search's cost.
+      const hit: number[] = [];
       for (const { term: docTerm, exact } of expansions(term, prefixed(term, i))) {
         for (const id of postings.get(docTerm)!) {
           const c = fieldCredit(docs[id]!.fields.get(docTerm)!) * (exact ? 1 : PREFIX_FACTOR);
-          if (c > (hit.get(id) ?? 0)) hit.set(id, c);
+          if (!(c > 0)) continue; // a zero credit (a tuning could set one) is no hit
+          const previous = best[id]!;
+          if (previous === 0) hit.push(id);
+          if (c > previous) best[id] = c;
         }
       }
-      dfs.push(hit.size);
-      for (const [id, c] of hit) {
+      dfs.push(hit.length);
+      for (const id of hit) {
         let row = credits.get(id);
         if (!row) {
           row = new Float64Array(terms.length);
           credits.set(id, row);
         }
-        row[i] = c;
+        row[i] = best[id]!;
+        best[id] = 0;
       }
     });
     const addAlternate = (key: string, words: string[], phraseInSkill: boolean) => {

@@ -15,6 +15,7 @@ export interface CacheEntry {
   file: string;
   size: number;
   mtimeMs: number;
+  ino: number;
   skill: Skill | null;
   diagnostics: Diagnostic[];
 }
@@ -74,7 +75,7 @@ async function loadCandidate(
   });
   // Cached under the stat the walk took before reading: if the file changed in between, the next scan sees a
   // mismatch and parses again instead of keeping a stale parse.
-  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ...loaded });
+  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, ...loaded });
   return loaded;
 }
 
@@ -107,7 +108,7 @@ export async function loadCandidates(
   const misses: number[] = [];
   candidates.forEach((c, i) => {
     const hit = previous.get(c.key);
-    if (hit && hit.file === c.file && hit.size === c.size && hit.mtimeMs === c.mtimeMs) {
+    if (hit && hit.file === c.file && hit.size === c.size && hit.mtimeMs === c.mtimeMs && hit.ino === c.ino) {
       nextEntries.set(c.key, hit);
       loaded[i] = hit;
     } else {

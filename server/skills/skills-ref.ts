@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LIMITS, type Limits } from '../config';
+import type { Limits } from '../config';
+import { DEFAULT_LIMITS } from '../limits';
 import { parseFrontmatterTree, splitFrontmatter, toPlainRecord, type YamlMap, type YamlValue } from './frontmatter';
 import { findSkillFile, MISSING_SKILL_FILE_MESSAGE, readSkillFileSync } from './skill-file';
 import { pyStrip, validateMetadata } from './validate';

@@ -57,6 +57,8 @@ export interface Candidate {
   /** The skill file's size and mtime when the walk found it: with `key`, what the scan cache checks. */
   size: number;
   mtimeMs: number;
+  /** The skill file's inode: a file replaced by another of the same size and mtime (a restore, say) is parsed again. */
+  ino: number;
   /**
    * Everything the loader is told besides the file's content, so a skill reached under another root, scope or
    * relative path is parsed again rather than reported with stale locations.
@@ -116,12 +118,12 @@ function joinName(dir: string, name: string): string {
  * wins, as in `findSkillFile`. Synchronous on purpose: a stat of a cached inode takes microseconds, while an async
  * one costs a thread-pool round trip, which dominated rescans of 10,000 skills.
  */
-function statSkillFile(dir: string): { file: string; size: number; mtimeMs: number } | null {
+function statSkillFile(dir: string): { file: string; size: number; mtimeMs: number; ino: number } | null {
   for (const name of SKILL_FILE_NAMES) {
     const file = joinName(dir, name);
     try {
       const stat = statSync(file, { throwIfNoEntry: false });
-      if (stat) return { file, size: stat.size, mtimeMs: stat.mtimeMs };
+      if (stat) return { file, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
     } catch (error) {
       // A symlink loop is absent, as in findSkillFile: try the next name. EACCES and the like: not a skill folder.
       if (isAbsentCode((error as NodeJS.ErrnoException).code)) continue;
@@ -245,6 +247,7 @@ function skillNode(
     prior.file === skillFile.file &&
     prior.size === skillFile.size &&
     prior.mtimeMs === skillFile.mtimeMs &&
+    prior.ino === skillFile.ino &&
     prior.relDir === relDir &&
     prior.rootIndex === rootIndex
   ) {

@@ -19,7 +19,7 @@ export type SearchOutput = z.infer<typeof searchOutput>;
 
 export function searchCatalog(ctx: SkillToolContext, query: string, limit: number): SkillSearchHit[] {
   if (!ctx.search) return [];
-  return searchSkills(ctx.search.matcher(), [...ctx.skills.values()], query, limit, ctx.access);
+  return searchSkills(ctx.search.matcher(), ctx.skills, query, limit, ctx.access);
 }
 
 export const searchTool = defineTool({

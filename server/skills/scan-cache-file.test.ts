@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../limits';
+import { discoverSkills, type SkillLoader } from './discovery';
+import { openScanCache } from './scan-cache-file';
+import { loadSkill } from './skill-file';
+import type { SkillRoot } from './types';
+
+let tmp: string;
+let rootDir: string;
+let cacheDir: string;
+let roots: SkillRoot[];
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-cache-file-'));
+  rootDir = path.join(tmp, 'skills');
+  cacheDir = path.join(tmp, 'cache');
+  roots = [{ path: rootDir, scope: 'project', kind: 'configured' }];
+  for (const name of ['alpha', 'beta', 'gamma']) writeSkill(name, `The ${name} skill.`);
+});
+
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function writeSkill(name: string, description: string): string {
+  const file = path.join(rootDir, name, 'SKILL.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`);
+  return file;
+}
+
+/** One "process": opens the file, scans with it, saves it, as the CLI does. Returns the folders it parsed. */
+async function run() {
+  const parsed: string[] = [];
+  const load: SkillLoader = (dir, options) => {
+    parsed.push(path.basename(dir));
+    return loadSkill(dir, options);
+  };
+  const persisted = openScanCache(cacheDir, roots, DEFAULT_LIMITS);
+  const result = await discoverSkills(roots, { limits: DEFAULT_LIMITS, cache: persisted.cache, load });
+  persisted.save();
+  return { parsed: parsed.sort(), result, persisted };
+}
+
+describe('scan cache on disk', () => {
+  it('lets the next process reuse every unchanged parse, with the same result', async () => {
+    const first = await run();
+    expect(first.parsed).toEqual(['alpha', 'beta', 'gamma']);
+    const second = await run();
+    expect(second.parsed).toEqual([]);
+    expect(second.result.skills).toEqual(first.result.skills);
+  });
+
+  it('parses an edited skill file again and keeps the rest', async () => {
+    await run();
+    writeSkill('beta', 'Edited: a longer description of beta.');
+    const next = await run();
+    expect(next.parsed).toEqual(['beta']);
+    expect(next.result.skills.find((s) => s.name === 'beta')?.description).toBe(
+      'Edited: a longer description of beta.',
+    );
+  });
+
+  it('parses a file replaced by one of the same size and mtime (another inode) again', async () => {
+    const file = path.join(rootDir, 'alpha', 'SKILL.md');
+    // Whole seconds: utimes cannot reproduce an arbitrary sub-millisecond mtime exactly.
+    fs.utimesSync(file, 1_700_000_000, 1_700_000_000);
+    await run();
+    const before = fs.statSync(file);
+    const replacement = `${file}.new`;
+    fs.writeFileSync(replacement, fs.readFileSync(file, 'utf8').replace('alpha skill', 'ALPHA skill'));
+    fs.utimesSync(replacement, 1_700_000_000, 1_700_000_000);
+    fs.renameSync(replacement, file);
+    expect(fs.statSync(file)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    expect(fs.statSync(file).ino).not.toBe(before.ino);
+    const next = await run();
+    expect(next.parsed).toEqual(['alpha']);
+    expect(next.result.skills.find((s) => s.name === 'alpha')?.description).toBe('The ALPHA skill.');
+  });
+
+  it('drops removed skills and finds new ones', async () => {
+    await run();
+    fs.rmSync(path.join(rootDir, 'gamma'), { recursive: true });
+    writeSkill('delta', 'The delta skill.');
+    const next = await run();
+    expect(next.parsed).toEqual(['delta']);
+    expect(next.result.skills.map((s) => s.name)).toEqual(['alpha', 'beta', 'delta']);
+  });
+
+  it('treats a damaged file as an empty cache', async () => {
+    await run();
+    const [file] = fs.readdirSync(cacheDir);
+    fs.writeFileSync(path.join(cacheDir, file!), '{"format":1,"entries":[[');
+    const next = await run();
+    expect(next.parsed).toEqual(['alpha', 'beta', 'gamma']);
+    expect(next.result.skills).toHaveLength(3);
+  });
+
+  it('keys the file by limits: other limits parse afresh', async () => {
+    await run();
+    const other = { ...DEFAULT_LIMITS, maxFrontmatterBytes: 1024 };
+    const persisted = openScanCache(cacheDir, roots, other);
+    expect(persisted.cache.entries.size).toBe(0);
+  });
+
+  it('keeps a count between processes for the same input only', async () => {
+    let counted = 0;
+    const count = async () => ++counted * 100;
+    const first = await run();
+    expect(await first.persisted.tokens('names and descriptions', count)).toBe(100);
+    first.persisted.save();
+    const second = await run();
+    expect(await second.persisted.tokens('names and descriptions', count)).toBe(100);
+    expect(await second.persisted.tokens('other skills', count)).toBe(200);
+    expect(counted).toBe(2);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The scan cache on disk, for fresh processes (the `skills` CLI): the parsed entries of a ScanCache written to one
+ * file per set of roots and limits, read back with one file read. An entry is used only while its skill file has the
+ * same path, size, mtime and inode (loadCandidates checks), so the cache can be stale but never wrong about a file
+ * it would reuse. The file is versioned by the code that parsed it: any other build (or edited source) starts
+ * afresh. A missing, unreadable or foreign file is an empty cache; a failed write is ignored: it is only a cache.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Limits } from '../limits';
+import { type CacheEntry, createScanCache, type ScanCache } from './scan-cache';
+import type { SkillRoot } from './types';
+
+/** Bumped by hand when an entry's shape changes; the code stamp below catches parser changes. */
+const FORMAT = 1;
+
+interface CacheFile {
+  format: number;
+  version: string;
+  limits: string;
+  entries: Array<[string, CacheEntry]>;
+  /** Token counts by their input's sha256: the o200k table alone takes ~150 ms to load. */
+  tokens?: Record<string, number>;
+}
+
+/**
+ * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
+ * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version.
+ */
+function codeStamp(): string {
+  const dir = import.meta.dirname;
+  const hash = createHash('sha256').update(`${FORMAT}\0`);
+  try {
+    for (const name of fs.readdirSync(dir).sort()) {
+      if (!/\.(ts|mjs|js)$/.test(name)) continue;
+      const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+      if (stat) hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\0`);
+    }
+  } catch {
+    hash.update(String(Date.now())); // unreadable: never match, so never reuse
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+/** `$SKILLCHAT_CACHE_DIR`, else `$XDG_CACHE_HOME/skillchat`, else `~/.cache/skillchat`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SKILLCHAT_CACHE_DIR) return env.SKILLCHAT_CACHE_DIR;
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  return path.join(base, 'skillchat');
+}
+
+export interface PersistedScanCache {
+  cache: ScanCache;
+  /** Writes the cache back when the scan parsed anything or dropped entries (atomically: temp file, then rename). */
+  save(): void;
+  /**
+   * A count that is a function of `input` alone (the catalog's tokens of its skills' names and descriptions), from
+   * the file when counted before, else `count()` (kept for the next run).
+   */
+  tokens(input: string, count: () => Promise<number>): Promise<number>;
+}
+
+/** Opens the cache file for these roots and limits in `dir` (one read). */
+export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: Limits): PersistedScanCache {
+  const limitsKey = JSON.stringify(limits);
+  const name = createHash('sha256').update(JSON.stringify({ roots, limitsKey })).digest('hex').slice(0, 24);
+  const file = path.join(dir, `scan-${name}.json`);
+  const version = codeStamp();
+  const cache = createScanCache();
+  let tokens: Record<string, number> = {};
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CacheFile>;
+    if (parsed.format === FORMAT && parsed.version === version && parsed.limits === limitsKey) {
+      cache.limits = limitsKey;
+      cache.entries = new Map(parsed.entries);
+      tokens = parsed.tokens ?? {};
+    }
+  } catch {
+    // Missing or damaged: an empty cache.
+  }
+  const loaded = cache.entries;
+  let tokensChanged = false;
+  const write = () => {
+    const body: CacheFile = { format: FORMAT, version, limits: limitsKey, entries: [...cache.entries], tokens };
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(tmp, JSON.stringify(body), { mode: 0o600 });
+      fs.renameSync(tmp, file);
+    } catch {
+      fs.rmSync(tmp, { force: true });
+    }
+  };
+  return {
+    cache,
+    save() {
+      const entries = cache.entries;
+      const same =
+        cache.limits === limitsKey &&
+        entries.size === loaded.size &&
+        [...entries].every(([key, entry]) => loaded.get(key) === entry);
+      if (!same || tokensChanged) write();
+      tokensChanged = false;
+    },
+    async tokens(input, count) {
+      const key = createHash('sha256').update(input).digest('hex');
+      const known = tokens[key];
+      if (known !== undefined) return known;
+      const n = await count();
+      // Only the latest catalog is worth keeping: the next run's skills are most likely these.
+      tokens = { [key]: n };
+      tokensChanged = true;
+      return n;
+    },
+  };
+}
