@@ -21,7 +21,7 @@ export interface ApprovalContext {
   store: Pick<ChatStore, 'hasGrant' | 'addGrant' | 'recordDecision'>;
   display: DisplayContext;
   activated: ReadonlySet<string>;
-  explicitSkill?: string;
+  explicitSkills?: readonly string[];
 }
 
 function formatBytes(bytes: number): string {
@@ -35,7 +35,7 @@ export function createToolApproval(ctx: ApprovalContext) {
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.
-    const how = ctx.explicitSkill === skill.name ? 'explicit' : 'model';
+    const how = ctx.explicitSkills?.includes(skill.name) ? 'explicit' : 'model';
     // Activating again in the same chat asks nothing new, so the grant (a hash of the files) is not looked up then.
     const access = await ctx.access.settleConsent(skill, how, async () =>
       ctx.activated.has(skill.name) ? false : ctx.store.hasGrant(skill.name, await skillContentHash(skill)),
