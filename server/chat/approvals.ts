@@ -24,6 +24,9 @@ export interface ApprovalContext {
   explicitSkills?: readonly string[];
 }
 
+/** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
+export const WARNING_MARK = '⚠ ';
+
 function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
@@ -51,11 +54,16 @@ export function createToolApproval(ctx: ApprovalContext) {
     }
     const location = displaySkillLocation(skill, ctx.display);
     const allowedTools = skill.frontmatter['allowed-tools'];
+    // Each warning is its own `⚠ ` line: the approval card shows those lines as warnings (approval.tsx).
+    const warnings = skill.diagnostics
+      .filter((d) => d.code === 'hidden-text')
+      .map((d) => `\n${WARNING_MARK}${d.message}`);
     return {
       type: 'user-approval',
       reason:
         `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
-        (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : ''),
+        (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : '') +
+        warnings.join(''),
     };
   };
 }
