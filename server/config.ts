@@ -193,10 +193,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/**
- * The default roots in precedence order: `<app>/.skills`, every `.agents/skills` from the app directory up to the
- * filesystem root (nearest first), `~/.agents/skills`, `~/.skillchat/skills`.
- */
 /** Whether `dir` is a git repository's root (a `.git` folder, or the `.git` file of a worktree or submodule). */
 export function isGitRoot(dir: string): boolean {
   return fs.existsSync(path.join(dir, '.git'));
