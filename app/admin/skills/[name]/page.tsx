@@ -7,6 +7,7 @@ import { FileTree } from '@/components/admin/file-tree';
 import { Markdown } from '@/components/chat/markdown';
 import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
+import { writableRootOf } from '@/server/authoring/authoring';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { AccessDenied } from '../../_lib/access-denied';
 import { requireAdmin } from '../../_lib/guard';
@@ -37,6 +38,8 @@ export default async function AdminSkillPage({
   const skill = await loadAdminSkill(getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
   const loggedIn = getAccessPolicy().admin.mode === 'token';
+  const loaded = await getApp().registry.get(skill.name);
+  const editable = loaded ? writableRootOf(getApp().config, loaded.dir) !== null : false;
 
   return (
     <>
@@ -77,6 +80,14 @@ export default async function AdminSkillPage({
             <a href={`/api/admin/skills/${encodeURIComponent(skill.name)}/export`} download data-testid="skill-export">
               Export as .skill
             </a>
+            {editable ? (
+              <>
+                {' · '}
+                <Link href={`/admin/skills/${encodeURIComponent(skill.name)}/edit`} data-testid="skill-edit-link">
+                  Edit SKILL.md
+                </Link>
+              </>
+            ) : null}
           </p>
         </section>
 
