@@ -2,6 +2,7 @@
  * The trigger check as /admin runs it: the skill's catalog as a chat would build it, the configured model, the
  * registry's matcher; each run stored with its date and the description's hash (so before/after an edit compare).
  */
+import type { LanguageModel } from 'ai';
 import type { App } from '../app';
 import { buildSkillView } from '../chat/skill-view';
 import { addTriggerCheck, listTriggerChecks } from '../db';
@@ -17,7 +18,9 @@ export interface StoredTriggerCheck {
   report: TriggerReport;
 }
 
-type TriggerHost = Pick<App, 'registry' | 'access' | 'config' | 'model' | 'db'>;
+type TriggerHost = Pick<App, 'registry' | 'access' | 'config' | 'db'> & {
+  model: { model: LanguageModel; label: string; contextWindow?: number };
+};
 
 export function storedTriggerChecks(host: Pick<App, 'db'>, name: string): StoredTriggerCheck[] {
   return listTriggerChecks(host.db, name).map((r) => ({
