@@ -71,8 +71,8 @@ test('a new skill from the template, its description edited in the browser, and 
   const editor = page.getByTestId('editor-text');
   const original = await editor.inputValue();
 
-  // A wrong name is an error the moment it is typed, and Save waits for a draft that loads.
-  await editor.fill(original.replace('name: e2e-notes', 'name: e2e-other'));
+  // A missing description is an error the moment it is typed, and Save waits for a draft that loads.
+  await editor.fill(original.replace(/^description: .*\n/m, ''));
   await expect(page.locator('[data-testid="editor-diagnostic"][data-severity="error"]')).toBeVisible();
   await expect(page.getByTestId('editor-save')).toBeDisabled();
 
