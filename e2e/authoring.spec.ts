@@ -112,3 +112,23 @@ test('a skill with hidden tag characters is flagged in the editor and on the app
   await expect(card.getByTestId('approval-warning')).toContainText('U+E0061');
   await page.screenshot({ path: screenshotPath('authoring-approval-hidden-text.png') });
 });
+
+test('the trigger check runs example prompts against the offline model and the matcher, and keeps the run', async ({
+  page,
+}) => {
+  await page.goto('/admin/skills/e2e-notes');
+  const section = page.getByTestId('trigger-check');
+  await section.getByTestId('trigger-should').fill('summarise this meeting into action items');
+  await section.getByTestId('trigger-should-not').fill('what is the weather like today');
+  await section.getByTestId('trigger-runs').fill('2');
+  await section.getByTestId('trigger-run').click();
+  await expect(section.getByTestId('trigger-result')).toHaveCount(2);
+  await expect(section.getByTestId('trigger-result').first()).toContainText('2/2');
+  await expect(section.getByTestId('trigger-result').last()).toContainText('0/2');
+  await expect(section.getByTestId('trigger-model-scores').first()).toHaveText('100% / 100%');
+
+  // Stored: a reload shows the run and fills the form with its prompts.
+  await page.reload();
+  await expect(section.getByTestId('trigger-run-row')).toHaveCount(1);
+  await expect(section.getByTestId('trigger-should')).toHaveValue('summarise this meeting into action items');
+});
