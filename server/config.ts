@@ -187,23 +187,34 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Whether `dir` is a git repository's root (a `.git` folder, or the `.git` file of a worktree or submodule). */
+export function isGitRoot(dir: string): boolean {
+  return fs.existsSync(path.join(dir, '.git'));
+}
+
 /**
- * The default roots in precedence order: `<app>/.skills`, every `.agents/skills` from the app directory up to the
- * filesystem root (nearest first), `~/.agents/skills`, `~/.skillchat/skills`.
+ * The spec's client guide: `.agents/skills` from the app up to the enclosing git repository's root (or to the
+ * filesystem root outside a repository), with `.claude/skills` beside each for compatibility, then the same two in
+ * the home folder. At each level `.agents/skills` comes first, so it wins a name collision.
  */
-export function defaultRoots(appDir: string, home: string): SkillRoot[] {
+export function defaultRoots(
+  appDir: string,
+  home: string,
+  isRepoRoot: (dir: string) => boolean = isGitRoot,
+): SkillRoot[] {
   const roots: SkillRoot[] = [{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }];
-  const userAgents = path.join(home, '.agents', 'skills');
+  const userFolders = [path.join(home, '.agents', 'skills'), path.join(home, '.claude', 'skills')];
   let dir = path.resolve(appDir);
   for (;;) {
-    const candidate = path.join(dir, '.agents', 'skills');
-    // The home folder's .agents/skills is the user root below; listing it twice would be a self-collision.
-    if (candidate !== userAgents) roots.push({ path: candidate, scope: 'project', kind: 'agents' });
+    for (const candidate of [path.join(dir, '.agents', 'skills'), path.join(dir, '.claude', 'skills')]) {
+      // The home folder's are the user roots below; listing them twice would be a self-collision.
+      if (!userFolders.includes(candidate)) roots.push({ path: candidate, scope: 'project', kind: 'agents' });
+    }
     const parent = path.dirname(dir);
-    if (parent === dir) break;
+    if (parent === dir || isRepoRoot(dir)) break;
     dir = parent;
   }
-  roots.push({ path: userAgents, scope: 'user', kind: 'user-agents' });
+  for (const folder of userFolders) roots.push({ path: folder, scope: 'user', kind: 'user-agents' });
   roots.push({ path: path.join(home, '.skillchat', 'skills'), scope: 'user', kind: 'user-skillchat' });
   return roots;
 }

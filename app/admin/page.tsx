@@ -15,6 +15,7 @@ import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
 import { SandboxStatusCard } from '@/components/admin/sandbox-status';
 import { SkillsTable } from '@/components/admin/skills-table';
+import { NewSkill } from '@/components/authoring/new-skill';
 import { loadAdminOverview } from '@/server/admin/overview';
 import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
@@ -102,6 +103,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         <section className="card" id="install" aria-labelledby="install-h">
           <h2 id="install-h">Install</h2>
           <InstallSkill root={installRootShown} />
+          <h3>Write a new skill</h3>
+          <NewSkill />
           <h3>Installed here</h3>
           <InstalledSkills names={installed} />
         </section>

@@ -5,8 +5,11 @@
  */
 import type { SkillSummary } from '@/server/chat/types';
 
-/** `/api/skills` adds `warning` when a name looks like another skill's (a lookalike may impersonate it). */
-type MenuSkill = SkillSummary & { warning?: string };
+/**
+ * `/api/skills` adds `warning` when a name looks like another skill's (a lookalike may impersonate it), and the
+ * skill's `argument-hint` (an extension) when it has one.
+ */
+type MenuSkill = SkillSummary & { warning?: string; argumentHint?: string };
 
 interface SlashMenuProps {
   id: string;
@@ -49,6 +52,7 @@ export function SlashMenu({ id, skills, activeIndex, loading, error, optionId, o
             onClick={() => onChoose(skill)}
           >
             <span className="slash-option__name">/{skill.name}</span>
+            {skill.argumentHint ? <span className="slash-option__hint">{skill.argumentHint}</span> : null}
             <span className="slash-option__description">{skill.description}</span>
             {skill.warning ? (
               <span className="slash-option__warning" role="note" data-testid={`slash-warning-${skill.name}`}>

@@ -69,9 +69,20 @@ export function ApprovalPrompt({ call, question, details }: ApprovalPromptProps)
     >
       <legend className="approval__question">{question ?? 'Allow this tool call?'}</legend>
       {approval.requestReason ? (
-        <p className="approval__reason" id={reasonId} data-testid="approval-reason">
-          {approval.requestReason}
-        </p>
+        <div id={reasonId}>
+          <p className="approval__reason" data-testid="approval-reason">
+            {approval.requestReason.split('\n')[0]}
+          </p>
+          {/* The server puts each warning (hidden text in the skill) on a line of its own, after the reason. */}
+          {approval.requestReason
+            .split('\n')
+            .slice(1)
+            .map((line) => (
+              <p key={line} className="approval__warning" role="note" data-testid="approval-warning">
+                {line}
+              </p>
+            ))}
+        </div>
       ) : null}
       {details}
       <div className="approval__actions">

@@ -31,9 +31,9 @@ export interface ResolvedPermission {
 
 const SOURCE_LABELS: Record<PermissionSource, string> = {
   app: "the app's .skills folder",
-  agents: "the app's .agents/skills folder",
+  agents: "the app's .agents/skills (or .claude/skills) folder",
   'parent-agents': '.agents/skills in a parent folder',
-  'user-agents': '~/.agents/skills',
+  'user-agents': '~/.agents/skills (or ~/.claude/skills)',
   'user-skillchat': '~/.skillchat/skills',
   configured: 'a configured root',
 };
@@ -44,7 +44,10 @@ export function permissionSource(
 ): PermissionSource {
   const root = config.roots.find((r) => r.path === skill.root);
   if (!root) return 'configured';
-  if (root.kind === 'agents' && root.path !== path.join(config.appDir, '.agents', 'skills')) return 'parent-agents';
+  // `.agents/skills` or `.claude/skills` directly in the app folder is the app's own; higher up it is a parent's.
+  if (root.kind === 'agents' && path.dirname(path.dirname(root.path)) !== path.resolve(config.appDir)) {
+    return 'parent-agents';
+  }
   return root.kind;
 }
 

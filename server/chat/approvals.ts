@@ -21,8 +21,11 @@ export interface ApprovalContext {
   store: Pick<ChatStore, 'hasGrant' | 'addGrant' | 'recordDecision'>;
   display: DisplayContext;
   activated: ReadonlySet<string>;
-  explicitSkill?: string;
+  explicitSkills?: readonly string[];
 }
+
+/** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
+export const WARNING_MARK = '⚠ ';
 
 function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
@@ -35,7 +38,7 @@ export function createToolApproval(ctx: ApprovalContext) {
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.
-    const how = ctx.explicitSkill === skill.name ? 'explicit' : 'model';
+    const how = ctx.explicitSkills?.includes(skill.name) ? 'explicit' : 'model';
     // Activating again in the same chat asks nothing new, so the grant (a hash of the files) is not looked up then.
     const access = await ctx.access.settleConsent(skill, how, async () =>
       ctx.activated.has(skill.name) ? false : ctx.store.hasGrant(skill.name, await skillContentHash(skill)),
@@ -51,11 +54,16 @@ export function createToolApproval(ctx: ApprovalContext) {
     }
     const location = displaySkillLocation(skill, ctx.display);
     const allowedTools = skill.frontmatter['allowed-tools'];
+    // Each warning is its own `⚠ ` line: the approval card shows those lines as warnings (approval.tsx).
+    const warnings = skill.diagnostics
+      .filter((d) => d.code === 'hidden-text')
+      .map((d) => `\n${WARNING_MARK}${d.message}`);
     return {
       type: 'user-approval',
       reason:
         `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
-        (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : ''),
+        (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : '') +
+        warnings.join(''),
     };
   };
 }

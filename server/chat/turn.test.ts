@@ -11,6 +11,7 @@ import { loadConfig } from '../config';
 import { type Db, getMessageRecords, listScriptRuns, markStreamingInterrupted, openDb } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
+import { loadSkill } from '../skills/skill-file';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
@@ -111,6 +112,49 @@ describe('runChatTurn', () => {
     const second = await send(chat.id, '/csv-to-json', deps({ model: { model: throwingModel, label: 'x' } }));
     expect(toolParts(second.answer, 'tool-skills_activate')[0]?.output?.alreadyActive).toBe(true);
     expect(second.view.activations).toEqual([expect.objectContaining({ skillName: 'csv-to-json', count: 1 })]);
+  });
+
+  it('/a /b with a request: both activated as explicit, one after the other, then an answer', async () => {
+    const { chat } = store.createChat({ id: 'multi' });
+    const { answer, view } = await send(chat.id, '/csv-to-json /skills-system-validation convert a.csv to json');
+    const names = toolParts(answer, 'tool-skills_activate').map((p) => [p.input?.name, p.state]);
+    expect(names.slice(0, 2)).toEqual([
+      ['csv-to-json', 'output-available'],
+      ['skills-system-validation', 'output-available'],
+    ]);
+    expect(view.activations.map((a) => [a.skillName, a.lastHow]).sort()).toEqual([
+      ['csv-to-json', 'explicit'],
+      ['skills-system-validation', 'explicit'],
+    ]);
+  });
+
+  it('bare /a /b activates both on the server', async () => {
+    const { chat } = store.createChat({ id: 'multi-bare' });
+    const { answer } = await send(chat.id, '/csv-to-json /skills-system-validation');
+    expect(toolParts(answer, 'tool-skills_activate').map((p) => [p.input?.name, p.state])).toEqual([
+      ['csv-to-json', 'output-available'],
+      ['skills-system-validation', 'output-available'],
+    ]);
+  });
+
+  it('/name args fills $ARGUMENTS and $1 in the instructions', async () => {
+    const dir = path.join(tmp, 'args', 'fix-issue');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'SKILL.md'),
+      '---\nname: fix-issue\ndescription: Fixes a numbered issue in the tracker.\nargument-hint: "[number]"\n---\n\nFix issue $1 (asked: $ARGUMENTS).\n',
+    );
+    const loaded = await loadSkill(dir, {
+      root: path.dirname(dir),
+      scope: 'project',
+      relDir: 'fix-issue',
+      limits: loadConfig({ appDir, env: {} }).limits,
+    });
+    const d = deps({ skills: { skills: [...skills, loaded.skill!] } });
+    const { chat } = store.createChat({ id: 'arguments' });
+    const { answer } = await send(chat.id, '/fix-issue 42 "login page"', d);
+    const [card] = toolParts(answer, 'tool-skills_activate');
+    expect(card?.output?.instructions).toContain('Fix issue 42 (asked: 42 "login page").');
   });
 
   it('refuses reads outside the skill folder with safe errors and no file content', async () => {

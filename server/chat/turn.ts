@@ -20,7 +20,7 @@ import { refusal as refusalOf } from '../access/access';
 import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
-import { parseInvocation } from '../skills/invocation';
+import { parseInvocations } from '../skills/invocation';
 import {
   type ActivationHow,
   activateSkill,
@@ -81,30 +81,33 @@ function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {
   writer.write({ type: 'text-end', id });
 }
 
-/** Writes an activation card (and a line of text) for an explicit `/name`, with no model call. */
+/** Writes an activation card (and a line of text) per skill of an explicit `/name` (or `/a /b`), with no model call. */
 async function answerInvocation(
   writer: UIMessageStreamWriter<ChatMessage>,
   input: {
     messageId: string;
     metadata: ChatMessage['metadata'];
-    name: string;
-    activate: () => Promise<ActivateOutput>;
+    names: readonly string[];
+    activate: (name: string) => Promise<ActivateOutput>;
   },
 ) {
   writer.write({ type: 'start', messageId: input.messageId, messageMetadata: input.metadata });
-  const toolCallId = `explicit-${randomUUID()}`;
-  writer.write({ type: 'tool-input-available', toolCallId, toolName: TOOL_ACTIVATE, input: { name: input.name } });
-  try {
-    const output = await input.activate();
-    writer.write({ type: 'tool-output-available', toolCallId, output });
-    writeText(
-      writer,
-      output.alreadyActive
-        ? `**${output.name}** is already active in this chat.`
-        : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
-    );
-  } catch (error) {
-    writer.write({ type: 'tool-output-error', toolCallId, errorText: (error as Error).message });
+  for (const name of input.names) {
+    const toolCallId = `explicit-${randomUUID()}`;
+    writer.write({ type: 'tool-input-available', toolCallId, toolName: TOOL_ACTIVATE, input: { name } });
+    try {
+      const output = await input.activate(name);
+      writer.write({ type: 'tool-output-available', toolCallId, output });
+      writeText(
+        writer,
+        output.alreadyActive
+          ? `**${output.name}** is already active in this chat.`
+          : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
+      );
+    } catch (error) {
+      writer.write({ type: 'tool-output-error', toolCallId, errorText: (error as Error).message });
+      break;
+    }
   }
   writer.write({ type: 'finish' });
 }
@@ -173,7 +176,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const skills = view.usable;
   const activated = new Set(store.getActivatedNames(chatId));
   const display = { appDir: config.appDir, home: config.home };
-  let explicitSkill: string | undefined;
+  let explicitSkills: string[] = [];
   const approvalContext = (): ApprovalContext => ({
     chatId,
     skills,
@@ -181,15 +184,17 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     store,
     display,
     activated,
-    explicitSkill,
+    explicitSkills,
   });
 
   const { history, answerId } = await prepareHistory(body, stored, deps, approvalContext);
   const continuing = body.trigger === 'approval-response';
   const lastUserText = messageText(history.findLast((m) => m.role === 'user') ?? { parts: [] });
-  const invocation = continuing ? null : parseInvocation(lastUserText, (name) => view.all.has(name));
-  explicitSkill = invocation?.name;
-  const refusal = invocation ? refusalOf(view.access.get(invocation.name)!, 'explicit') : null;
+  const invocation = continuing ? null : parseInvocations(lastUserText, (name) => view.all.has(name));
+  explicitSkills = invocation?.names ?? [];
+  const refusal = (invocation?.names ?? [])
+    .map((name) => refusalOf(view.access.get(name)!, 'explicit'))
+    .find((r) => r !== null);
   const catalog = view.catalog?.catalog ?? null;
 
   const assistantId = answerId;
@@ -210,7 +215,8 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     activated,
     limits: config.limits,
     display,
-    explicitSkill,
+    explicitSkills,
+    explicitArguments: invocation?.rest,
     onActivated: (name: string, how: ActivationHow) => {
       store.recordActivation(chatId, name, how);
       writerRef?.write({ type: 'data-activations', data: { names: [...activated].sort() } });
@@ -233,10 +239,11 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         await answerInvocation(writer, {
           messageId: assistantId,
           metadata,
-          name: invocation.name,
-          activate: refusal
-            ? () => Promise.reject(new SkillToolError(refusal))
-            : () => activateSkill(ctx, invocation.name, 'explicit'),
+          names: invocation.names,
+          activate: (name) => {
+            const refused = refusalOf(view.access.get(name)!, 'explicit');
+            return refused ? Promise.reject(new SkillToolError(refused)) : activateSkill(ctx, name, 'explicit');
+          },
         });
         return;
       }
@@ -262,15 +269,16 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
           // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
           const activeTools = tools ? await offeredTools(ctx) : [];
           if (!invocation || !catalog) return { activeTools };
-          // Force activation on the first step only: a top-level toolChoice would force it on every step and loop.
-          if (stepNumber === 0) {
+          // Force one activation per invoked skill on the first steps only: a top-level toolChoice would loop.
+          const forced = invocation.names[stepNumber];
+          if (forced) {
             return {
               activeTools,
               toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE },
-              instructions: instructionsFor(invocation.name),
+              instructions: instructionsFor(forced),
             };
           }
-          if (stepNumber === 1) return { activeTools, instructions: instructionsFor() };
+          if (stepNumber === invocation.names.length) return { activeTools, instructions: instructionsFor() };
           return { activeTools };
         },
       });

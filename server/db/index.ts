@@ -25,3 +25,4 @@ export {
   type PermissionDecision,
 } from './schema';
 export * from './skill-modes';
+export * from './trigger-checks';

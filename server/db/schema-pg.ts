@@ -140,6 +140,20 @@ export const scriptRuns = pgTable(
   (t) => [index('script_runs_at_idx').on(t.at)],
 );
 
+export const triggerChecks = pgTable(
+  'trigger_checks',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    skillName: text('skill_name').notNull(),
+    descriptionHash: text('description_hash').notNull(),
+    model: text('model').notNull(),
+    runs: integer('runs').notNull(),
+    report: text('report').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('trigger_checks_skill_idx').on(t.skillName, t.at)],
+);
+
 export const skillModes = pgTable('skill_modes', {
   skillName: text('skill_name').primaryKey(),
   mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),

@@ -178,6 +178,23 @@ export const skillModes = sqliteTable('skill_modes', {
   updatedAt: timestamp('updated_at').notNull(),
 });
 
+/** Trigger checks run on a skill's /admin page: the prompts, each one's trigger rates, and the scores (JSON). */
+export const triggerChecks = sqliteTable(
+  'trigger_checks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    skillName: text('skill_name').notNull(),
+    /** Of the description the model saw, so runs before and after an edit can be compared. */
+    descriptionHash: text('description_hash').notNull(),
+    model: text('model').notNull(),
+    runs: integer('runs').notNull(),
+    /** JSON `TriggerReport` (server/authoring/trigger-check.ts). */
+    report: text('report').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('trigger_checks_skill_idx').on(t.skillName, t.at)],
+);
+
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type ActivationRow = typeof activations.$inferSelect;

@@ -37,8 +37,8 @@ export function substituteArguments(instructions: string, rawArguments: string):
 }
 
 /** The description the catalog shows: `when_to_use` appended when the skill has one. */
-export function catalogDescription(skill: { description: string; frontmatter: { when_to_use?: string } }): string {
-  const when = skill.frontmatter.when_to_use?.trim();
+export function catalogDescription(skill: { description: string; frontmatter?: { when_to_use?: string } }): string {
+  const when = skill.frontmatter?.when_to_use?.trim();
   if (!when) return skill.description;
   return `${skill.description.replace(/[\s.]*$/, '')}. ${when}`;
 }

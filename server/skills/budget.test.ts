@@ -70,6 +70,20 @@ describe('shortenDescription', () => {
 });
 
 describe('buildBudgetedCatalog', () => {
+  it('appends when_to_use (an extension) to the description in the catalog', () => {
+    const result = buildBudgetedCatalog(
+      [
+        { name: 'fix-issue', description: 'Fixes issues.', frontmatter: { when_to_use: 'When a bug is reported.' } },
+        { name: 'plain', description: 'Plain skill.', frontmatter: {} },
+      ],
+      { budgetTokens: 10_000 },
+    );
+    expect(parse(result.catalog).available_skills).toEqual([
+      { name: 'fix-issue', description: 'Fixes issues. When a bug is reported.' },
+      { name: 'plain', description: 'Plain skill.' },
+    ]);
+  });
+
   it('under budget: every skill, whole, exactly renderCatalog', () => {
     const few = skills(10);
     const result = buildBudgetedCatalog(few, { budgetTokens: 10_000 });

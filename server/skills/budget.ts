@@ -22,6 +22,7 @@
 import type { CatalogPresenceOf } from '../access/presence';
 import type { CatalogConfig } from '../config';
 import { TOOL_SEARCH } from '../tools/names';
+import { catalogDescription } from './arguments';
 import { countTokens, renderCatalog } from './catalog';
 import { compareNames, createMatcher, type Matcher } from './match';
 
@@ -37,6 +38,8 @@ const LISTED = { catalog: 'listed', pinned: false } as const;
 export interface CatalogSkill {
   name: string;
   description: string;
+  /** `when_to_use` (an extension) is appended to the description in the catalog. */
+  frontmatter?: { when_to_use?: string };
 }
 
 export interface BudgetOptions {
@@ -251,7 +254,7 @@ function memoOf(skills: ReadonlyArray<CatalogSkill>, access: CatalogPresenceOf |
     const presence = access?.get(s.name) ?? LISTED;
     if (presence.catalog === 'searchable') searchOnly++;
     if (presence.catalog !== 'listed') continue;
-    pool.push({ name: s.name, description: s.description, pinned: presence.pinned, source: s });
+    pool.push({ name: s.name, description: catalogDescription(s), pinned: presence.pinned, source: s });
   }
   const byName = new Map(pool.map((e) => [e.name, e]));
   const memo: Memo = { access, pool, byName, searchOnly, results: new Map() };

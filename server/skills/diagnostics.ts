@@ -33,6 +33,7 @@ export const DIAGNOSTIC_CODES = [
   'metadata-value-not-string',
   'metadata-not-mapping',
   'extension-not-string',
+  'extension-not-boolean',
   // Recognised extension fields (extensions.ts) and hidden characters (hidden-text.ts)
   'extension-fields',
   'hidden-text',

@@ -6,7 +6,7 @@
 import type { Diagnostic } from './types';
 import { ALLOWED_FIELDS, compareCodePoints } from './validate';
 
-export const EXTENSION_FIELDS = ['argument-hint', 'when_to_use'] as const;
+export const EXTENSION_FIELDS = ['argument-hint', 'disable-model-invocation', 'user-invocable', 'when_to_use'] as const;
 
 const allowedRepr = `[${[...ALLOWED_FIELDS]
   .sort(compareCodePoints)

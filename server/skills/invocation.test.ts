@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInvocation, splitInvocation } from './invocation';
+import { parseInvocation, parseInvocations, splitInvocation } from './invocation';
 
 const known = new Set(['pdf', 'csv-to-json', 'навык', '技能', 'café']);
 const isKnown = (name: string) => known.has(name);
@@ -54,5 +54,25 @@ describe('splitInvocation', () => {
     expect(splitInvocation('  /shrug')).toEqual({ name: 'shrug', rest: '', command: '/shrug' });
     expect(splitInvocation('/etc/passwd')).toBeNull();
     expect(splitInvocation('plain text')).toBeNull();
+  });
+});
+
+describe('parseInvocations', () => {
+  const known = (name: string) => ['a', 'b', 'pdf'].includes(name);
+
+  it('takes several leading /names, in order and once each, then the request', () => {
+    expect(parseInvocations('/a /b do X', known)).toEqual({ names: ['a', 'b'], rest: 'do X' });
+    expect(parseInvocations('  /b\n/a /b  summarise\nthis', known)).toEqual({
+      names: ['b', 'a'],
+      rest: 'summarise\nthis',
+    });
+    expect(parseInvocations('/pdf', known)).toEqual({ names: ['pdf'], rest: '' });
+  });
+
+  it('stops at the first word that is not a known /name', () => {
+    expect(parseInvocations('/a /etc/passwd please', known)).toEqual({ names: ['a'], rest: '/etc/passwd please' });
+    expect(parseInvocations('/a /shrug /b', known)).toEqual({ names: ['a'], rest: '/shrug /b' });
+    expect(parseInvocations('/shrug /a', known)).toBeNull();
+    expect(parseInvocations('do /a', known)).toBeNull();
   });
 });

@@ -29,3 +29,25 @@ export function parseInvocation(text: string, isKnown: (name: string) => boolean
   if (!split || !isKnown(split.name)) return null;
   return { name: split.name, rest: split.rest };
 }
+
+/** Several skills in one message: `/a /b do X` names `a` and `b` (in order, once each) and asks `do X`. */
+export interface MultiInvocation {
+  names: string[];
+  rest: string;
+}
+
+/**
+ * The known `/name`s a message starts with, then the request. Stops at the first word that is not a known `/name`
+ * (so `/a /etc/passwd` invokes `a` with the request `/etc/passwd`); null when the first one is not known.
+ */
+export function parseInvocations(text: string, isKnown: (name: string) => boolean): MultiInvocation | null {
+  const names: string[] = [];
+  let remaining = text;
+  for (;;) {
+    const next = parseInvocation(remaining, isKnown);
+    if (!next) break;
+    if (!names.includes(next.name)) names.push(next.name);
+    remaining = next.rest;
+  }
+  return names.length === 0 ? null : { names, rest: remaining.trim() };
+}

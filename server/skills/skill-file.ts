@@ -373,6 +373,21 @@ function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFron
     }
   }
 
+  for (const field of ['disable-model-invocation', 'user-invocable'] as const) {
+    // The frontmatter tree keeps scalars as text (as skills-ref's parser does), so `true` arrives as 'true'.
+    const value = tree.get(field);
+    const flag = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+    if (flag === 'true' || flag === 'false') frontmatter[field] = flag === 'true';
+    else if (value !== undefined) {
+      add({
+        severity: 'warning',
+        code: 'extension-not-boolean',
+        message: `Field '${field}' must be true or false; it was ignored`,
+        hint: `Write \`${field}: true\` or \`${field}: false\` (no quotes).`,
+      });
+    }
+  }
+
   const metadata = tree.get('metadata');
   if (metadata instanceof Map) {
     const copy: Record<string, string> = Object.create(null);

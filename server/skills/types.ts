@@ -35,6 +35,9 @@ export interface SkillFrontmatter {
   /** Extensions (arguments.ts): shown in the slash menu / appended to the description in the catalog. */
   'argument-hint'?: string;
   when_to_use?: string;
+  /** Extensions (server/access): `true` keeps the model from activating it; `false` keeps it out of `/name`. */
+  'disable-model-invocation'?: boolean;
+  'user-invocable'?: boolean;
 }
 
 import type { SkillRoot, SkillScope } from '../config';

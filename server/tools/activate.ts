@@ -1,6 +1,7 @@
 /** `skills_activate`: loads a skill's instructions and lists its files. Needs consent for skills under `ask`. */
 import { z } from 'zod';
 import { refusal } from '../access/access';
+import { substituteArguments } from '../skills/arguments';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
 import { readSkillInstructions } from '../skills/resources';
@@ -64,7 +65,9 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   ctx.onActivated(skill.name, how);
   return {
     ...base,
-    instructions: read.body,
+    // Only a person's `/name args` fills the placeholders; the model's own activation gets the body as written.
+    instructions:
+      how === 'explicit' && ctx.explicitArguments ? substituteArguments(read.body, ctx.explicitArguments) : read.body,
     resources: listing.capped ? [...resources, '… (more files not listed)'] : resources,
     truncated: read.truncated,
     ...(read.notice ? { notice: read.notice } : {}),
@@ -78,5 +81,5 @@ export const activateTool = defineTool({
   output: activateOutput,
   needsConsent: true,
   execute: (ctx, { name }: ActivateInput) =>
-    activateSkill(ctx, name, ctx.explicitSkill === name ? 'explicit' : 'model'),
+    activateSkill(ctx, name, ctx.explicitSkills?.includes(name) ? 'explicit' : 'model'),
 });

@@ -30,8 +30,10 @@ export interface SkillToolContext {
   display: DisplayContext;
   /** Persists an activation (the chat's activations and the event log). */
   onActivated: (name: string, how: ActivationHow) => void;
-  /** Name of the skill the person invoked with `/name` this turn: its activation counts as explicit. */
-  explicitSkill?: string;
+  /** Skills the person invoked with `/name` (or `/a /b`) this turn: their activations count as explicit. */
+  explicitSkills?: readonly string[];
+  /** What followed `/name` (or the `/a /b` names): fills `$ARGUMENTS` and `$1`..`$9` in an explicit activation. */
+  explicitArguments?: string;
   /** Logs a sandboxed script run. */
   onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
   /** Aborts running scripts with the turn (Stop). */

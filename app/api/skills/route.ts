@@ -1,5 +1,6 @@
 import { getApp } from '@/server/app';
 import { handle, json } from '@/server/http';
+import { argumentHint } from '@/server/skills/arguments';
 import { lookalikeWarning } from '@/server/skills/confusables';
 
 export const dynamic = 'force-dynamic';
@@ -20,8 +21,14 @@ export const GET = handle(async (request: Request) => {
         .flatMap((r) => (byName.has(r.name) ? [byName.get(r.name)!] : []))
     : skills;
   return json({
-    skills: ordered
-      .slice(0, MAX_RESULTS)
-      .map((s) => ({ name: s.name, description: s.description, ...lookalikeWarning(s) })),
+    skills: ordered.slice(0, MAX_RESULTS).map((s) => {
+      const hint = argumentHint(s);
+      return {
+        name: s.name,
+        description: s.description,
+        ...(hint ? { argumentHint: hint } : {}),
+        ...lookalikeWarning(s),
+      };
+    }),
   });
 });

@@ -4,9 +4,12 @@ import { notFound } from 'next/navigation';
 import { AdminHeader } from '@/components/admin/admin-header';
 import { ScopeLabel, SeverityBadge } from '@/components/admin/badges';
 import { FileTree } from '@/components/admin/file-tree';
+import { TriggerCheck } from '@/components/authoring/trigger-check';
 import { Markdown } from '@/components/chat/markdown';
 import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
+import { writableRootOf } from '@/server/authoring/authoring';
+import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { AccessDenied } from '../../_lib/access-denied';
 import { requireAdmin } from '../../_lib/guard';
@@ -37,6 +40,8 @@ export default async function AdminSkillPage({
   const skill = await loadAdminSkill(getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
   const loggedIn = getAccessPolicy().admin.mode === 'token';
+  const loaded = await getApp().registry.get(skill.name);
+  const editable = loaded ? writableRootOf(getApp().config, loaded.dir) !== null : false;
 
   return (
     <>
@@ -77,6 +82,14 @@ export default async function AdminSkillPage({
             <a href={`/api/admin/skills/${encodeURIComponent(skill.name)}/export`} download data-testid="skill-export">
               Export as .skill
             </a>
+            {editable ? (
+              <>
+                {' · '}
+                <Link href={`/admin/skills/${encodeURIComponent(skill.name)}/edit`} data-testid="skill-edit-link">
+                  Edit SKILL.md
+                </Link>
+              </>
+            ) : null}
           </p>
         </section>
 
@@ -119,6 +132,13 @@ export default async function AdminSkillPage({
             )}
           </section>
         </div>
+        <section className="card" data-testid="skill-trigger-check" aria-labelledby="trigger-h">
+          <h2 id="trigger-h">Trigger check</h2>
+          <p className="small muted">
+            Example prompts run against the configured model and the matcher: how often each one activates this skill.
+          </p>
+          <TriggerCheck name={skill.name} initial={storedTriggerChecks(getApp(), skill.name)} />
+        </section>
       </main>
     </>
   );

@@ -1,0 +1,59 @@
+/** /admin/skills/[name]/edit: the SKILL.md editor, for skills in a writable root (the install root). */
+import fs from 'node:fs';
+import path from 'node:path';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { AdminHeader } from '@/components/admin/admin-header';
+import { SkillEditor } from '@/components/authoring/skill-editor';
+import { getApp } from '@/server/app';
+import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
+import { getAccessPolicy } from '@/server/security/runtime';
+import { AccessDenied } from '../../../_lib/access-denied';
+import { requireAdmin } from '../../../_lib/guard';
+
+export const dynamic = 'force-dynamic';
+
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export default async function EditSkillPage({ params }: { params: Promise<{ name: string }> }) {
+  const { name: rawName } = await params;
+  const name = decodeName(rawName);
+  const denied = await requireAdmin(`/admin/skills/${rawName}/edit`);
+  if (denied) return <AccessDenied denial={denied} />;
+  const app = getApp();
+  const skill = await app.registry.get(name);
+  if (!skill) notFound();
+  const loggedIn = getAccessPolicy().admin.mode === 'token';
+  const writable = writableRootOf(app.config, skill.dir) !== null;
+  const text = writable ? await fs.promises.readFile(skill.file, 'utf8') : '';
+  const check = writable ? await checkDraft(text, path.basename(skill.dir), app.config.limits) : null;
+
+  return (
+    <>
+      <AdminHeader title={`Edit ${skill.name}`} loggedIn={loggedIn} />
+      <main className="admin-main" data-testid="skill-edit" data-skill={skill.name}>
+        <p>
+          <Link href={`/admin/skills/${encodeURIComponent(skill.name)}`} className="small">
+            ← {skill.name}
+          </Link>
+        </p>
+        <section className="card">
+          {check ? (
+            <SkillEditor name={skill.name} initialText={text} initialCheck={check} />
+          ) : (
+            <p data-testid="editor-readonly">
+              This skill is not in a writable root. Only skills in the install root can be edited here; edit this one
+              where it lives.
+            </p>
+          )}
+        </section>
+      </main>
+    </>
+  );
+}

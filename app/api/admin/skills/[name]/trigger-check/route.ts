@@ -1,0 +1,46 @@
+/**
+ * GET /api/admin/skills/:name/trigger-check: the stored trigger checks, newest first.
+ * POST `{ prompts: [{ text, shouldTrigger }], runs }`: runs one against the configured model and the matcher, stores it.
+ */
+import { z } from 'zod';
+import { getApp } from '@/server/app';
+import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/authoring/trigger-admin';
+import { MAX_PROMPTS, MAX_RUNS } from '@/server/authoring/trigger-check';
+import { readJsonBody } from '@/server/chat/request';
+import { AppError } from '@/server/errors';
+import { handle, json } from '@/server/http';
+import { guardAdminRequest } from '@/server/security/guard';
+
+export const dynamic = 'force-dynamic';
+
+const bodySchema = z
+  .object({
+    prompts: z.array(z.object({ text: z.string().max(2000), shouldTrigger: z.boolean() }).strict()).max(MAX_PROMPTS),
+    runs: z.number().int().min(1).max(MAX_RUNS),
+  })
+  .strict();
+
+export const GET = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
+  const denied = guardAdminRequest(request);
+  if (denied) return denied;
+  const { name } = await params;
+  return json({ checks: storedTriggerChecks(getApp(), name) });
+});
+
+export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
+  const denied = guardAdminRequest(request);
+  if (denied) return denied;
+  const { name } = await params;
+  const body = bodySchema.safeParse(await readJsonBody(request));
+  if (!body.success) {
+    throw new AppError(
+      'bad_request:trigger-check',
+      `Send { "prompts": [{ "text": "…", "shouldTrigger": true }], "runs": 1-${MAX_RUNS} } with at most ${MAX_PROMPTS} prompts`,
+    );
+  }
+  // Run against the model a new chat would get (the default of the model registry).
+  const app = getApp();
+  const { choice } = await app.models.choose(null);
+  const model = { model: choice.model, label: choice.label, contextWindow: choice.contextWindow };
+  return json(await runStoredTriggerCheck({ ...app, model }, name, body.data.prompts, body.data.runs));
+});

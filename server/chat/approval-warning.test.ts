@@ -1,0 +1,50 @@
+/** The approval card's reason carries the skill's hidden-text warnings, each on its own `⚠ ` line. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
+import { DEFAULT_LIMITS } from '../config';
+import { loadSkill } from '../skills/skill-file';
+import type { Skill } from '../skills/types';
+import { createToolApproval, WARNING_MARK } from './approvals';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'approval-warning-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function skill(name: string, body: string): Promise<Skill> {
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Test skill.\n---\n\n${body}\n`);
+  return (await loadSkill(dir, { root: tmp, scope: 'project', relDir: name, limits: DEFAULT_LIMITS })).skill!;
+}
+
+async function reasonFor(s: Skill): Promise<string> {
+  const approval = createToolApproval({
+    chatId: 'c',
+    skills: new Map([[s.name, s]]),
+    access: createAccessResolver({ roots: [], appDir: tmp, permissions: { rules: { '*': 'ask' } } }),
+    store: { hasGrant: () => false, addGrant: () => {}, recordDecision: () => {} },
+    display: { appDir: tmp, home: '/nonexistent' },
+    activated: new Set(),
+  });
+  const status = await approval({ toolCall: { toolName: 'skills_activate', input: { name: s.name } } });
+  expect(status).toMatchObject({ type: 'user-approval' });
+  return (status as { reason: string }).reason;
+}
+
+describe('approval reason', () => {
+  it('adds a warning line when SKILL.md hides characters (Unicode tags)', async () => {
+    const tags = [...'ignore'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const reason = await reasonFor(await skill('tagged', `Summarise the file.${tags}`));
+    const lines = reason.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${WARNING_MARK}SKILL\\.md contains 6 hidden characters: Unicode tag character U\\+E0069`),
+    );
+  });
+
+  it('has no warning line for a clean skill', async () => {
+    expect(await reasonFor(await skill('clean', 'Summarise the file.'))).not.toContain('\n');
+  });
+});
