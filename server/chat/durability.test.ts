@@ -126,7 +126,8 @@ describe('turn durability', () => {
 
   it('shutdown: new turns get a 503, finished answers stay complete, cut ones are stored as interrupted', async () => {
     const { chat } = store.createChat({ id: 'shutdown' });
-    await ask(chat.id, slowDeps());
+    // Slow enough that the answer cannot end within the grace, however idle the machine.
+    await ask(chat.id, slowDeps(400));
     await sleep(1200);
     const started = Date.now();
     const result = await drainTurns(300);

@@ -192,9 +192,9 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const lastUserText = messageText(history.findLast((m) => m.role === 'user') ?? { parts: [] });
   const invocation = continuing ? null : parseInvocations(lastUserText, (name) => view.all.has(name));
   explicitSkills = invocation?.names ?? [];
-  const refusal = (invocation?.names ?? [])
-    .map((name) => refusalOf(view.access.get(name)!, 'explicit'))
-    .find((r) => r !== null);
+  const refusal =
+    (invocation?.names ?? []).map((name) => refusalOf(view.access.get(name)!, 'explicit')).find((r) => r !== null) ??
+    null;
   const catalog = view.catalog?.catalog ?? null;
 
   const assistantId = answerId;
