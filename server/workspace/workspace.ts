@@ -234,17 +234,19 @@ export async function removeCreated(dir: string, before: Set<string>, keep: Set<
   for (const name of await topNames(dir)) {
     if (before.has(name) || keep.has(name)) continue;
     const full = path.join(/*turbopackIgnore: true*/ dir, name);
-    // Node's rm walks by full path and gives up (ENAMETOOLONG) on a tree deeper than PATH_MAX, which a script can
-    // build with mkdir + chdir; coreutils rm descends with openat and removes any depth.
-    const ok = await fs.promises
-      .rm(/*turbopackIgnore: true*/ full, { recursive: true, force: true })
-      .then(() => true)
-      .catch(() =>
-        execFileAsync('rm', ['-rf', '--', name], { cwd: dir }).then(
+    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null);
+    if (!stat) continue;
+    // Node's rm walks folders by full path and gives up (ENAMETOOLONG) on a tree deeper than PATH_MAX, which a
+    // script builds with mkdir + chdir; coreutils rm descends with openat and removes any depth.
+    const ok = stat.isDirectory()
+      ? await execFileAsync('rm', ['-rf', '--', name], { cwd: dir }).then(
           () => true,
           () => false,
-        ),
-      );
+        )
+      : await fs.promises.rm(/*turbopackIgnore: true*/ full, { force: true }).then(
+          () => true,
+          () => false,
+        );
     if (ok) removed++;
   }
   return removed;
