@@ -21,7 +21,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { runCapped } from './process';
-import { SANDBOX_PATHS, type SandboxBackend, type SandboxRequest, type SandboxResult } from './types';
+import {
+  SANDBOX_PATHS,
+  type SandboxBackend,
+  type SandboxRequest,
+  type SandboxResult,
+  WORKSPACE_POLL_MS,
+} from './types';
+import { measureTree, type Usage, type UsageCaps, usageMessage } from './usage';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
@@ -143,6 +150,13 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
     async run(request: SandboxRequest): Promise<SandboxResult> {
       await handWorkspaceTo(request.workspaceDir, options.sandboxUid ?? 65534);
       const { command, args } = bwrapArgs(request, options);
+      // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the
+      // run and be served by the server), so the workspace is measured while the script runs.
+      const caps: UsageCaps = {
+        maxBytes: request.limits.maxWorkspaceBytes,
+        maxEntries: request.limits.maxWorkspaceEntries,
+      };
+      let last: Usage | null = null;
       const result = await runCapped({
         command,
         args,
@@ -150,7 +164,17 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
         timeoutMs: request.limits.timeoutMs,
         maxOutputBytes: request.limits.maxOutputBytes,
         signal: request.signal,
+        watch: {
+          everyMs: WORKSPACE_POLL_MS,
+          check: async () => {
+            last = await measureTree(request.workspaceDir, caps);
+            return last.over ? 'workspace-limit' : null;
+          },
+        },
       });
+      if (result.stop === 'workspace-limit' && last) {
+        return { ...result, error: `${usageMessage(last, caps)}; the script was stopped` };
+      }
       return classify(result);
     },
   };
@@ -206,6 +230,7 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
         maxProcesses: 16,
         maxOutputBytes: 4096,
         maxWorkspaceBytes: 1024,
+        maxWorkspaceEntries: 16,
         tmpMb: 1,
       },
     });

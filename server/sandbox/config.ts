@@ -37,6 +37,8 @@ export const workspaceConfigSchema = z
       .default(25 * 1024 * 1024),
     maxFiles: z.number().int().positive().default(100),
     maxWorkspaceBytes: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.maxWorkspaceBytes),
+    /** Files, folders and links at any depth; a script passing it is stopped (uploads stop at `maxFiles`). */
+    maxWorkspaceEntries: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.maxWorkspaceEntries),
   })
   .strict();
 
@@ -117,6 +119,7 @@ export function sandboxLimits(config: ScriptsConfig): SandboxLimits {
     maxProcesses: sandbox.maxProcesses,
     maxOutputBytes: sandbox.maxOutputBytes,
     maxWorkspaceBytes: workspace.maxWorkspaceBytes,
+    maxWorkspaceEntries: workspace.maxWorkspaceEntries,
     tmpMb: sandbox.tmpMb,
   };
 }

@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSkillScript } from '../scripts/run';
-import { listWorkspace, openWorkspaceFile, workspaceDir } from '../workspace/workspace';
+import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
 import { resolveScriptsConfig, type ScriptsConfig } from './config';
 import { bwrapAvailability } from './select';
+import { measureTree } from './usage';
 
 const SECRET = 'SERVER-SECRET-9c1e';
 process.env.SKILLCHAT_ESCAPE_SECRET = SECRET;
@@ -38,12 +39,16 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function run(file: string, source: string, args: string[] = []) {
+async function runWith(scripts: ScriptsConfig, file: string, source: string, args: string[] = []) {
   fs.writeFileSync(path.join(skill.dir, 'scripts', file), source);
   const chatId = `chat${++chat}`;
-  const result = await runSkillScript(skill, `scripts/${file}`, args, { chatId, scripts: config });
+  const result = await runSkillScript(skill, `scripts/${file}`, args, { chatId, scripts });
   return { ...result, chatId };
 }
+
+const run = Object.assign((file: string, source: string, args: string[] = []) => runWith(config, file, source, args), {
+  withConfig: runWith,
+});
 
 suite('escape suite (bubblewrap)', () => {
   it('cannot read /etc/shadow or /root', async () => {
@@ -146,6 +151,79 @@ suite('escape suite (bubblewrap)', () => {
     expect(r.stderr).toMatch(/File size limit exceeded/);
     expect(r.files[0]?.size ?? 0).toBeLessThanOrEqual(1024 * 1024);
   });
+
+  it('many files, each under the per-file cap, are stopped at the workspace total and taken back', async () => {
+    const cap = 1024 * 1024;
+    const small = { ...config, workspace: { ...config.workspace, maxWorkspaceBytes: cap } };
+    const chatId = 'fillchat';
+    const upload = await saveUpload(small.workspace.dir, chatId, 'mine.bin', new Uint8Array(300 * 1024), {
+      ...small.workspace,
+    });
+    expect(upload.ok).toBe(true);
+    // 128 KiB a file, one every 20 ms: each far under RLIMIT_FSIZE, the total past the cap within ~150 ms.
+    fs.writeFileSync(
+      path.join(skill.dir, 'scripts', 'fill.sh'),
+      'i=0; while [ $i -lt 1000 ]; do head -c 131072 /dev/zero > f$i.bin; i=$((i+1)); sleep 0.02; done; echo finished',
+    );
+    const r = await runSkillScript(skill, 'scripts/fill.sh', [], { chatId, scripts: small });
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toBe(
+      `the workspace holds more than ${cap} bytes (the workspace limit); the files this run created were removed; the script was stopped`,
+    );
+    expect(r.stdout).not.toContain('finished');
+    expect(r.durationMs).toBeLessThan(3000); // stopped by the watch, not the 4 s wall clock
+    expect(r.files).toEqual([]);
+    const dir = workspaceDir(small.workspace.dir, chatId);
+    expect(fs.readdirSync(dir)).toEqual(['mine.bin']); // the upload stays
+    expect((await measureTree(dir, { maxBytes: cap, maxEntries: 100 })).over).toBeNull();
+    fs.writeFileSync(path.join(skill.dir, 'scripts', 'after.sh'), 'echo fine > out.txt; cat out.txt');
+    const after = await runSkillScript(skill, 'scripts/after.sh', [], { chatId, scripts: small });
+    expect(after).toMatchObject({ exitCode: 0, stdout: 'fine\n' });
+    expect(after.error).toBeUndefined();
+  }, 20_000);
+
+  it('a burst written between two checks is still taken back after the run', async () => {
+    const cap = 1024 * 1024;
+    const small = { ...config, workspace: { ...config.workspace, maxWorkspaceBytes: cap } };
+    fs.writeFileSync(
+      path.join(skill.dir, 'scripts', 'burst.sh'),
+      'for i in 1 2 3 4; do head -c 524288 /dev/zero > b$i.bin; done; echo wrote',
+    );
+    const r = await runSkillScript(skill, 'scripts/burst.sh', [], { chatId: 'burstchat', scripts: small });
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/more than 1048576 bytes .*the files this run created were removed/);
+    expect(fs.readdirSync(workspaceDir(small.workspace.dir, 'burstchat'))).toEqual([]);
+  });
+
+  it('many tiny files stop at the entry cap', async () => {
+    const few = { ...config, workspace: { ...config.workspace, maxWorkspaceEntries: 500 } };
+    const r = await run.withConfig(
+      few,
+      'tiny.py',
+      'for i in range(1000000):\n  open(f"t{i}", "w").close()\nprint("finished")\n',
+    );
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/more than 500 files and folders \(the workspace limit\).*removed.*stopped/);
+    expect(r.stdout).not.toContain('finished');
+    expect(r.durationMs).toBeLessThan(3000);
+    expect(fs.readdirSync(workspaceDir(few.workspace.dir, r.chatId))).toEqual([]);
+  }, 20_000);
+
+  it('a folder tree deeper than PATH_MAX is bounded and removed', async () => {
+    const few = { ...config, workspace: { ...config.workspace, maxWorkspaceEntries: 500 } };
+    // mkdir + chdir goes deeper than any path the server could name; the walk and the cleanup must cope.
+    const r = await run.withConfig(
+      few,
+      'deep.py',
+      'import os\nfor i in range(1000000):\n  os.mkdir("d")\n  os.chdir("d")\nprint("finished")\n',
+    );
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/more than 500 files and folders/);
+    expect(r.stdout).not.toContain('finished');
+    expect(fs.readdirSync(workspaceDir(few.workspace.dir, r.chatId))).toEqual([]);
+    const after = await run('ok2.sh', 'echo fine');
+    expect(after.stdout).toBe('fine\n');
+  }, 20_000);
 
   it('is killed on abort (Stop)', async () => {
     const controller = new AbortController();

@@ -16,12 +16,18 @@ export interface SpawnSpec {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /**
+   * Checked every `everyMs` while the process runs (never two at once); a stop it returns kills the group, like
+   * the output cap. Used for limits the kernel cannot enforce on a bind mount (the workspace's total size).
+   */
+  watch?: { everyMs: number; check: () => Promise<SandboxStop | null> };
 }
 
 const STOP_MESSAGES: Record<SandboxStop, string> = {
   timeout: 'the script ran past the time limit and was stopped',
   aborted: 'the run was cancelled',
   'output-limit': 'the script wrote more output than allowed and was stopped',
+  'workspace-limit': 'the script filled the workspace past its limit and was stopped',
   memory: 'the script used more memory than allowed',
   cpu: 'the script used more CPU time than allowed and was stopped',
   'sandbox-error': 'the sandbox could not run the script',
@@ -91,6 +97,22 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     child.stdout?.on('data', onData('stdout'));
     child.stderr?.on('data', onData('stderr'));
     const timer = setTimeout(() => halt('timeout'), spec.timeoutMs);
+    let checking = false;
+    const watcher = spec.watch
+      ? setInterval(() => {
+          if (checking || stop) return;
+          checking = true;
+          spec
+            .watch!.check()
+            .then((why) => {
+              if (why) halt(why);
+            })
+            .catch(() => {})
+            .finally(() => {
+              checking = false;
+            });
+        }, spec.watch.everyMs)
+      : undefined;
     const onAbort = () => halt('aborted');
     if (spec.signal?.aborted) onAbort();
     spec.signal?.addEventListener('abort', onAbort, { once: true });
@@ -101,6 +123,7 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watcher);
       spec.signal?.removeEventListener('abort', onAbort);
       // The group may still hold children that closed their pipes early; the run is over for all of them.
       killGroup(child.pid);

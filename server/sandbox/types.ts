@@ -18,8 +18,13 @@ export interface SandboxLimits {
   maxProcesses: number;
   /** Bytes kept of stdout and of stderr together; past it the run is stopped. */
   maxOutputBytes: number;
-  /** Bytes the workspace may hold after the run; also the largest file a script may write (RLIMIT_FSIZE). */
+  /**
+   * Bytes the workspace may hold, checked while the script runs (every `WORKSPACE_POLL_MS`) and after it; also the
+   * largest file a script may write (RLIMIT_FSIZE).
+   */
   maxWorkspaceBytes: number;
+  /** Files, folders and links the workspace may hold at any depth, checked like `maxWorkspaceBytes`. */
+  maxWorkspaceEntries: number;
   /** Size of the in-sandbox /tmp (tmpfs), MiB. */
   tmpMb: number;
 }
@@ -31,6 +36,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxProcesses: 64,
   maxOutputBytes: 64 * 1024,
   maxWorkspaceBytes: 256 * 1024 * 1024,
+  maxWorkspaceEntries: 10_000,
   tmpMb: 64,
 };
 
@@ -49,7 +55,17 @@ export interface SandboxRequest {
   signal?: AbortSignal;
 }
 
-export type SandboxStop = 'timeout' | 'aborted' | 'output-limit' | 'memory' | 'cpu' | 'sandbox-error';
+export type SandboxStop =
+  | 'timeout'
+  | 'aborted'
+  | 'output-limit'
+  | 'workspace-limit'
+  | 'memory'
+  | 'cpu'
+  | 'sandbox-error';
+
+/** How often a running sandbox's workspace is measured. */
+export const WORKSPACE_POLL_MS = 200;
 
 export interface SandboxResult {
   exitCode: number;

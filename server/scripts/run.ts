@@ -15,15 +15,18 @@ import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from '../sand
 import { interpreterFor } from '../sandbox/interpreter';
 import { runtimeInstalled } from '../sandbox/runtime';
 import { chooseSandbox, createBwrapBackend } from '../sandbox/select';
-import { type BackendName, SANDBOX_PATHS, type SandboxResult } from '../sandbox/types';
+import { type BackendName, SANDBOX_PATHS, type SandboxLimits, type SandboxResult } from '../sandbox/types';
+import { measureTree, usageMessage } from '../sandbox/usage';
 import { displayPath, normaliseResourcePath } from '../skills/resources';
 import {
   diffWorkspace,
   ensureWorkspace,
   type FileChange,
   recordScriptFiles,
+  removeCreated,
   scanWorkspace,
-  workspaceBytes,
+  topNames,
+  uploadedNames,
 } from '../workspace/workspace';
 import { runInJustBash, type ScriptErrorCode, type ScriptRunResult } from './just-bash';
 
@@ -163,6 +166,7 @@ export async function runSkillScript(
   try {
     const dir = throwaway ?? (await ensureWorkspace(config.workspace.dir, options.chatId!));
     const before = await scanWorkspace(dir);
+    const names = await topNames(dir);
     const limits = sandboxLimits(config);
     const runtime = (await runtimeInstalled(config.runtime.dir)) ? config.runtime.dir : null;
     const output = await createBwrapBackend({ sandboxUid: config.sandbox.uid }).run({
@@ -175,19 +179,47 @@ export async function runSkillScript(
       limits,
       signal: options.signal,
     });
+    const overCap = await enforceWorkspaceCap(
+      dir,
+      names,
+      limits,
+      options.chatId ? config.workspace.dir : null,
+      options.chatId,
+    );
     const files = diffWorkspace(before, await scanWorkspace(dir));
     if (options.chatId) await recordScriptFiles(config.workspace.dir, options.chatId, files);
-    const over = (await workspaceBytes(dir, limits.maxWorkspaceBytes)) > limits.maxWorkspaceBytes;
-    return toResult(output, files, started, over ? limits.maxWorkspaceBytes : null);
+    return toResult(output, files, started, overCap);
   } finally {
     if (throwaway) await fs.promises.rm(/*turbopackIgnore: true*/ throwaway, { recursive: true, force: true });
   }
+}
+
+/**
+ * The workspace after the run: over a cap (the run was stopped for it, or wrote the rest between two checks),
+ * everything the run added at the top is removed, uploads never. Returns the message for the result, or null.
+ */
+async function enforceWorkspaceCap(
+  dir: string,
+  before: Set<string>,
+  limits: SandboxLimits,
+  root: string | null,
+  chatId: string | undefined,
+): Promise<string | null> {
+  const caps = { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries };
+  const usage = await measureTree(dir, caps);
+  if (!usage.over) return null;
+  const keep = root && chatId ? await uploadedNames(root, chatId) : new Set<string>();
+  const removed = await removeCreated(dir, before, keep);
+  const still = (await measureTree(dir, caps)).over !== null;
+  const done = removed > 0 ? '; the files this run created were removed' : '';
+  return `${usageMessage(usage, caps)}${done}${still ? '; delete files before running more scripts' : ''}`;
 }
 
 const STOP_CODES: Record<NonNullable<SandboxResult['stop']>, ScriptErrorCode> = {
   timeout: 'timeout',
   aborted: 'aborted',
   'output-limit': 'output-limit',
+  'workspace-limit': 'limit-exceeded',
   memory: 'limit-exceeded',
   cpu: 'limit-exceeded',
   'sandbox-error': 'sandbox-error',
@@ -197,7 +229,7 @@ function toResult(
   output: SandboxResult,
   files: FileChange[],
   started: number,
-  overCap: number | null,
+  overCap: string | null,
 ): SkillScriptResult {
   const result: SkillScriptResult = {
     exitCode: output.stop === 'timeout' ? 124 : output.stop === 'aborted' ? 130 : output.exitCode,
@@ -210,12 +242,16 @@ function toResult(
     files,
     backend: 'bwrap',
   };
-  if (output.stop) {
+  if (output.stop === 'workspace-limit' && overCap !== null) {
+    // The after-run message says what was cleaned up; the stop says the script was killed for it.
+    result.errorCode = 'limit-exceeded';
+    result.error = `${overCap}; the script was stopped`;
+  } else if (output.stop) {
     result.errorCode = STOP_CODES[output.stop];
     result.error = output.error;
   } else if (overCap !== null) {
     result.errorCode = 'limit-exceeded';
-    result.error = `the workspace holds more than ${overCap} bytes after this run; delete files before running more scripts`;
+    result.error = overCap;
   }
   return result;
 }

@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../paths';
 import { interpreterFor } from '../sandbox/interpreter';
 import { readAtMost } from '../skills/resources';
 
@@ -74,12 +75,6 @@ export interface SkillSnapshot {
 }
 
 export type SnapshotResult = { ok: true; snapshot: SkillSnapshot } | { ok: false; error: string };
-
-/** Containment by path arithmetic: `/x/skill-evil` starts with `/x/skill` as a string. */
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
 
 /** Relative path from the real root as a posix path, which is what the in-memory tree uses. */
 function toPosix(rel: string): string {

@@ -7,8 +7,10 @@
  * The server only ever reads regular files here, opened without following links: a script can leave a symlink
  * to `/etc/shadow` in its workspace, and it is neither listed nor served.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources';
 import { uniqueName } from './names';
 
@@ -27,6 +29,8 @@ export interface WorkspaceCaps {
   maxFiles: number;
   maxWorkspaceBytes: number;
 }
+
+const execFileAsync = promisify(execFile);
 
 type Meta = { files: Record<string, { origin: FileOrigin; createdAt: string }> };
 
@@ -210,20 +214,40 @@ export function totalBytes(files: Map<string, fs.Stats>): number {
   return sum;
 }
 
-/** Bytes under `dir`, folders included, links not followed; stops counting past `cap` (enough to know it is over). */
-export async function workspaceBytes(dir: string, cap = Number.POSITIVE_INFINITY): Promise<number> {
-  let sum = 0;
-  const pending = [dir];
-  while (pending.length > 0 && sum <= cap) {
-    const current = pending.pop()!;
-    const entries = await fs.promises
-      .readdir(/*turbopackIgnore: true*/ current, { withFileTypes: true })
-      .catch(() => []);
-    for (const entry of entries) {
-      const full = path.join(/*turbopackIgnore: true*/ current, entry.name);
-      if (entry.isDirectory()) pending.push(full);
-      else sum += (await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null))?.size ?? 0;
-    }
+/** Every name at the top of the workspace (links, folders and all): what a run may later have to take back. */
+export async function topNames(dir: string): Promise<Set<string>> {
+  return new Set(await fs.promises.readdir(/*turbopackIgnore: true*/ dir).catch(() => []));
+}
+
+/** Names the person uploaded (never removed on a script's account). */
+export async function uploadedNames(root: string, chatId: string): Promise<Set<string>> {
+  const meta = await readMeta(root, chatId);
+  return new Set(Object.entries(meta.files).flatMap(([name, m]) => (m.origin === 'upload' ? [name] : [])));
+}
+
+/**
+ * Removes what a run added at the top of the workspace (any name not in `before` nor in `keep`), folders with
+ * everything in them; links are removed, never followed. Returns how many names were removed.
+ */
+export async function removeCreated(dir: string, before: Set<string>, keep: Set<string>): Promise<number> {
+  let removed = 0;
+  for (const name of await topNames(dir)) {
+    if (before.has(name) || keep.has(name)) continue;
+    const full = path.join(/*turbopackIgnore: true*/ dir, name);
+    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null);
+    if (!stat) continue;
+    // Node's rm walks folders by full path and gives up (ENAMETOOLONG) on a tree deeper than PATH_MAX, which a
+    // script builds with mkdir + chdir; coreutils rm descends with openat and removes any depth.
+    const ok = stat.isDirectory()
+      ? await execFileAsync('rm', ['-rf', '--', name], { cwd: dir }).then(
+          () => true,
+          () => false,
+        )
+      : await fs.promises.rm(/*turbopackIgnore: true*/ full, { force: true }).then(
+          () => true,
+          () => false,
+        );
+    if (ok) removed++;
   }
-  return sum;
+  return removed;
 }

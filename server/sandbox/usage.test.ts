@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { measureTree } from './usage';
+
+let tmp: string;
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-usage-'));
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const roomy = { maxBytes: 1024 ** 3, maxEntries: 1000 };
+
+describe('measureTree', () => {
+  it('counts files and folders at any depth', async () => {
+    fs.mkdirSync(path.join(tmp, 'a', 'b'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'a', 'b', 'x.bin'), Buffer.alloc(10_000));
+    fs.writeFileSync(path.join(tmp, 'y.txt'), 'hi');
+    const usage = await measureTree(tmp, roomy);
+    expect(usage.entries).toBe(4);
+    expect(usage.bytes).toBeGreaterThanOrEqual(10_002);
+    expect(usage.over).toBeNull();
+  });
+
+  it('does not follow links (a link to a big folder costs only itself)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-usage-out-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'big.bin'), Buffer.alloc(2_000_000));
+      fs.symlinkSync(outside, path.join(tmp, 'link'));
+      const usage = await measureTree(tmp, roomy);
+      expect(usage.entries).toBe(1);
+      expect(usage.bytes).toBeLessThan(100_000);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('charges allocated blocks, so many one-byte files add up', async () => {
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(tmp, `t${i}`), 'x');
+    const usage = await measureTree(tmp, roomy);
+    // 50 bytes of content, but each file takes at least one block on a real disk (tmpfs too).
+    expect(usage.bytes).toBeGreaterThan(50 * 512);
+  });
+
+  it('stops at the first cap passed', async () => {
+    for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(tmp, `f${i}`), Buffer.alloc(1000));
+    expect(await measureTree(tmp, { maxBytes: 1024 ** 3, maxEntries: 10 })).toMatchObject({
+      entries: 11,
+      over: 'entries',
+    });
+    const bytes = await measureTree(tmp, { maxBytes: 5000, maxEntries: 1000 });
+    expect(bytes.over).toBe('bytes');
+    expect(bytes.entries).toBeLessThan(30);
+  });
+
+  it('a missing folder measures empty', async () => {
+    expect(await measureTree(path.join(tmp, 'gone'), roomy)).toEqual({ bytes: 0, entries: 0, over: null });
+  });
+});
