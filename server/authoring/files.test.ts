@@ -85,6 +85,25 @@ describe('saveTextFile', () => {
     expect(read.ok && read.content).toBe('# New\n');
   });
 
+  it('rescans the registry after a save, and not after a refusal', async () => {
+    const h = host();
+    let rescans = 0;
+    const spied = {
+      config: h.config,
+      registry: {
+        get: h.registry.get,
+        rescan: () => {
+          rescans += 1;
+          return h.registry.rescan();
+        },
+      },
+    };
+    await saveTextFile(spied, 'notes', 'references/x.md', 'new\n');
+    expect(rescans).toBe(1);
+    await status(saveTextFile(spied, 'notes', '../x.md', 'new\n'));
+    expect(rescans).toBe(1);
+  });
+
   it('creates a new file in a new subfolder and lists it', async () => {
     const h = host();
     const saved = await saveTextFile(h, 'notes', 'scripts/tool/run.py', 'print("hi")\n');
