@@ -17,6 +17,7 @@ test.describe.configure({ mode: 'serial' });
 const PORT = Number(process.env.E2E_AUTHORING_PORT ?? 3237);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const HIDDEN = 'e2e-thermo-hidden';
+const REFS = 'e2e-refs';
 const tag = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) ?? 0))).join('');
 
 test.use({ baseURL: ORIGIN });
@@ -34,6 +35,12 @@ test.beforeAll(async () => {
   );
   const config = path.join(tmp, 'skillchat.config.json');
   fs.writeFileSync(config, JSON.stringify({ permissions: { rules: { [HIDDEN]: 'ask' } } }));
+  fs.mkdirSync(path.join(root, REFS, 'references'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, REFS, 'SKILL.md'),
+    `---\nname: ${REFS}\ndescription: Looks things up in its reference notes.\n---\n\nRead references/x.md.\n`,
+  );
+  fs.writeFileSync(path.join(root, REFS, 'references', 'x.md'), '# Old notes\n');
   fs.mkdirSync(path.join(tmp, 'home'));
   server = await startOwnServer(PORT, {
     SKILLCHAT_DB: path.join(tmp, 'test.db'),
@@ -131,4 +138,32 @@ test('the trigger check runs example prompts against the offline model and the m
   await page.reload();
   await expect(section.getByTestId('trigger-run-row')).toHaveCount(1);
   await expect(section.getByTestId('trigger-should')).toHaveValue('summarise this meeting into action items');
+});
+
+test('a reference file is edited in the browser, saved, and read back through the file API', async ({ page }) => {
+  await page.goto(`/admin/skills/${REFS}/edit`);
+  await page.locator('[data-testid="file-editor-file"][data-path="references/x.md"]').click();
+  const editor = page.getByTestId('file-editor-text');
+  await expect(editor).toHaveValue('# Old notes\n');
+  await editor.fill('# New notes\n\nThe answer is 42.\n');
+  await page.getByTestId('file-editor-save').click();
+  await expect(page.getByTestId('file-editor-status')).toContainText('Saved');
+  expect(fs.readFileSync(path.join(tmp, 'skills', REFS, 'references', 'x.md'), 'utf8')).toBe(
+    '# New notes\n\nThe answer is 42.\n',
+  );
+  const response = await page.request.get(`/api/admin/skills/${REFS}/files?path=references/x.md`);
+  expect(response.status()).toBe(200);
+  expect((await response.json()).text).toBe('# New notes\n\nThe answer is 42.\n');
+
+  // A new file in a new folder, with a hidden character: saved, and the warning is shown.
+  await page.getByTestId('file-editor-new-path').fill('assets/new.json');
+  await page.getByTestId('file-editor-new').click();
+  await page.getByTestId('file-editor-text').fill(`{"a": "b${tag('x')}"}`);
+  await page.getByTestId('file-editor-save').click();
+  await expect(page.getByTestId('file-editor-status')).toContainText('Saved');
+  await expect(page.locator('[data-testid="file-editor-diagnostic"][data-code="hidden-text"]')).toContainText(
+    'hidden character',
+  );
+  await expect(page.locator('[data-testid="file-editor-file"][data-path="assets/new.json"]')).toBeVisible();
+  await page.screenshot({ path: screenshotPath('authoring-file-editor.png'), fullPage: true });
 });

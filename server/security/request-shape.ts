@@ -25,6 +25,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/skills/create', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/skill-file', methods: ['GET', 'PUT'] },
   { pattern: '/api/admin/skills/[name]/draft', methods: ['POST'] },
+  { pattern: '/api/admin/skills/[name]/files', methods: ['GET', 'PUT'] },
   { pattern: '/api/admin/skills/[name]/trigger-check', methods: ['GET', 'POST'] },
   { pattern: '/api/admin/skills/[name]/mode', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/uninstall', methods: ['POST'] },

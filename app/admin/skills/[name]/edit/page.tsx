@@ -1,13 +1,15 @@
-/** /admin/skills/[name]/edit: the SKILL.md editor, for skills in a writable root (the install root). */
+/** /admin/skills/[name]/edit: the SKILL.md editor and the editor of its other text files, for skills in a writable root (the install root). */
 import fs from 'node:fs';
 import path from 'node:path';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AdminHeader } from '@/components/admin/admin-header';
+import { FileEditor } from '@/components/authoring/file-editor';
 import { SkillEditor } from '@/components/authoring/skill-editor';
 import { getApp } from '@/server/app';
 import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
 import { getAccessPolicy } from '@/server/security/runtime';
+import { listSkillFiles } from '@/server/skills/files';
 import { AccessDenied } from '../../../_lib/access-denied';
 import { requireAdmin } from '../../../_lib/guard';
 
@@ -33,6 +35,9 @@ export default async function EditSkillPage({ params }: { params: Promise<{ name
   const writable = writableRootOf(app.config, skill.dir) !== null;
   const text = writable ? await fs.promises.readFile(skill.file, 'utf8') : '';
   const check = writable ? await checkDraft(text, path.basename(skill.dir), app.config.limits) : null;
+  const others = writable
+    ? (await listSkillFiles(skill.dir)).files.map((f) => f.path).filter((f) => !/^skill\.md$/i.test(f))
+    : [];
 
   return (
     <>
@@ -53,6 +58,11 @@ export default async function EditSkillPage({ params }: { params: Promise<{ name
             </p>
           )}
         </section>
+        {check ? (
+          <section className="card">
+            <FileEditor name={skill.name} initialFiles={others} />
+          </section>
+        ) : null}
       </main>
     </>
   );
