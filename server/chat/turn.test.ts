@@ -206,6 +206,22 @@ describe('runChatTurn', () => {
     expect(messages[1]!.id).not.toBe(answer.id);
   });
 
+  it('regenerate after a model activation answers from the instructions, re-attached as <skill_content>', async () => {
+    const { chat } = store.createChat({ id: 'regen-skill' });
+    const first = await send(chat.id, 'Please write a commit message for my staged changes');
+    expect(toolParts(first.answer, 'tool-skills_activate')[0]?.output?.instructions).toContain('# Commit messages');
+    expect(text(first.answer)).toContain('# Commit messages');
+    await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
+    await waitForTurn(chat.id);
+    const again = store.getMessages(chat.id).at(-1)!;
+    // The activation card went with the old answer: the instructions now come from the re-attached block only.
+    expect(toolParts(again, 'tool-skills_activate')).toEqual([]);
+    expect(text(again)).toContain('# Commit messages');
+    expect(text(again)).toContain('references/CONVENTIONAL-COMMITS.md');
+    const later = await send(chat.id, 'and another commit message for a typo fix');
+    expect(text(later.answer)).toContain('# Commit messages');
+  });
+
   it('Stop aborts the answer and keeps what was said', async () => {
     const { chat } = store.createChat({ id: 'stop' });
     const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });

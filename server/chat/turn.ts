@@ -34,6 +34,7 @@ import { listWorkspace } from '../workspace/workspace';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
+import { renderActiveSkills } from './skill-content';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
 import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
@@ -115,7 +116,7 @@ async function answerInvocation(
     writeText(
       writer,
       output.alreadyActive
-        ? `**${output.name}** is already active in this chat.`
+        ? `**${output.name}** is already active in this chat; its instructions still apply.`
         : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
     );
   } catch (error) {
@@ -225,6 +226,11 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   };
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
   const workspaceLine = await workspaceFilesLine(config, chatId);
+  // Skills activated on earlier turns keep their instructions in the model's input (Regenerate included).
+  const skillContent = await renderActiveSkills([...activated], skills, {
+    maxBytes: config.limits.maxResourceBytes,
+    display,
+  });
 
   const metadata = { model: deps.model.label, createdAt: Date.now() };
 
@@ -254,7 +260,8 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
       const tools = createSkillTools(ctx);
       const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const instructionsFor = (explicitSkill?: string) =>
-        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill }) + workspaceLine;
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent }) +
+        workspaceLine;
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),
