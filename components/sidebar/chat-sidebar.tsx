@@ -4,6 +4,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useChats } from '@/components/chats-context';
 import { PlusIcon } from '@/components/icons';
 import { ChatItem } from './chat-item';
+import { ChatSearch } from './chat-search';
 
 export function ChatSidebar() {
   const { chats, activeChatId, startNewChat, removeChat } = useChats();
@@ -38,15 +39,17 @@ export function ChatSidebar() {
           New chat
         </button>
       </div>
-      {chats.length === 0 ? (
-        <p className="sidebar__empty">No chats yet.</p>
-      ) : (
-        <ul className="chat-list" data-testid="chat-list">
-          {chats.map((chat) => (
-            <ChatItem key={chat.id} chat={chat} active={chat.id === activeChatId} onDeleted={onDeleted} />
-          ))}
-        </ul>
-      )}
+      <ChatSearch activeChatId={activeChatId}>
+        {chats.length === 0 ? (
+          <p className="sidebar__empty">No chats yet.</p>
+        ) : (
+          <ul className="chat-list" data-testid="chat-list">
+            {chats.map((chat) => (
+              <ChatItem key={chat.id} chat={chat} active={chat.id === activeChatId} onDeleted={onDeleted} />
+            ))}
+          </ul>
+        )}
+      </ChatSearch>
       <div className="sidebar__footer">
         {/* A plain link: the admin page is its own layout, and on an exposed server it asks for the token first. */}
         <a href="/admin" className="sidebar__admin" data-testid="admin-link">

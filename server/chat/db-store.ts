@@ -24,6 +24,7 @@ import {
   type StoredMessage,
   saveMessage,
   saveUserMessage,
+  searchChats,
   startAssistantMessage,
   touchChat,
 } from '../db';
@@ -56,6 +57,11 @@ export function createDbChatStore(connection: Db): ChatStore {
 
   return {
     listChats: () => listChats({}, db()).map(summary),
+    searchChats: (query) =>
+      searchChats(query, {}, db()).map((hit) => ({
+        ...summary(hit.chat),
+        ...(hit.snippet ? { snippet: hit.snippet } : {}),
+      })),
     createChat: ({ id, title }) => {
       const { chat, created } = ensureChat({ id: id ?? crypto.randomUUID(), title }, db());
       return { chat: summary(chat), created };

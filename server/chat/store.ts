@@ -16,6 +16,8 @@ export interface ChatView {
 
 export interface ChatStore {
   listChats(): ChatSummary[];
+  /** Chats whose title or message text has every word of `query` (as a prefix), most recently active first. */
+  searchChats(query: string): ChatSummary[];
   /** Idempotent for an existing id: returns it with `created: false`. */
   createChat(input: { id?: string; title?: string }): { chat: ChatSummary; created: boolean };
   renameChat(id: string, title: string): ChatSummary | null;

@@ -80,6 +80,8 @@ export interface ChatSummary {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** Search results only: words around the match in a message (none when the title matched). */
+  snippet?: string;
 }
 
 export interface ChatActivation {

@@ -24,4 +24,5 @@ export {
   PERMISSION_DECISIONS,
   type PermissionDecision,
 } from './schema';
+export * from './search';
 export * from './skill-modes';
