@@ -130,7 +130,11 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       clearError();
       if (!(await ensureCreated(text))) return false;
       touchChat(chatId);
-      void sendMessage({ text, metadata: attachments.length > 0 ? { attachments } : undefined });
+      // The time shows at once; the server stores its own.
+      void sendMessage({
+        text,
+        metadata: { createdAt: Date.now(), ...(attachments.length > 0 ? { attachments } : {}) },
+      });
       return true;
     },
     [chatId, clearError, ensureCreated, sendMessage, touchChat],

@@ -24,6 +24,23 @@ function MessageAttachments({ files }: { files: Attachment[] | undefined }) {
   return files ? <AttachmentChips chatId={chat?.chatId ?? null} files={files} /> : null;
 }
 
+/** When the message was written, in the reader's time zone (the server renders its own; the browser corrects it). */
+function MessageTime({ at }: { at: number | undefined }) {
+  if (at === undefined) return null;
+  const date = new Date(at);
+  return (
+    <time
+      className="message__time"
+      dateTime={date.toISOString()}
+      title={date.toLocaleString()}
+      data-testid="message-time"
+      suppressHydrationWarning
+    >
+      {date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+    </time>
+  );
+}
+
 function UserMessage({ message }: { message: ChatMessage }) {
   const text = message.parts
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
@@ -37,6 +54,7 @@ function UserMessage({ message }: { message: ChatMessage }) {
         {rest}
       </div>
       <MessageAttachments files={message.metadata?.attachments} />
+      <MessageTime at={message.metadata?.createdAt} />
     </div>
   );
 }
@@ -90,7 +108,13 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           {message.metadata.error ? `: ${message.metadata.error}` : '.'}
         </p>
       ) : null}
-      {message.metadata?.model ? <div className="message__meta">{message.metadata.model}</div> : null}
+      {message.metadata?.model || message.metadata?.createdAt ? (
+        <div className="message__meta">
+          {message.metadata.model}
+          {message.metadata.model && message.metadata.createdAt ? ' · ' : null}
+          <MessageTime at={message.metadata.createdAt} />
+        </div>
+      ) : null}
     </div>
   );
 });

@@ -100,7 +100,16 @@ export function createDbChatStore(connection: Db): ChatStore {
       startAssistantMessage(chatId, id, {}, db());
     },
     finishAssistantMessage: (id, result) => {
-      finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());
+      finishAssistantMessage(
+        id,
+        {
+          parts: result.parts,
+          status: result.status,
+          error: result.error ?? null,
+          ...(result.metadata ? { metadata: result.metadata } : {}),
+        },
+        db(),
+      );
     },
     touchChat: (chatId) => {
       touchChat(chatId, new Date(), db());

@@ -31,7 +31,7 @@ export interface ChatStore {
   startAssistantMessage(chatId: string, id: string): void;
   finishAssistantMessage(
     id: string,
-    result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string },
+    result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string; metadata?: ChatMessage['metadata'] },
   ): void;
   touchChat(chatId: string): void;
   getActivatedNames(chatId: string): string[];

@@ -95,6 +95,9 @@ describe('runChatTurn', () => {
       expect.objectContaining({ skillName: 'skills-system-validation', count: 1, lastHow: 'explicit' }),
     ]);
     expect(view.chat.title).toContain('skills-system-validation');
+    // Both sides of the exchange carry the time they were written.
+    expect(view.messages.at(-2)!.metadata?.createdAt).toBeTypeOf('number');
+    expect(answer.metadata?.createdAt).toBeGreaterThanOrEqual(view.messages.at(-2)!.metadata!.createdAt!);
   });
 
   it('bare /skill activates on the server without a model call, once per chat', async () => {

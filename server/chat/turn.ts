@@ -135,7 +135,8 @@ async function prepareHistory(
   const { store } = deps;
   const { chatId } = body;
   if (body.trigger === 'submit-message') {
-    const message = body.message!;
+    // The time is the server's: a browser's clock is neither trusted nor in step with the answers' times.
+    const message: ChatMessage = { ...body.message!, metadata: { ...body.message!.metadata, createdAt: Date.now() } };
     if (history.some((m) => m.id === message.id)) {
       throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
     }
@@ -302,6 +303,8 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
         const failed = outcome.status === 'failed';
         store.finishAssistantMessage(assistantId, {
           parts: responseMessage.parts,
+          // The model's label and the answer's time, so a reloaded chat and its export show them.
+          metadata: responseMessage.metadata,
           status: isAborted ? 'aborted' : failed ? 'error' : 'complete',
           error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
         });
