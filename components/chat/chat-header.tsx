@@ -52,13 +52,40 @@ export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
   );
 }
 
-export function ChatHeader({ title, model, skills }: { title: string; model: ModelInfo; skills: ActiveSkill[] }) {
+/** Download links for a stored chat (`GET /api/chats/:id/export`); plain links, the server names the file. */
+export function ExportLinks({ chatId }: { chatId: string }) {
+  const base = `/api/chats/${encodeURIComponent(chatId)}/export`;
+  return (
+    <span className="chat-export" aria-label="Export this chat">
+      <a href={`${base}?format=md`} download className="chat-export__link" data-testid="export-md">
+        Export .md
+      </a>
+      <a href={`${base}?format=json`} download className="chat-export__link" data-testid="export-json">
+        .json
+      </a>
+    </span>
+  );
+}
+
+export function ChatHeader({
+  title,
+  model,
+  skills,
+  exportChatId,
+}: {
+  title: string;
+  model: ModelInfo;
+  skills: ActiveSkill[];
+  /** Set once the chat is stored: offers the export links. */
+  exportChatId?: string | null;
+}) {
   return (
     <header className="chat-header">
       <div className="chat-header__row">
         <h1 className="chat-header__title" data-testid="chat-title">
           {title}
         </h1>
+        {exportChatId ? <ExportLinks chatId={exportChatId} /> : null}
         <ModelBadge model={model} />
       </div>
       <SkillChips skills={skills} />

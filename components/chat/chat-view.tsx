@@ -176,7 +176,7 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   return (
     <ChatFilesContext.Provider value={chatFiles}>
       <section className="chat" aria-label={title}>
-        <ChatHeader title={title} model={model} skills={skills} />
+        <ChatHeader title={title} model={model} skills={skills} exportChatId={created ? chatId : null} />
         <ApprovalProvider value={approvals}>
           <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
         </ApprovalProvider>
