@@ -56,12 +56,12 @@ export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
 export function ExportLinks({ chatId }: { chatId: string }) {
   const base = `/api/chats/${encodeURIComponent(chatId)}/export`;
   return (
-    <span className="chat-export" aria-label="Export this chat">
+    <span className="chat-export">
       <a href={`${base}?format=md`} download className="chat-export__link" data-testid="export-md">
-        Export .md
+        Export chat as .md
       </a>
       <a href={`${base}?format=json`} download className="chat-export__link" data-testid="export-json">
-        .json
+        or .json
       </a>
     </span>
   );

@@ -16,12 +16,13 @@ import { createChat, errorMessageFrom, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
-import type { Attachment, ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatActivation, ChatMessage, SkillSummary } from '@/server/chat/types';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader, type ModelInfo } from './chat-header';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
+import { StarterSuggestions } from './starter-suggestions';
 
 export interface ChatViewProps {
   chatId: string;
@@ -66,6 +67,9 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   const { chats, upsertChat, touchChat, refreshChats, setActiveChatId } = useChats();
   const [created, setCreated] = useState(!isNew);
   const [sendError, setSendError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<{ text: string } | null>(null);
+  // The answer Stop was pressed on: it reads "Stopped" at once, before the server's stored status is loaded.
+  const [stoppedId, setStoppedId] = useState<string | null>(null);
   // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
   const [unsent] = useState<UnsentApprovals>(() => new Map());
   const [alwaysIds] = useState(() => new Set<string>());
@@ -166,10 +170,24 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
   }, [clearError, regenerate]);
 
   const onStop = useCallback(() => {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') setStoppedId(last.id);
     // The server keeps answering when only the browser lets go (so a closed tab loses nothing): stop both.
     void stopChat(chatId).catch(() => {});
     void stop();
-  }, [chatId, stop]);
+  }, [chatId, stop, messages]);
+
+  const shown = useMemo(
+    () =>
+      stoppedId === null
+        ? messages
+        : messages.map((m) =>
+            m.id === stoppedId && !m.metadata?.status
+              ? { ...m, metadata: { ...m.metadata, status: 'aborted' as const } }
+              : m,
+          ),
+    [messages, stoppedId],
+  );
 
   const shownError = sendError ?? (error ? errorMessageFrom(error.message, 'The answer failed. Try again.') : null);
 
@@ -178,7 +196,12 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
       <section className="chat" aria-label={title}>
         <ChatHeader title={title} model={model} skills={skills} exportChatId={created ? chatId : null} />
         <ApprovalProvider value={approvals}>
-          <MessageList messages={messages} status={status} onRegenerate={onRegenerate} empty={<EmptyChat />} />
+          <MessageList
+            messages={shown}
+            status={status}
+            onRegenerate={onRegenerate}
+            empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
+          />
         </ApprovalProvider>
         <div className="chat__bottom">
           <FilesPanel />
@@ -197,14 +220,14 @@ export function ChatView({ chatId, isNew, initialTitle, initialMessages, initial
               </button>
             </div>
           ) : null}
-          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus />
+          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus draft={draft} />
         </div>
       </section>
     </ChatFilesContext.Provider>
   );
 }
 
-function EmptyChat() {
+function EmptyChat({ onPick }: { onPick: (skill: SkillSummary) => void }) {
   return (
     <div className="empty-chat" data-testid="empty-chat">
       <h2>What can I help with?</h2>
@@ -212,6 +235,7 @@ function EmptyChat() {
         Ask anything. Skills are picked up when your request matches one, or choose one yourself: type <kbd>/</kbd> at
         the start of a message.
       </p>
+      <StarterSuggestions onPick={onPick} />
     </div>
   );
 }

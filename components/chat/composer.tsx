@@ -1,5 +1,5 @@
 'use client';
-import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 /**
  * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
  * `/name ` so the rest of the line becomes the request to that skill.
@@ -19,12 +19,14 @@ interface ComposerProps {
   onUpload?: (file: File) => Promise<Attachment>;
   onStop: () => void;
   autoFocus?: boolean;
+  /** Text put into the box from outside (a starter suggestion); a new object each time, replacing what is there. */
+  draft?: { text: string } | null;
 }
 
 /** `/` followed by a partial skill name and nothing else: the menu's query. */
 const SLASH_QUERY = /^\/(\S*)$/;
 
-export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: ComposerProps) {
+export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: ComposerProps) {
   const [value, setValue] = useState('');
   const files = useAttachments(onUpload);
   const fileInputRef = useRef<HTMLInputElement>(null);
@@ -58,6 +60,12 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: Composer
       el.setSelectionRange(el.value.length, el.value.length);
     }
   });
+
+  useEffect(() => {
+    if (!draft) return;
+    setValue(draft.text);
+    caretToEnd.current = true;
+  }, [draft]);
 
   const choose = (skill: SkillSummary) => {
     setValue(`/${skill.name} `);

@@ -7,6 +7,7 @@ import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
 import type { Attachment, ChatMessage } from '@/server/chat/types';
 import { splitInvocation } from '@/server/skills/invocation';
+import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
 
 type Part = ChatMessage['parts'][number];
@@ -108,11 +109,12 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           {message.metadata.error ? `: ${message.metadata.error}` : '.'}
         </p>
       ) : null}
-      {message.metadata?.model || message.metadata?.createdAt ? (
+      {message.metadata?.model || message.metadata?.createdAt || !streaming ? (
         <div className="message__meta">
-          {message.metadata.model}
-          {message.metadata.model && message.metadata.createdAt ? ' · ' : null}
-          <MessageTime at={message.metadata.createdAt} />
+          {streaming ? null : <CopyButton message={message} />}
+          {message.metadata?.model}
+          {message.metadata?.model && message.metadata?.createdAt ? ' · ' : null}
+          <MessageTime at={message.metadata?.createdAt} />
         </div>
       ) : null}
     </div>
