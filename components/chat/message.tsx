@@ -79,6 +79,13 @@ function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) 
     );
   }
   if (isToolUIPart(part)) return <ToolPart part={part} />;
+  if (part.type === 'data-compaction') {
+    return (
+      <div className="compaction-divider" data-testid="compaction-divider">
+        Earlier messages left out to fit the model's context window ({part.data.dropped})
+      </div>
+    );
+  }
   // Data parts (activations feed the header chips), step boundaries and sources have no inline rendering.
   return null;
 }

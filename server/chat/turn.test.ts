@@ -225,6 +225,24 @@ describe('runChatTurn', () => {
     expect(text(later.answer)).toContain('# Commit messages');
   });
 
+  it('a chat longer than the context window leaves old turns out, keeps skill instructions, marks the answer', async () => {
+    const { chat } = store.createChat({ id: 'compaction' });
+    const small = deps({
+      model: { model: createOfflineModel(), label: 'Offline model (built-in)', contextWindow: 8_000 },
+    });
+    await send(chat.id, 'Please write a commit message for my staged changes', small);
+    const filler = Array.from({ length: 900 }, (_, i) => `filler${i}`).join(' ');
+    const first = await send(chat.id, `note one: ${filler}`, small);
+    expect(first.answer.parts.some((p) => p.type === 'data-compaction')).toBe(false);
+    await send(chat.id, `note two: ${filler}`, small);
+    const { answer } = await send(chat.id, 'one more commit message please', small);
+    const marker = answer.parts.find((p) => p.type === 'data-compaction') as { data: { dropped: number } } | undefined;
+    expect(marker?.data.dropped).toBeGreaterThan(0);
+    // The activation turn was left out; its instructions still reach the model whole.
+    expect(text(answer)).toContain('# Commit messages');
+    expect(store.getMessages(chat.id)).toHaveLength(8);
+  });
+
   it('Stop aborts the answer and keeps what was said', async () => {
     const { chat } = store.createChat({ id: 'stop' });
     const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });

@@ -20,6 +20,7 @@ import { refusal as refusalOf } from '../access/access';
 import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
+import { countTokens } from '../skills/catalog';
 import { parseInvocation } from '../skills/invocation';
 import {
   type ActivationHow,
@@ -32,6 +33,7 @@ import {
 import { TOOL_ACTIVATE } from '../tools/names';
 import { listWorkspace } from '../workspace/workspace';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
+import { compactHistory, compactionNote } from './compaction';
 import { buildInstructions } from './instructions';
 import { messageText } from './request';
 import { renderActiveSkills } from './skill-content';
@@ -259,10 +261,19 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
           )
         : history;
       const tools = createSkillTools(ctx);
-      const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
-      const instructionsFor = (explicitSkill?: string) =>
+      const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+      const baseInstructions = (explicitSkill?: string) =>
         buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent }) +
         workspaceLine;
+      // A long chat: the oldest turns leave the model's input (the skills' instructions stay, above) and the
+      // answer carries a marker the chat shows as a divider.
+      const { messages, dropped } = compactHistory(converted, {
+        contextWindow: deps.model.contextWindow,
+        reservedTokens: countTokens(baseInstructions()),
+      });
+      if (dropped > 0) writer.write({ type: 'data-compaction', data: { dropped } });
+      const instructionsFor = (explicitSkill?: string) =>
+        baseInstructions(explicitSkill) + (dropped > 0 ? compactionNote(dropped) : '');
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),

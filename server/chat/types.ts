@@ -49,6 +49,8 @@ export interface WorkspaceFileView extends Attachment {
 export type ChatDataParts = {
   /** Sent after each activation so the header chips update live. */
   activations: { names: string[] };
+  /** The oldest messages were left out of this answer's input to fit the model's context window. */
+  compaction: { dropped: number };
 };
 
 export type ChatTools = ToolTypes;
