@@ -17,7 +17,10 @@ test('Regenerate after a model activation answers from the skill instructions ag
   const again = await chat.answerText();
   expect(again).toContain('# Commit messages');
   expect(again).toContain('CONVENTIONAL-COMMITS.md');
+  // The chips are drawn from the cards on the page; the server's list (after a reload) still has the skill.
+  await page.reload();
   await expect(chat.chip('commit-message')).toBeVisible();
+  expect(await chat.answerText()).toContain('# Commit messages');
 });
 
 test('the sidebar search finds chats by title and by what was said in them', async ({ page }) => {
@@ -141,8 +144,10 @@ test('Copy puts the whole message, as written, on the clipboard', async ({ page,
 test('Stop reads "Stopped" at once; a send while an answer runs keeps the text', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.openNewChat();
-  await chat.send('Can you write a commit message for my staged changes?');
+  // A long answer (activation, three reads, excerpts), so it is still running while the test types.
+  await chat.send('/skills-system-validation validate that skills.activate and skills.readResource work');
   await expect.poll(async () => (await chat.answerText()).length, { timeout: 30_000 }).toBeGreaterThan(5);
+  await expect(chat.stopButton).toBeVisible();
 
   // Enter while the answer runs: nothing is sent and nothing typed is lost.
   await chat.input.fill('a follow-up question');
@@ -153,6 +158,8 @@ test('Stop reads "Stopped" at once; a send while an answer runs keeps the text',
   await chat.stopButton.click();
   await expect(chat.lastAnswer().getByTestId('message-status')).toHaveText('Stopped.', { timeout: 1000 });
   await expect(chat.input).toHaveValue('a follow-up question');
+  // The server stores the stopped answer before it takes the next message.
+  await page.waitForTimeout(1000);
   await chat.input.press('Enter');
   await chat.waitForAnswer(2);
   await expect(chat.userMessages).toHaveCount(2);

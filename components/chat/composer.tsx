@@ -192,8 +192,10 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
           onFocus={() => setDismissedFor(null)}
         />
         <div className="composer__actions">
+          {/* Separate keys: the same DOM button turning into type=submit while its click is handled would send. */}
           {busy ? (
             <button
+              key="stop"
               type="button"
               className="icon-button icon-button--stop"
               onClick={onStop}
@@ -205,6 +207,7 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
             </button>
           ) : (
             <button
+              key="send"
               type="submit"
               className="icon-button icon-button--send"
               disabled={!value.trim() || sending || files.uploading}
