@@ -35,12 +35,28 @@ export function SkillChips({ skills }: { skills: ActiveSkill[] }) {
   );
 }
 
+/** Download links for a stored chat (`GET /api/chats/:id/export`); plain links, the server names the file. */
+export function ExportLinks({ chatId }: { chatId: string }) {
+  const base = `/api/chats/${encodeURIComponent(chatId)}/export`;
+  return (
+    <span className="chat-export">
+      <a href={`${base}?format=md`} download className="chat-export__link" data-testid="export-md">
+        Export chat as .md
+      </a>
+      <a href={`${base}?format=json`} download className="chat-export__link" data-testid="export-json">
+        or .json
+      </a>
+    </span>
+  );
+}
+
 export function ChatHeader({
   title,
   models,
   model,
   onPickModel,
   skills,
+  exportChatId,
 }: {
   title: string;
   models: ModelMenu;
@@ -48,6 +64,8 @@ export function ChatHeader({
   model: string;
   onPickModel: (id: string) => void;
   skills: ActiveSkill[];
+  /** Set once the chat is stored: offers the export links. */
+  exportChatId?: string | null;
 }) {
   return (
     <header className="chat-header">
@@ -55,6 +73,7 @@ export function ChatHeader({
         <h1 className="chat-header__title" data-testid="chat-title">
           {title}
         </h1>
+        {exportChatId ? <ExportLinks chatId={exportChatId} /> : null}
         <ModelPicker menu={models} value={model} onPick={onPickModel} />
       </div>
       <SkillChips skills={skills} />

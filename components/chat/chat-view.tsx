@@ -16,13 +16,14 @@ import { createChat, errorMessageFrom, setChatModel, stopChat } from '@/componen
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
-import type { Attachment, ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatActivation, ChatMessage, SkillSummary } from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
+import { StarterSuggestions } from './starter-suggestions';
 
 export interface ChatViewProps {
   chatId: string;
@@ -83,6 +84,9 @@ export function ChatView({
   const [model, setModel] = useState(initialModel ?? models.defaultId);
   const [modelPicked, setModelPicked] = useState(initialModel !== undefined);
   const [sendError, setSendError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<{ text: string } | null>(null);
+  // The answer Stop was pressed on: it reads "Stopped" at once, before the server's stored status is loaded.
+  const [stoppedId, setStoppedId] = useState<string | null>(null);
   // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
   const [unsent] = useState<UnsentApprovals>(() => new Map());
   const [alwaysIds] = useState(() => new Set<string>());
@@ -149,7 +153,11 @@ export function ChatView({
       clearError();
       if (!(await ensureCreated(text))) return false;
       touchChat(chatId);
-      void sendMessage({ text, metadata: attachments.length > 0 ? { attachments } : undefined });
+      // The time shows at once; the server stores its own.
+      void sendMessage({
+        text,
+        metadata: { createdAt: Date.now(), ...(attachments.length > 0 ? { attachments } : {}) },
+      });
       return true;
     },
     [chatId, clearError, ensureCreated, sendMessage, touchChat],
@@ -201,24 +209,45 @@ export function ChatView({
   }, [onSend]);
 
   const onStop = useCallback(() => {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') setStoppedId(last.id);
     // The server keeps answering when only the browser lets go (so a closed tab loses nothing): stop both.
     void stopChat(chatId).catch(() => {});
     void stop();
-  }, [chatId, stop]);
+  }, [chatId, stop, messages]);
+
+  const shown = useMemo(
+    () =>
+      stoppedId === null
+        ? messages
+        : messages.map((m) =>
+            m.id === stoppedId && !m.metadata?.status
+              ? { ...m, metadata: { ...m.metadata, status: 'aborted' as const } }
+              : m,
+          ),
+    [messages, stoppedId],
+  );
 
   const shownError = sendError ?? (error ? errorMessageFrom(error.message, 'The answer failed. Try again.') : null);
 
   return (
     <ChatFilesContext.Provider value={chatFiles}>
       <section className="chat" aria-label={title}>
-        <ChatHeader title={title} models={models} model={model} onPickModel={onPickModel} skills={skills} />
+        <ChatHeader
+          title={title}
+          models={models}
+          model={model}
+          onPickModel={onPickModel}
+          skills={skills}
+          exportChatId={created ? chatId : null}
+        />
         <ApprovalProvider value={approvals}>
           <MessageList
-            messages={messages}
+            messages={shown}
             status={status}
             onRegenerate={onRegenerate}
             onContinue={onContinue}
-            empty={<EmptyChat />}
+            empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
           />
         </ApprovalProvider>
         <div className="chat__bottom">
@@ -238,14 +267,14 @@ export function ChatView({
               </button>
             </div>
           ) : null}
-          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus />
+          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus draft={draft} />
         </div>
       </section>
     </ChatFilesContext.Provider>
   );
 }
 
-function EmptyChat() {
+function EmptyChat({ onPick }: { onPick: (skill: SkillSummary) => void }) {
   return (
     <div className="empty-chat" data-testid="empty-chat">
       <h2>What can I help with?</h2>
@@ -253,6 +282,7 @@ function EmptyChat() {
         Ask anything. Skills are picked up when your request matches one, or choose one yourself: type <kbd>/</kbd> at
         the start of a message.
       </p>
+      <StarterSuggestions onPick={onPick} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 'use client';
-import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 /**
  * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
  * `/name ` so the rest of the line becomes the request to that skill.
@@ -20,12 +20,14 @@ interface ComposerProps {
   onUpload?: (file: File) => Promise<Attachment>;
   onStop: () => void;
   autoFocus?: boolean;
+  /** Text put into the box from outside (a starter suggestion); a new object each time, replacing what is there. */
+  draft?: { text: string } | null;
 }
 
 /** `/` followed by a partial skill name and nothing else: the menu's query. */
 const SLASH_QUERY = /^\/(\S*)$/;
 
-export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: ComposerProps) {
+export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: ComposerProps) {
   const [value, setValue] = useState('');
   const files = useAttachments(onUpload);
   const fileInputRef = useRef<HTMLInputElement>(null);
@@ -59,6 +61,12 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: Composer
       el.setSelectionRange(el.value.length, el.value.length);
     }
   });
+
+  useEffect(() => {
+    if (!draft) return;
+    setValue(draft.text);
+    caretToEnd.current = true;
+  }, [draft]);
 
   const choose = (skill: SkillSummary) => {
     setValue(`/${skill.name} `);
@@ -191,8 +199,10 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: Composer
           onFocus={() => setDismissedFor(null)}
         />
         <div className="composer__actions">
+          {/* Separate keys: the same DOM button turning into type=submit while its click is handled would send. */}
           {busy ? (
             <button
+              key="stop"
               type="button"
               className="icon-button icon-button--stop"
               onClick={onStop}
@@ -204,6 +214,7 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus }: Composer
             </button>
           ) : (
             <button
+              key="send"
               type="submit"
               className="icon-button icon-button--send"
               disabled={!value.trim() || sending || files.uploading}

@@ -7,6 +7,7 @@ import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
 import type { Attachment, ChatMessage } from '@/server/chat/types';
 import { splitInvocation } from '@/server/skills/invocation';
+import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
 
 type Part = ChatMessage['parts'][number];
@@ -24,6 +25,23 @@ function MessageAttachments({ files }: { files: Attachment[] | undefined }) {
   return files ? <AttachmentChips chatId={chat?.chatId ?? null} files={files} /> : null;
 }
 
+/** When the message was written, in the reader's time zone (the server renders its own; the browser corrects it). */
+function MessageTime({ at }: { at: number | undefined }) {
+  if (at === undefined) return null;
+  const date = new Date(at);
+  return (
+    <time
+      className="message__time"
+      dateTime={date.toISOString()}
+      title={date.toLocaleString()}
+      data-testid="message-time"
+      suppressHydrationWarning
+    >
+      {date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+    </time>
+  );
+}
+
 function UserMessage({ message }: { message: ChatMessage }) {
   const text = message.parts
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
@@ -37,6 +55,7 @@ function UserMessage({ message }: { message: ChatMessage }) {
         {rest}
       </div>
       <MessageAttachments files={message.metadata?.attachments} />
+      <MessageTime at={message.metadata?.createdAt} />
     </div>
   );
 }
@@ -60,6 +79,13 @@ function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) 
     );
   }
   if (isToolUIPart(part)) return <ToolPart part={part} />;
+  if (part.type === 'data-compaction') {
+    return (
+      <div className="compaction-divider" data-testid="compaction-divider">
+        Earlier messages left out to fit the model's context window ({part.data.dropped})
+      </div>
+    );
+  }
   // Data parts (activations feed the header chips), step boundaries and sources have no inline rendering.
   return null;
 }
@@ -90,9 +116,12 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           {message.metadata.error ? `: ${message.metadata.error}` : '.'}
         </p>
       ) : null}
-      {message.metadata?.model ? (
-        <div className="message__meta" data-testid="answer-model">
-          {message.metadata.model}
+      {message.metadata?.model || message.metadata?.createdAt || !streaming ? (
+        <div className="message__meta">
+          {streaming ? null : <CopyButton message={message} />}
+          {message.metadata?.model ? <span data-testid="answer-model">{message.metadata.model}</span> : null}
+          {message.metadata?.model && message.metadata?.createdAt ? ' · ' : null}
+          <MessageTime at={message.metadata?.createdAt} />
         </div>
       ) : null}
       {message.metadata?.modelNote ? (

@@ -70,6 +70,11 @@ export function listChats(): Promise<ChatSummary[]> {
   return request<{ chats: ChatSummary[] }>('/api/chats').then((r) => r.chats);
 }
 
+/** Chats whose title or messages match every word of `q` (word prefixes). */
+export function searchChats(q: string, signal?: AbortSignal): Promise<ChatSummary[]> {
+  return request<{ chats: ChatSummary[] }>(`/api/chats?q=${encodeURIComponent(q)}`, { signal }).then((r) => r.chats);
+}
+
 /** Aborts the server's running answer; the server stores it as far as it got. */
 export function stopChat(id: string): Promise<void> {
   return request<unknown>(`/api/chats/${encodeURIComponent(id)}/stop`, { method: 'POST' }).then(() => undefined);

@@ -10,6 +10,7 @@ import { COMPOSER_INPUT_ID } from '@/components/chat/composer-ids';
 import { useChats } from '@/components/chats-context';
 import { MenuIcon, PlusIcon } from '@/components/icons';
 import { ChatItem } from './chat-item';
+import { ChatSearch } from './chat-search';
 
 const SIDEBAR_ID = 'chat-sidebar';
 
@@ -122,21 +123,23 @@ export function ChatSidebar() {
             New chat
           </button>
         </div>
-        {chats.length === 0 ? (
-          <p className="sidebar__empty">No chats yet.</p>
-        ) : (
-          <ul className="chat-list" data-testid="chat-list">
-            {chats.map((chat) => (
-              <ChatItem
-                key={chat.id}
-                chat={chat}
-                active={chat.id === activeChatId}
-                onDeleted={onDeleted}
-                onChosen={() => setOpen(false)}
-              />
-            ))}
-          </ul>
-        )}
+        <ChatSearch activeChatId={activeChatId}>
+          {chats.length === 0 ? (
+            <p className="sidebar__empty">No chats yet.</p>
+          ) : (
+            <ul className="chat-list" data-testid="chat-list">
+              {chats.map((chat) => (
+                <ChatItem
+                  key={chat.id}
+                  chat={chat}
+                  active={chat.id === activeChatId}
+                  onDeleted={onDeleted}
+                  onChosen={() => setOpen(false)}
+                />
+              ))}
+            </ul>
+          )}
+        </ChatSearch>
         <div className="sidebar__footer">
           {/* A plain link: the admin page is its own layout, and on an exposed server it asks for the token first. */}
           <a href="/admin" className="sidebar__admin" data-testid="admin-link">

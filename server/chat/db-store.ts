@@ -26,6 +26,7 @@ import {
   saveAnswerProgress,
   saveMessage,
   saveUserMessage,
+  searchChats,
   setChatModel,
   startAssistantMessage,
   touchChat,
@@ -65,6 +66,11 @@ export function createDbChatStore(connection: Db): ChatStore {
 
   return {
     listChats: () => listChats({}, db()).map(summary),
+    searchChats: (query) =>
+      searchChats(query, {}, db()).map((hit) => ({
+        ...summary(hit.chat),
+        ...(hit.snippet ? { snippet: hit.snippet } : {}),
+      })),
     createChat: ({ id, title }) => {
       const { chat, created } = ensureChat({ id: id ?? crypto.randomUUID(), title }, db());
       return { chat: summary(chat), created };
@@ -107,7 +113,16 @@ export function createDbChatStore(connection: Db): ChatStore {
       startAssistantMessage(chatId, id, metadata ? { metadata } : {}, db());
     },
     finishAssistantMessage: (id, result) => {
-      finishAssistantMessage(id, { parts: result.parts, status: result.status, error: result.error ?? null }, db());
+      finishAssistantMessage(
+        id,
+        {
+          parts: result.parts,
+          status: result.status,
+          error: result.error ?? null,
+          ...(result.metadata ? { metadata: result.metadata } : {}),
+        },
+        db(),
+      );
     },
     saveAnswerProgress: (id, parts) => {
       saveAnswerProgress(id, parts, db());

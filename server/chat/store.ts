@@ -16,6 +16,8 @@ export interface ChatView {
 
 export interface ChatStore {
   listChats(): ChatSummary[];
+  /** Chats whose title or message text has every word of `query` (as a prefix), most recently active first. */
+  searchChats(query: string): ChatSummary[];
   /** Idempotent for an existing id: returns it with `created: false`. */
   createChat(input: { id?: string; title?: string }): { chat: ChatSummary; created: boolean };
   renameChat(id: string, title: string): ChatSummary | null;
@@ -32,7 +34,7 @@ export interface ChatStore {
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): void;
   finishAssistantMessage(
     id: string,
-    result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string },
+    result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string; metadata?: ChatMessage['metadata'] },
   ): void;
   /** The parts so far of a streaming answer; a no-op once it is finished. */
   saveAnswerProgress(id: string, parts: ChatMessage['parts']): void;

@@ -96,6 +96,9 @@ describe('runChatTurn', () => {
       expect.objectContaining({ skillName: 'skills-system-validation', count: 1, lastHow: 'explicit' }),
     ]);
     expect(view.chat.title).toContain('skills-system-validation');
+    // Both sides of the exchange carry the time they were written.
+    expect(view.messages.at(-2)!.metadata?.createdAt).toBeTypeOf('number');
+    expect(answer.metadata?.createdAt).toBeGreaterThanOrEqual(view.messages.at(-2)!.metadata!.createdAt!);
   });
 
   it('bare /skill activates on the server without a model call, once per chat', async () => {
@@ -248,6 +251,40 @@ describe('runChatTurn', () => {
     const messages = store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
+  });
+
+  it('regenerate after a model activation answers from the instructions, re-attached as <skill_content>', async () => {
+    const { chat } = store.createChat({ id: 'regen-skill' });
+    const first = await send(chat.id, 'Please write a commit message for my staged changes');
+    expect(toolParts(first.answer, 'tool-skills_activate')[0]?.output?.instructions).toContain('# Commit messages');
+    expect(text(first.answer)).toContain('# Commit messages');
+    await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
+    await waitForTurn(chat.id);
+    const again = store.getMessages(chat.id).at(-1)!;
+    // The activation card went with the old answer: the instructions now come from the re-attached block only.
+    expect(toolParts(again, 'tool-skills_activate')).toEqual([]);
+    expect(text(again)).toContain('# Commit messages');
+    expect(text(again)).toContain('references/CONVENTIONAL-COMMITS.md');
+    const later = await send(chat.id, 'and another commit message for a typo fix');
+    expect(text(later.answer)).toContain('# Commit messages');
+  });
+
+  it('a chat longer than the context window leaves old turns out, keeps skill instructions, marks the answer', async () => {
+    const { chat } = store.createChat({ id: 'compaction' });
+    const small = deps({
+      model: { model: createOfflineModel(), label: 'Offline model (built-in)', contextWindow: 8_000 },
+    });
+    await send(chat.id, 'Please write a commit message for my staged changes', small);
+    const filler = Array.from({ length: 900 }, (_, i) => `filler${i}`).join(' ');
+    const first = await send(chat.id, `note one: ${filler}`, small);
+    expect(first.answer.parts.some((p) => p.type === 'data-compaction')).toBe(false);
+    await send(chat.id, `note two: ${filler}`, small);
+    const { answer } = await send(chat.id, 'one more commit message please', small);
+    const marker = answer.parts.find((p) => p.type === 'data-compaction') as { data: { dropped: number } } | undefined;
+    expect(marker?.data.dropped).toBeGreaterThan(0);
+    // The activation turn was left out; its instructions still reach the model whole.
+    expect(text(answer)).toContain('# Commit messages');
+    expect(store.getMessages(chat.id)).toHaveLength(8);
   });
 
   it('Stop aborts the answer and keeps what was said', async () => {

@@ -20,6 +20,7 @@ import { refusal as refusalOf } from '../access/access';
 import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
+import { countTokens } from '../skills/catalog';
 import { parseInvocations } from '../skills/invocation';
 import {
   type ActivationHow,
@@ -33,10 +34,12 @@ import { TOOL_ACTIVATE } from '../tools/names';
 import { listWorkspace } from '../workspace/workspace';
 import { type ActiveTurn, claimTurn, SHUTDOWN_REASON } from './active-turns';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
+import { compactHistory, compactionNote } from './compaction';
 import { buildInstructions } from './instructions';
 import { persistAsItStreams } from './progress';
 import { messageText } from './request';
 import { resumableStreams } from './resumable';
+import { renderActiveSkills } from './skill-content';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
 import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
@@ -101,7 +104,7 @@ async function answerInvocation(
       writeText(
         writer,
         output.alreadyActive
-          ? `**${output.name}** is already active in this chat.`
+          ? `**${output.name}** is already active in this chat; its instructions still apply.`
           : `**${output.name}** is active. Its instructions apply to the rest of this chat.`,
       );
     } catch (error) {
@@ -122,7 +125,8 @@ async function prepareHistory(
   const { store } = deps;
   const { chatId } = body;
   if (body.trigger === 'submit-message') {
-    const message = body.message!;
+    // The time is the server's: a browser's clock is neither trusted nor in step with the answers' times.
+    const message: ChatMessage = { ...body.message!, metadata: { ...body.message!.metadata, createdAt: Date.now() } };
     if (history.some((m) => m.id === message.id)) {
       throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
     }
@@ -229,6 +233,11 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   };
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
   const workspaceLine = await workspaceFilesLine(config, chatId);
+  // Skills activated on earlier turns keep their instructions in the model's input (Regenerate included).
+  const skillContent = await renderActiveSkills([...activated], skills, {
+    maxBytes: config.limits.maxResourceBytes,
+    display,
+  });
 
   const stream = createUIMessageStream<ChatMessage>({
     originalMessages: history,
@@ -254,9 +263,19 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
           )
         : history;
       const tools = createSkillTools(ctx);
-      const messages = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+      const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+      const baseInstructions = (explicitSkill?: string) =>
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent }) +
+        workspaceLine;
+      // A long chat: the oldest turns leave the model's input (the skills' instructions stay, above) and the
+      // answer carries a marker the chat shows as a divider.
+      const { messages, dropped } = compactHistory(converted, {
+        contextWindow: deps.model.contextWindow,
+        reservedTokens: countTokens(baseInstructions()),
+      });
+      if (dropped > 0) writer.write({ type: 'data-compaction', data: { dropped } });
       const instructionsFor = (explicitSkill?: string) =>
-        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill }) + workspaceLine;
+        baseInstructions(explicitSkill) + (dropped > 0 ? compactionNote(dropped) : '');
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),
@@ -299,6 +318,8 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         const shutdown = isAborted && controller.signal.reason === SHUTDOWN_REASON;
         store.finishAssistantMessage(assistantId, {
           parts: responseMessage.parts,
+          // The model's label and the answer's time, so a reloaded chat and its export show them.
+          metadata: responseMessage.metadata,
           status: shutdown ? 'interrupted' : isAborted ? 'aborted' : failed ? 'error' : 'complete',
           error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
         });

@@ -51,6 +51,8 @@ export interface WorkspaceFileView extends Attachment {
 export type ChatDataParts = {
   /** Sent after each activation so the header chips update live. */
   activations: { names: string[] };
+  /** The oldest messages were left out of this answer's input to fit the model's context window. */
+  compaction: { dropped: number };
 };
 
 export type ChatTools = ToolTypes;
@@ -84,6 +86,8 @@ export interface ChatSummary {
   model?: string;
   createdAt: number;
   updatedAt: number;
+  /** Search results only: words around the match in a message (none when the title matched). */
+  snippet?: string;
 }
 
 export interface ChatActivation {

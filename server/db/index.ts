@@ -24,5 +24,6 @@ export {
   PERMISSION_DECISIONS,
   type PermissionDecision,
 } from './schema';
+export * from './search';
 export * from './skill-modes';
 export * from './trigger-checks';

@@ -246,8 +246,8 @@ function describeNoTools(ctx: AnswerContext): string[] {
   const entry = target ? view.catalog.find((s) => s.name === target) : undefined;
   if (target && view.activeNames.includes(target)) {
     return [
-      `**${target}** is already active in this chat: its instructions were loaded earlier, so I did not activate it again.`,
-      ...describeInstructions(view, target).slice(1),
+      `**${target}** is already active in this chat, so I did not activate it again; I follow its instructions.`,
+      ...describeInstructions(view, target),
     ];
   }
   if (target && !ctx.canActivate) {

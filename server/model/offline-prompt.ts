@@ -309,6 +309,21 @@ function recordActivations(exchanges: ToolExchange[], into: Map<string, Activati
   }
 }
 
+/**
+ * `<skill_content name="...">` blocks the chat layer re-attaches for skills activated on earlier turns: the body up
+ * to the `Skill directory:` line is the instructions, `<file>` lines the resources.
+ */
+function recordSkillContent(system: string, into: Map<string, ActivationRecord>): void {
+  for (const m of system.matchAll(/<skill_content name="([^"]+)">\n([\s\S]*?)<\/skill_content>/g)) {
+    const name = decodeXml(m[1] ?? '');
+    const block = m[2] ?? '';
+    const end = block.search(/\n\nSkill directory: /);
+    const instructions = end === -1 ? block : block.slice(0, end);
+    const resources = [...block.matchAll(/^\s*<file>(.*)<\/file>$/gm)].map((f) => decodeXml(f[1] ?? ''));
+    into.set(name, { name, description: '', instructions, resources });
+  }
+}
+
 export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 'tools'>): PromptView {
   const { prompt } = options;
   const system = prompt
@@ -354,6 +369,7 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
     if (name !== null && !activeNames.includes(name)) activeNames.push(name);
   }
   const activations = new Map<string, ActivationRecord>();
+  recordSkillContent(system, activations);
   recordActivations(history, activations);
   recordActivations(turn, activations);
 

@@ -10,7 +10,17 @@ const createSchema = z
   .object({ id: chatIdSchema.optional(), title: z.string().trim().min(1).max(200).optional() })
   .strict();
 
-export const GET = handle(() => json({ chats: getApp().store.listChats() }));
+/** Longer than anything typed into a search box; the database only uses the first few words anyway. */
+const MAX_QUERY_LENGTH = 200;
+
+export const GET = handle((request: Request) => {
+  const q = new URL(request.url).searchParams.get('q');
+  if (q === null || q.trim() === '') return json({ chats: getApp().store.listChats() });
+  if (q.length > MAX_QUERY_LENGTH) {
+    throw new AppError('bad_request:chat', `The search is too long (at most ${MAX_QUERY_LENGTH} characters)`);
+  }
+  return json({ chats: getApp().store.searchChats(q) });
+});
 
 export const POST = handle(async (request: Request) => {
   const parsed = createSchema.safeParse(await readJsonBody(request));
