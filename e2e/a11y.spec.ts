@@ -41,7 +41,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await chat.openNewChat();
       await chat.input.pressSequentially('/');
       await expect(chat.slashMenu).toBeVisible();
-      await expect(page.getByRole('option').first()).toBeVisible();
+      await expect(chat.slashMenu.getByRole('option').first()).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
 
