@@ -5,13 +5,7 @@
  * binary files and paths outside the skill, and answers with hidden-text warnings, which are shown here.
  */
 import { useState } from 'react';
-
-interface Diagnostic {
-  severity: 'error' | 'warning' | 'info';
-  code: string;
-  message: string;
-  hint?: string;
-}
+import type { DiagnosticView } from '@/server/skills/types';
 
 type Status = { kind: 'idle' | 'loading' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
@@ -26,7 +20,7 @@ export function FileEditor({ name, initialFiles }: { name: string; initialFiles:
   const [current, setCurrent] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [newPath, setNewPath] = useState('');
-  const [warnings, setWarnings] = useState<Diagnostic[]>([]);
+  const [warnings, setWarnings] = useState<DiagnosticView[]>([]);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const base = `/api/admin/skills/${encodeURIComponent(name)}/files`;
 
@@ -60,7 +54,7 @@ export function FileEditor({ name, initialFiles }: { name: string; initialFiles:
     if (!ok) return setStatus({ kind: 'error', message: String(body.error ?? 'Could not save') });
     const saved = String(body.path ?? current);
     setCurrent(saved);
-    setWarnings((body.diagnostics as Diagnostic[] | undefined) ?? []);
+    setWarnings((body.diagnostics as DiagnosticView[] | undefined) ?? []);
     if (!files.includes(saved)) setFiles([...files, saved].sort());
     setStatus({ kind: 'saved' });
   }

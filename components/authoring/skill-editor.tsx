@@ -6,17 +6,11 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Markdown } from '@/components/chat/markdown';
-
-interface Diagnostic {
-  severity: 'error' | 'warning' | 'info';
-  code: string;
-  message: string;
-  hint?: string;
-}
+import type { DiagnosticView } from '@/server/skills/types';
 
 interface DraftCheck {
   loads: boolean;
-  diagnostics: Diagnostic[];
+  diagnostics: DiagnosticView[];
   name: string | null;
   catalogEntry: string | null;
   catalogTokens: number | null;

@@ -11,6 +11,7 @@
  * commands, output, scratch space and heap are capped; every failure comes back as a result, never a throw.
  */
 import { displayPath, normaliseResourcePath } from '../skills/resources';
+import { argsProblem } from './args';
 import { type SandboxChild, startSandboxProcess } from './sandbox-process';
 import { justBashUrl, type SandboxLimits, type SandboxOutput } from './sandbox-worker';
 import {
@@ -94,8 +95,6 @@ export const DEFAULT_RUN_LIMITS = {
  * does not, so the kill waits a little.
  */
 const KILL_GRACE_MS = 2_000;
-const MAX_ARGS = 1_000;
-const MAX_ARGS_BYTES = 128 * 1024;
 
 /**
  * The folder name the skill gets under `/skills`. Registry names are usually spec-valid already, but a lenient
@@ -144,20 +143,6 @@ function failure(
     errorCode,
     ...extra,
   };
-}
-
-function validateArgs(args: unknown): string | null {
-  if (!Array.isArray(args)) return 'args must be an array of strings';
-  if (args.length > MAX_ARGS) return `at most ${MAX_ARGS} arguments are allowed`;
-  let bytes = 0;
-  for (const arg of args) {
-    if (typeof arg !== 'string') return 'every argument must be a string';
-    // A real argv cannot hold NUL either; refusing it keeps the quoting below simple to reason about.
-    if (arg.includes('\0')) return 'arguments cannot contain NUL characters';
-    bytes += Buffer.byteLength(arg, 'utf8');
-  }
-  if (bytes > MAX_ARGS_BYTES) return `the arguments are longer than ${MAX_ARGS_BYTES} bytes in total`;
-  return null;
 }
 
 /** POSIX single quoting: everything between single quotes is literal; a quote is closed, escaped and reopened. */
@@ -355,8 +340,8 @@ export async function runInJustBash(
   if (interpreter === 'python3' && !python) {
     return failure(started, 126, 'unsupported-script', `"${rel}" is a Python script and Python is turned off`);
   }
-  const argsProblem = validateArgs(args);
-  if (argsProblem) return failure(started, 2, 'invalid-args', argsProblem);
+  const badArgs = argsProblem(args);
+  if (badArgs) return failure(started, 2, 'invalid-args', badArgs);
   if (options.signal?.aborted) return failure(started, 130, 'aborted', 'the run was cancelled before it started');
 
   const skillPath = `/skills/${sandboxSkillName(skill.name)}`;

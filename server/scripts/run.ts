@@ -28,6 +28,7 @@ import {
   topNames,
   uploadedNames,
 } from '../workspace/workspace';
+import { argsProblem } from './args';
 import { runInJustBash, type ScriptErrorCode, type ScriptRunResult } from './just-bash';
 
 export type { ScriptErrorCode } from './just-bash';
@@ -48,9 +49,6 @@ export interface RunSkillScriptOptions {
   scripts?: ScriptsConfig;
 }
 
-const MAX_ARGS = 1_000;
-const MAX_ARGS_BYTES = 128 * 1024;
-
 function fail(errorCode: ScriptErrorCode, error: string, exitCode = 126): SkillScriptResult {
   return {
     exitCode,
@@ -64,18 +62,6 @@ function fail(errorCode: ScriptErrorCode, error: string, exitCode = 126): SkillS
     files: [],
     backend: null,
   };
-}
-
-function argsProblem(args: unknown): string | null {
-  if (!Array.isArray(args)) return 'args must be an array of strings';
-  if (args.length > MAX_ARGS) return `at most ${MAX_ARGS} arguments are allowed`;
-  let bytes = 0;
-  for (const arg of args) {
-    if (typeof arg !== 'string') return 'every argument must be a string';
-    if (arg.includes('\0')) return 'arguments cannot contain NUL characters';
-    bytes += Buffer.byteLength(arg);
-  }
-  return bytes > MAX_ARGS_BYTES ? `the arguments are longer than ${MAX_ARGS_BYTES} bytes in total` : null;
 }
 
 type Resolved = { ok: true; realSkill: string; rel: string; head: string } | { ok: false; result: SkillScriptResult };

@@ -24,6 +24,9 @@ export interface Diagnostic {
   root?: string;
 }
 
+/** A diagnostic as the browser receives it: never the server-side paths. */
+export type DiagnosticView = Pick<Diagnostic, 'severity' | 'code' | 'message' | 'hint'>;
+
 /** Known frontmatter fields, copied key by key (never `Object.assign` parsed YAML: `__proto__`). */
 export interface SkillFrontmatter {
   name?: string;
