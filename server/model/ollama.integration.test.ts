@@ -5,11 +5,9 @@
  * `@ai-sdk/openai` `.chat()`.
  */
 import { readFileSync } from 'node:fs';
-import { isStepCount, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createModelRegistry } from './registry';
-import { type ReplayServer, startReplayServer } from './replay-server';
+import { type ReplayServer, startReplayServer, streamActivation } from './replay-server';
 
 interface ChatRequest {
   model: string;
@@ -84,26 +82,8 @@ describe('Ollama (found on its port, OpenAI-compatible /v1 streaming)', () => {
     expect(choice.model.provider).toBe('ollama.chat');
     server.received.length = 0;
 
-    const executed: unknown[] = [];
     const output = { name: 'csv-to-json', instructions: '# CSV to JSON' };
-    const result = streamText({
-      model: choice.model,
-      instructions: '{"available_skills":[{"name":"csv-to-json","description":"Converts CSV to JSON."}]}',
-      messages: [{ role: 'user', content: 'Convert a,b to JSON' }],
-      tools: {
-        skills_activate: tool({
-          description: 'Load a skill',
-          inputSchema: z.object({ name: z.enum(['csv-to-json']) }),
-          execute: async (input) => {
-            executed.push(input);
-            return output;
-          },
-        }),
-      },
-      stopWhen: isStepCount(3),
-    });
-    const deltas: string[] = [];
-    for await (const part of result.stream) if (part.type === 'text-delta') deltas.push(part.text);
+    const { result, executed, deltas } = await streamActivation(choice.model, output);
 
     expect(executed).toEqual([{ name: 'csv-to-json' }]);
     expect(await result.text).toBe('Loaded **csv-to-json**. Send the CSV and I will convert it.');

@@ -7,10 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isStepCount, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { getLanguageModel } from './provider';
+import { streamActivation } from './replay-server';
 
 /** OpenAI's wire shapes, only the parts the assertions read. */
 interface WireMessage {
@@ -82,7 +81,6 @@ describe('OpenAI-compatible endpoint (Chat Completions streaming)', () => {
     expect(selection.kind).toBe('openai');
     expect(selection.label).toBe(`gpt-4.1-mini via ${baseURL}`);
 
-    const executed: unknown[] = [];
     const output = {
       name: 'csv-to-json',
       description: 'Converts CSV to JSON.',
@@ -90,25 +88,7 @@ describe('OpenAI-compatible endpoint (Chat Completions streaming)', () => {
       resources: ['references/CSV-EDGE-CASES.md'],
       truncated: false,
     };
-    const result = streamText({
-      model: selection.model,
-      instructions: '{"available_skills":[{"name":"csv-to-json","description":"Converts CSV to JSON."}]}',
-      messages: [{ role: 'user', content: 'Convert a,b to JSON' }],
-      tools: {
-        skills_activate: tool({
-          description: 'Load a skill',
-          inputSchema: z.object({ name: z.enum(['csv-to-json']) }),
-          execute: async (input) => {
-            executed.push(input);
-            return output;
-          },
-        }),
-      },
-      stopWhen: isStepCount(3),
-    });
-
-    const deltas: string[] = [];
-    for await (const part of result.stream) if (part.type === 'text-delta') deltas.push(part.text);
+    const { result, executed, deltas } = await streamActivation(selection.model, output);
 
     expect(executed).toEqual([{ name: 'csv-to-json' }]);
     expect(await result.text).toBe("I activated **csv-to-json**. Paste your CSV and I'll convert it to JSON.");

@@ -5,6 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isStepCount, type LanguageModel, streamText, tool } from 'ai';
+import { z } from 'zod';
 
 export interface ReceivedRequest {
   method: string;
@@ -62,4 +64,31 @@ export async function startReplayServer(route: (request: ReceivedRequest) => Rep
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The conversation every provider replay drives: a catalog with one skill, a request for it, and a `skills_activate`
+ * tool answering `output`. Returns the stream's result, what the tool was called with, and the text deltas seen.
+ */
+export async function streamActivation(model: LanguageModel, output: unknown) {
+  const executed: unknown[] = [];
+  const result = streamText({
+    model,
+    instructions: '{"available_skills":[{"name":"csv-to-json","description":"Converts CSV to JSON."}]}',
+    messages: [{ role: 'user', content: 'Convert a,b to JSON' }],
+    tools: {
+      skills_activate: tool({
+        description: 'Load a skill',
+        inputSchema: z.object({ name: z.enum(['csv-to-json']) }),
+        execute: async (input) => {
+          executed.push(input);
+          return output;
+        },
+      }),
+    },
+    stopWhen: isStepCount(3),
+  });
+  const deltas: string[] = [];
+  for await (const part of result.stream) if (part.type === 'text-delta') deltas.push(part.text);
+  return { result, executed, deltas };
 }
