@@ -195,7 +195,8 @@ export async function usageByUser(d: Database): Promise<UserUsage[]> {
   return [...byUser.values()].sort(
     (a, b) =>
       b.activations + b.scriptRuns - (a.activations + a.scriptRuns) ||
-      String(a.userId ?? '').localeCompare(String(b.userId ?? '')),
+      (a.userId === null ? 1 : 0) - (b.userId === null ? 1 : 0) ||
+      String(a.userId).localeCompare(String(b.userId)),
   );
 }
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import SqliteDriver from 'better-sqlite3';
 import { type SQL, sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
@@ -15,7 +15,7 @@ import * as schema from './schema';
 import * as sqliteSchema from './schema';
 import * as pgSchema from './schema-pg';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type Db = BetterSQLite3Database<typeof schema> & { $client: SqliteDriver.Database };
 
 export interface OpenDbOptions {
   /** Folder with the drizzle SQL files and `meta/_journal.json`. Default: see `resolveMigrationsFolder`. */
@@ -46,7 +46,7 @@ export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
   const isMemory = dbPath === MEMORY;
   const file = isMemory ? MEMORY : path.resolve(dbPath);
   if (!isMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
+  const sqlite = new SqliteDriver(file);
   try {
     // Before anything else, so the WAL switch and the migration wait for another process instead of failing.
     sqlite.pragma('busy_timeout = 5000');
