@@ -4,6 +4,7 @@ import { createScratchDatabase } from '../../test/pg-scratch';
 import { type Database, pgDatabase } from './client';
 import { describeDb } from './db-suite';
 import { closePgDb, openPgDb, type PgDb } from './pg';
+import { describeSearch } from './search-suite';
 
 const baseUrl = inject('pgUrl');
 
@@ -14,7 +15,7 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
   afterAll(async () => {
     if (pool) await closePgDb(pool);
   });
-  describeDb('pg', async () => {
+  const fresh = async () => {
     if (!pool) {
       pool = await openPgDb(await createScratchDatabase(baseUrl, 'queries'));
       d = pgDatabase(pool);
@@ -25,5 +26,7 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
       ),
     );
     return { d, close: () => {} };
-  });
+  };
+  describeDb('pg', fresh);
+  describeSearch('pg', fresh);
 });

@@ -7,12 +7,15 @@ import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from 
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
 import { describeDb } from './db-suite';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
+import { describeSearch } from './search-suite';
 
 // The query layer's behaviour, shared with PostgreSQL (db.pg.test.ts): a fresh in-memory database per test.
-describeDb('sqlite', async () => {
+async function openMemory() {
   const db = openDb(':memory:');
   return { d: sqliteDatabase(db), close: () => closeDb(db) };
-});
+}
+describeDb('sqlite', openMemory);
+describeSearch('sqlite', openMemory);
 
 let dir: string;
 let dbFile: string;
