@@ -186,9 +186,13 @@ export function getDb(dbPath: string): Db {
   return db;
 }
 
-/** Closes `db`, or the process's connection when no argument is given (a later `getDb()` opens it again). */
-export function closeDb(db?: Db): void {
+/** Closes `db` (a connection or a SQLite handle), or the process's connection when no argument is given (a later `getDb()` opens it again). */
+export function closeDb(db?: Db | { native: { dialect: 'sqlite'; db: Db } | { dialect: 'pg' } }): void {
   const cached = store.__skillchatDb;
+  if (db && 'native' in db) {
+    if (db.native.dialect !== 'sqlite') throw new Error('closeDb: a PostgreSQL handle closes with closeDatabase');
+    db = db.native.db;
+  }
   const target = db ?? cached?.db;
   if (!target) return;
   if (cached?.db === target) store.__skillchatDb = undefined;

@@ -86,7 +86,7 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
 
       it('refuses a taken id, while ensureChat returns the existing chat', async () => {
         await createChat({ id: 'c1', title: 'First' }, d);
-        (await expect(createChat({ id: 'c1' }, d))).rejects.toThrow(DbError);
+        await expect(createChat({ id: 'c1' }, d)).rejects.toThrow(DbError);
         expect(await ensureChat({ id: 'c1', title: 'Other' }, d)).toMatchObject({
           created: false,
           chat: { title: 'First' },
@@ -220,16 +220,16 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
       it('refuses ids of another chat, unknown chats and non-user messages', async () => {
         await createChat({ id: 'other' }, d);
         await saveUserMessage('other', userMessage('m1', 'theirs'), d);
-        (await expect(saveUserMessage('c', userMessage('m1', 'mine'), d))).rejects.toThrow(
+        await expect(saveUserMessage('c', userMessage('m1', 'mine'), d)).rejects.toThrow(
           expect.objectContaining({ code: 'message-conflict' }),
         );
-        (await expect(saveUserMessage('nope', userMessage('m9', 'x'), d))).rejects.toThrow(
+        await expect(saveUserMessage('nope', userMessage('m9', 'x'), d)).rejects.toThrow(
           expect.objectContaining({ code: 'chat-not-found' }),
         );
-        (await expect(saveUserMessage('c', { id: 'a', role: 'assistant', parts: [] }, d))).rejects.toThrow(
+        await expect(saveUserMessage('c', { id: 'a', role: 'assistant', parts: [] }, d)).rejects.toThrow(
           expect.objectContaining({ code: 'invalid-input' }),
         );
-        (await expect(startAssistantMessage('c', 'm1', {}, d))).rejects.toThrow(
+        await expect(startAssistantMessage('c', 'm1', {}, d)).rejects.toThrow(
           expect.objectContaining({ code: 'message-conflict' }),
         );
         expect(await getMessages('other', d)).toEqual([userMessage('m1', 'theirs')]);
@@ -363,7 +363,7 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
       });
 
       it('refuses an unknown chat and writes nothing', async () => {
-        (await expect(recordActivation('nope', 'pdf', 'model', new Date(), d))).rejects.toThrow(
+        await expect(recordActivation('nope', 'pdf', 'model', new Date(), d)).rejects.toThrow(
           expect.objectContaining({ code: 'chat-not-found' }),
         );
         expect(await countActivationEvents({}, d)).toBe(0);
@@ -416,7 +416,7 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
       });
 
       it('ensureChat on an id another person owns is refused, never a takeover', async () => {
-        (await expect(ensureChat({ id: 'a1', title: 'x', userId: 'bob' }, d))).rejects.toMatchObject({
+        await expect(ensureChat({ id: 'a1', title: 'x', userId: 'bob' }, d)).rejects.toMatchObject({
           code: 'chat-not-found',
         });
         expect(await ensureChat({ id: 'a1', userId: 'alice' }, d)).toMatchObject({ created: false });
@@ -434,10 +434,14 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         expect(await bob.renameChat('a1', 'x')).toBeNull();
         expect(await bob.setChatModel('a1', null)).toBeNull();
         expect(await bob.deleteChat('a1')).toBe(false);
-        (await expect(bob.createChat({ id: 'a1' }))).rejects.toMatchObject({ code: 'chat-not-found' });
-        (await expect(bob.saveUserMessage('a1', userMessage('bm', 'hi')))).rejects.toBeInstanceOf(DbError);
+        await expect(bob.createChat({ id: 'a1' })).rejects.toMatchObject({ code: 'chat-not-found' });
+        await expect(bob.saveUserMessage('a1', userMessage('bm', 'hi') as never)).rejects.toBeInstanceOf(DbError);
         expect(
-          await bob.replaceMessageIfUnchanged('a1', userMessage('am1', 'x'), userMessage('am1', 'secret budget').parts),
+          await bob.replaceMessageIfUnchanged(
+            'a1',
+            userMessage('am1', 'x') as never,
+            userMessage('am1', 'secret budget').parts as never,
+          ),
         ).toBe(false);
         expect(await bob.searchChats('budget')).toEqual([]);
         expect((await alice.loadChatView('a1'))?.messages.map((m) => m.id)).toEqual(['am1']);
