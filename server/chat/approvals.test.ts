@@ -92,25 +92,21 @@ describe('skills under ask', () => {
     const { chat } = await store.createChat({ id: 'allow' });
     let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     const id = activation(view.messages.at(-1)!)!.approval!.id;
-    (
-      await expect(
-        runChatTurn(
-          { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: 'nope', approved: true }] },
-          d,
-        ),
-      )
+    await expect(
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: 'nope', approved: true }] },
+        d,
+      ),
     ).rejects.toMatchObject({ status: 409 });
     view = await post(chat.id, { approvals: [{ approvalId: id, approved: true }] }, d);
     expect(activation(view.messages.at(-1)!)?.state).toBe('output-available');
     expect(text(view.messages.at(-1)!)).toContain('SKILLCHAT_CONFORMANCE_REFERENCE_v1');
     expect(view.activations).toEqual([expect.objectContaining({ skillName: SKILL, count: 1, lastHow: 'model' })]);
-    (
-      await expect(
-        runChatTurn(
-          { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: id, approved: true }] },
-          d,
-        ),
-      )
+    await expect(
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: id, approved: true }] },
+        d,
+      ),
     ).rejects.toMatchObject({ status: 409 });
   });
 
@@ -184,17 +180,15 @@ describe('skills under ask', () => {
     expect(text(view.messages.at(-1)!).length).toBeGreaterThan(0);
     expect(view.activations).toEqual([]);
     // The old prompt can no longer be answered: it is not the last answer any more.
-    (
-      await expect(
-        runChatTurn(
-          {
-            chatId: chat.id,
-            trigger: 'approval-response',
-            approvals: [{ approvalId: waiting.approval!.id, approved: true }],
-          },
-          d,
-        ),
-      )
+    await expect(
+      runChatTurn(
+        {
+          chatId: chat.id,
+          trigger: 'approval-response',
+          approvals: [{ approvalId: waiting.approval!.id, approved: true }],
+        },
+        d,
+      ),
     ).rejects.toMatchObject({ status: 409 });
   });
 

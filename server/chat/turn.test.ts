@@ -235,8 +235,8 @@ describe('runChatTurn', () => {
   });
 
   it('rejects unknown chats and duplicate message ids, changing nothing', async () => {
-    (
-      await expect(runChatTurn({ chatId: 'missing', trigger: 'submit-message', message: userMessage('hi') }, deps()))
+    await expect(
+      runChatTurn({ chatId: 'missing', trigger: 'submit-message', message: userMessage('hi') }, deps()),
     ).rejects.toMatchObject({
       status: 404,
     });
