@@ -7,8 +7,6 @@ import type { OpenedDatabase } from './db-suite';
 import { deleteMessagesAfter, finishAssistantMessage, saveUserMessage, startAssistantMessage } from './messages';
 import { ftsQuery, searchChats, tsQuery } from './search';
 
-const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
-
 export function describeSearch(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedDatabase>): void {
   const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 
