@@ -13,11 +13,12 @@ export async function register() {
   installMethodGuard();
   const { getApp } = await import('./server/app');
   const { getOpenReport } = await import('./server/db');
-  const app = getApp();
+  // Opens the database (SQLite file, or PostgreSQL with DATABASE_URL: migrations under an advisory lock).
+  const app = await getApp();
   // SIGTERM/SIGINT: running answers get a bounded grace, then are stored as interrupted (server/shutdown.ts).
   const { installGracefulShutdown } = await import('./server/shutdown');
   installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
-  const report = getOpenReport(app.db);
+  const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }

@@ -6,10 +6,11 @@ import { listChatSummaries, modelMenu } from '@/server/chat/queries';
 export const dynamic = 'force-dynamic';
 
 /** `/` is the new-chat screen; earlier chats are one click away in the sidebar. */
-export default function Home() {
+export default async function Home() {
+  const [chats, models] = await Promise.all([listChatSummaries(), modelMenu()]);
   return (
-    <AppShell chats={listChatSummaries()} activeChatId={null}>
-      <NewChat models={modelMenu()} />
+    <AppShell chats={chats} activeChatId={null}>
+      <NewChat models={models} />
     </AppShell>
   );
 }

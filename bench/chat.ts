@@ -20,7 +20,7 @@ import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
-import { openDb } from '../server/db';
+import { openDb, sqliteDatabase } from '../server/db';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
@@ -66,10 +66,10 @@ async function bareRoute(
   chatId: string,
   message: ChatMessage,
 ): Promise<{ response: Response; done: Promise<void> }> {
-  const history = [...store.getMessages(chatId), message];
-  store.saveUserMessage(chatId, message);
+  const history = [...(await store.getMessages(chatId)), message];
+  await store.saveUserMessage(chatId, message);
   const assistantId = randomUUID();
-  store.startAssistantMessage(chatId, assistantId);
+  await store.startAssistantMessage(chatId, assistantId);
   let resolveDone: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     resolveDone = resolve;
@@ -81,9 +81,9 @@ async function bareRoute(
       const result = streamText({ model: model.model, messages: await convertToModelMessages(history) });
       writer.merge(toUIMessageStream({ stream: result.stream }));
     },
-    onEnd: ({ responseMessage }) => {
-      store.finishAssistantMessage(assistantId, { parts: responseMessage.parts, status: 'complete' });
-      store.touchChat(chatId);
+    onEnd: async ({ responseMessage }) => {
+      await store.finishAssistantMessage(assistantId, { parts: responseMessage.parts, status: 'complete' });
+      await store.touchChat(chatId);
       resolveDone();
     },
   });
@@ -146,7 +146,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const home = path.join(options.workDir, 'home');
   fs.mkdirSync(home, { recursive: true });
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: dbPath, SKILLCHAT_SKILL_ROOTS: home }, home });
-  const store = createDbChatStore(openDb(dbPath));
+  const store = createDbChatStore(sqliteDatabase(openDb(dbPath)));
   const model = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
   const access = createAccessResolver(config);
   const figures: LatencyFigures[] = [];
@@ -166,7 +166,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     (skills: readonly Skill[], incremental = true) =>
     async () => {
       const id = `bench-${++seq}`;
-      store.createChat({ id, title: 'bench' });
+      await store.createChat({ id, title: 'bench' });
       const message: ChatMessage = {
         id: `${id}-u`,
         role: 'user',
@@ -189,7 +189,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     };
   const floorTurn = async () => {
     const id = `floor-${++seq}`;
-    store.createChat({ id, title: 'bench' });
+    await store.createChat({ id, title: 'bench' });
     const message: ChatMessage = {
       id: `${id}-u`,
       role: 'user',

@@ -10,42 +10,66 @@
  */
 
 import { type AccessResolver, createAccessResolver } from './access/resolver';
-import { createDbChatStore } from './chat/db-store';
-import type { ChatStore } from './chat/store';
+import { currentUserId } from './auth/current-user';
+import { createDbChatStores } from './chat/db-store';
+import type { ChatStore, ChatStores } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
-import { type Db, getDb, listModeOverrides } from './db';
+import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
+import { isPostgresUrl } from './db/pg';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
   config: AppConfig;
   registry: SkillRegistry;
-  store: ChatStore;
+  /** Chats, per person: `store.forUser(await currentUserId(request))` (server/auth/current-user.ts). */
+  store: ChatStores;
   /** The models chats can pick (configured providers, compatible endpoints, a local Ollama) and the default. */
   models: ModelRegistry;
-  /** The one database connection (the store wraps it for chats). */
-  db: Db;
+  /** The one database handle (SQLite file, or PostgreSQL with `DATABASE_URL`); the store wraps it for chats. */
+  db: Database;
   /** Who may use which skill, and how: every caller reads its records. */
   access: AccessResolver;
 }
 
-const g = globalThis as typeof globalThis & { __skillchatApp?: App };
+const g = globalThis as typeof globalThis & { __skillchatApp?: Promise<App> };
 
-export function getApp(): App {
+/**
+ * The app, built on the first call. Async because opening PostgreSQL (pool + migrations under an advisory lock)
+ * is; the promise is cached, so every later call resolves at once. A failed open is not cached (the next call
+ * retries). SQLite keeps its one connection per process through `getDb` (its own globalThis cache).
+ */
+export function getApp(): Promise<App> {
   if (!g.__skillchatApp) {
-    const config = loadConfig();
-    const db = getDb(config.databasePath);
-    const access = createAccessResolver(config);
-    // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
-    for (const [name, mode] of listModeOverrides(db)) access.setModeOverride(name, mode);
-    g.__skillchatApp = {
-      config,
-      registry: createSkillRegistry(config),
-      store: createDbChatStore(db),
-      models: createModelRegistry({ env: process.env }),
-      db,
-      access,
-    };
+    const app = buildApp();
+    g.__skillchatApp = app;
+    app.catch(() => {
+      if (g.__skillchatApp === app) g.__skillchatApp = undefined;
+    });
   }
   return g.__skillchatApp;
+}
+
+async function buildApp(): Promise<App> {
+  const config = loadConfig();
+  const db = isPostgresUrl(config.databaseUrl)
+    ? await openDatabase(config)
+    : sqliteDatabase(getDb(config.databasePath));
+  const access = createAccessResolver(config);
+  // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
+  for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
+  return {
+    config,
+    registry: createSkillRegistry(config),
+    store: createDbChatStores(db),
+    models: createModelRegistry({ env: process.env }),
+    db,
+    access,
+  };
+}
+
+/** The chat store of the person asking (the one lookup of "who": server/auth/current-user.ts). */
+export async function storeFor(request: Request | Headers): Promise<ChatStore> {
+  const [app, userId] = await Promise.all([getApp(), currentUserId(request)]);
+  return app.store.forUser(userId);
 }

@@ -170,6 +170,8 @@ export interface AppConfig {
   roots: SkillRoot[];
   limits: Limits;
   databasePath: string;
+  /** `DATABASE_URL`: a `postgres://` URL selects PostgreSQL instead of the SQLite file. */
+  databaseUrl?: string;
   server: { host: string; port: number; allowedHosts: string[]; shutdownGraceMs: number };
   permissions: PermissionsConfig;
   catalog: CatalogConfig;
@@ -309,6 +311,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
     roots,
     limits: { ...DEFAULT_LIMITS, ...file.limits },
     databasePath,
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     server: {
       host: env.SKILLCHAT_HOST ?? file.server?.host ?? '127.0.0.1',
       port,

@@ -37,7 +37,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const denied = await requireAdmin('/admin');
   if (denied) return <AccessDenied denial={denied} />;
   const absolute = (await searchParams).paths === 'absolute';
-  const app = getApp();
+  const app = await getApp();
   const overview = await loadAdminOverview(app, { paths: absolute ? 'absolute' : 'display' });
   const installRoot = app.config.install.root;
   const installed = await listInstalled(installRoot);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRoots, loadConfig } from '../config';
-import { addGrant, hasGrant, listGrants, openDb, revokeGrant } from '../db';
+import { addGrant, hasGrant, listGrants, openDb, revokeGrant, sqliteDatabase } from '../db';
 import { skillContentHash } from './content-hash';
 import { createPermissionPolicy } from './policy';
 
@@ -13,7 +13,7 @@ const roots = defaultRoots(appDir, home);
 const base = { roots, appDir };
 
 describe('permission policy', () => {
-  it('defaults by source: app and user folders allow, .agents/skills above the app asks', () => {
+  it('defaults by source: app and user folders allow, .agents/skills above the app asks', async () => {
     const policy = createPermissionPolicy({ ...base, permissions: {} });
     expect(policy.resolve({ name: 'a', root: `${appDir}/.skills` }).permission).toBe('allow');
     expect(policy.resolve({ name: 'a', root: `${appDir}/.agents/skills` }).permission).toBe('allow');
@@ -24,7 +24,7 @@ describe('permission policy', () => {
     expect(policy.resolve({ name: 'a', root: `${home}/.agents/skills` }).permission).toBe('allow');
   });
 
-  it('operator rules beat defaults, the most specific glob wins', () => {
+  it('operator rules beat defaults, the most specific glob wins', async () => {
     const policy = createPermissionPolicy({
       ...base,
       permissions: { rules: { '*': 'allow', 'pdf-*': 'ask', 'pdf-evil': 'deny' }, defaults: { app: 'deny' } },
@@ -37,7 +37,7 @@ describe('permission policy', () => {
     expect(policy.resolve({ name: 'csv', root: '/srv/work/.agents/skills' }).permission).toBe('allow');
   });
 
-  it('reads rules from the config file, rejecting unknown permissions', () => {
+  it('reads rules from the config file, rejecting unknown permissions', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-perm-'));
     fs.writeFileSync(
       path.join(dir, 'skillchat.config.json'),
@@ -75,15 +75,15 @@ describe('content hash and grants', () => {
     expect(await skillContentHash(skill)).not.toBe(second);
   });
 
-  it('a grant holds for its content hash only and can be revoked', () => {
-    const db = openDb(':memory:');
-    const grant = addGrant('demo', 'hash-1', new Date(), db);
-    expect(addGrant('demo', 'hash-1', new Date(), db).id).toBe(grant.id);
-    expect(hasGrant('demo', 'hash-1', db)).toBe(true);
-    expect(hasGrant('demo', 'hash-2', db)).toBe(false);
-    expect(listGrants(db).map((g) => g.skillName)).toEqual(['demo']);
-    expect(revokeGrant(grant.id, new Date(), db)).toBe(true);
-    expect(hasGrant('demo', 'hash-1', db)).toBe(false);
-    expect(revokeGrant(grant.id, new Date(), db)).toBe(false);
+  it('a grant holds for its content hash only and can be revoked', async () => {
+    const db = sqliteDatabase(openDb(':memory:'));
+    const grant = await addGrant('demo', 'hash-1', new Date(), db);
+    expect((await addGrant('demo', 'hash-1', new Date(), db)).id).toBe(grant.id);
+    expect(await hasGrant('demo', 'hash-1', db)).toBe(true);
+    expect(await hasGrant('demo', 'hash-2', db)).toBe(false);
+    expect((await listGrants(db)).map((g) => g.skillName)).toEqual(['demo']);
+    expect(await revokeGrant(grant.id, new Date(), db)).toBe(true);
+    expect(await hasGrant('demo', 'hash-1', db)).toBe(false);
+    expect(await revokeGrant(grant.id, new Date(), db)).toBe(false);
   });
 });

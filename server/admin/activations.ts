@@ -3,7 +3,7 @@ import {
   type ActivationEvent,
   activationCountsBySkill,
   countActivationEvents,
-  type Db,
+  type Database,
   listActivationEvents,
   type SkillActivationCount,
 } from '../db';
@@ -41,12 +41,13 @@ export interface ActivationData {
 /** Newest activation events shown on the page; the total says how many exist. */
 export const ACTIVATION_LOG_LIMIT = 200;
 
-export function loadActivationData(db: Db): ActivationData {
-  return {
-    events: listActivationEvents({ limit: ACTIVATION_LOG_LIMIT }, db),
-    total: countActivationEvents({}, db),
-    bySkill: activationCountsBySkill(db),
-  };
+export async function loadActivationData(db: Database): Promise<ActivationData> {
+  const [events, total, bySkill] = [
+    await listActivationEvents({ limit: ACTIVATION_LOG_LIMIT }, db),
+    await countActivationEvents({}, db),
+    await activationCountsBySkill(db),
+  ];
+  return { events, total, bySkill };
 }
 
 export function buildActivations(activations: ActivationData): AdminActivations {

@@ -84,6 +84,7 @@ const activations = {
       how: 'explicit' as const,
       at: new Date(1_800_000_000_500),
       chatTitle: 'Read a PDF',
+      userId: 'local',
     },
   ],
   total: 1,

@@ -5,7 +5,7 @@
  */
 import type { AccessMap, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
-import type { Db } from '../db';
+import type { Database } from '../db';
 import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/budget';
 import type { SkillRegistry } from '../skills/registry';
 import type { DiscoveryResult } from '../skills/types';
@@ -85,14 +85,14 @@ export async function loadAdminOverview(
     config: AppConfig;
     registry: SkillRegistry;
     access: AccessResolver;
-    db: Db;
+    db: Database;
     /** The catalog preview is the one a new chat gets, under the default model's budget. */
     models: { defaultEntry(): { contextWindow?: number } };
   },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
   const scan = await app.registry.current();
-  const activations = loadActivationData(app.db);
+  const activations = await loadActivationData(app.db);
   const access = app.access.resolveAll(scan.skills);
   const catalog = previewCatalog({
     skills: scan.skills,

@@ -7,7 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { skillContentHash } from '../access/content-hash';
-import { addGrant, closeDb, deleteChat, ensureChat, getDb, recordDecision, recordScriptRun } from '../db';
+import {
+  addGrant,
+  closeDb,
+  deleteChat,
+  ensureChat,
+  getDb,
+  recordDecision,
+  recordScriptRun,
+  sqliteDatabase,
+} from '../db';
 import type { Skill } from '../skills/types';
 import { loadPermissionData } from './permissions';
 
@@ -30,22 +39,22 @@ afterAll(() => {
 
 describe('loadPermissionData', () => {
   it('marks grants current or outdated, and links log rows to chats that still exist', async () => {
-    const db = getDb(dbPath);
-    ensureChat({ id: 'kept', title: 'Kept chat' }, db);
-    ensureChat({ id: 'gone', title: 'Deleted chat' }, db);
+    const db = sqliteDatabase(getDb(dbPath));
+    await ensureChat({ id: 'kept', title: 'Kept chat' }, db);
+    await ensureChat({ id: 'gone', title: 'Deleted chat' }, db);
     const hash = await skillContentHash(skill);
-    addGrant('demo', 'old-content', new Date(1000), db);
-    addGrant('demo', hash, new Date(2000), db);
-    addGrant('missing-skill', hash, new Date(3000), db);
-    recordDecision(
+    await addGrant('demo', 'old-content', new Date(1000), db);
+    await addGrant('demo', hash, new Date(2000), db);
+    await addGrant('missing-skill', hash, new Date(3000), db);
+    await recordDecision(
       { chatId: 'kept', skillName: 'demo', decision: 'always', contentHash: hash, at: new Date(4000) },
       db,
     );
-    recordDecision(
+    await recordDecision(
       { chatId: 'gone', skillName: 'demo', decision: 'denied', contentHash: hash, at: new Date(5000) },
       db,
     );
-    recordScriptRun(
+    await recordScriptRun(
       {
         chatId: 'kept',
         skillName: 'demo',
@@ -58,7 +67,7 @@ describe('loadPermissionData', () => {
       },
       db,
     );
-    deleteChat('gone', db);
+    await deleteChat('gone', db);
 
     const data = await loadPermissionData(db, [skill]);
     expect(data.grants.map((g) => [g.skillName, g.current, g.grantedAt])).toEqual([

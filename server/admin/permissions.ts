@@ -3,7 +3,7 @@
  * they are now), the newest approval decisions and script runs, with the title of the chat each came from.
  */
 import { skillContentHash } from '../access/content-hash';
-import { type Db, getChat, listDecisions, listGrants, listScriptRuns, type PermissionDecision } from '../db';
+import { type Database, getChat, listDecisions, listGrants, listScriptRuns, type PermissionDecision } from '../db';
 import type { Skill } from '../skills/types';
 
 /** An unrevoked "always allow", tied to the content it was given for. */
@@ -52,13 +52,18 @@ export const NO_PERMISSIONS: AdminPermissions = { grants: [], decisions: [], scr
 /** Newest approval decisions and script runs shown on the page. */
 export const PERMISSION_LOG_LIMIT = 100;
 
-export async function loadPermissionData(db: Db, skills: readonly Skill[]): Promise<AdminPermissions> {
+export async function loadPermissionData(db: Database, skills: readonly Skill[]): Promise<AdminPermissions> {
+  const [grantRows, decisionRows, runRows] = [
+    await listGrants(db),
+    await listDecisions(PERMISSION_LOG_LIMIT, db),
+    await listScriptRuns(PERMISSION_LOG_LIMIT, db),
+  ];
   const titles = new Map<string, string | null>();
-  const link = (chatId: string | null): ChatLink => {
-    if (chatId === null) return { chatId, chatTitle: null };
-    if (!titles.has(chatId)) titles.set(chatId, getChat(chatId, db)?.title ?? null);
-    return { chatId, chatTitle: titles.get(chatId) ?? null };
-  };
+  for (const chatId of new Set([...decisionRows, ...runRows].map((r) => r.chatId))) {
+    if (chatId !== null) titles.set(chatId, (await getChat(chatId, db))?.title ?? null);
+  }
+  const link = (chatId: string | null): ChatLink =>
+    chatId === null ? { chatId, chatTitle: null } : { chatId, chatTitle: titles.get(chatId) ?? null };
   const byName = new Map(skills.map((s) => [s.name, s]));
   const hashes = new Map<string, Promise<string | null>>();
   const currentHash = (name: string) => {
@@ -72,7 +77,7 @@ export async function loadPermissionData(db: Db, skills: readonly Skill[]): Prom
     return hashes.get(name)!;
   };
   const grants = await Promise.all(
-    listGrants(db).map(async (g): Promise<AdminGrant> => {
+    grantRows.map(async (g): Promise<AdminGrant> => {
       const hash = await currentHash(g.skillName);
       return {
         id: g.id,
@@ -85,14 +90,14 @@ export async function loadPermissionData(db: Db, skills: readonly Skill[]): Prom
   );
   return {
     grants,
-    decisions: listDecisions(PERMISSION_LOG_LIMIT, db).map((d) => ({
+    decisions: decisionRows.map((d) => ({
       id: d.id,
       at: d.at.getTime(),
       skillName: d.skillName,
       decision: d.decision,
       ...link(d.chatId),
     })),
-    scriptRuns: listScriptRuns(PERMISSION_LOG_LIMIT, db).map((r) => ({
+    scriptRuns: runRows.map((r) => ({
       id: r.id,
       at: r.at.getTime(),
       skillName: r.skillName,

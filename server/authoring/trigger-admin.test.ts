@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { openDb } from '../db';
+import { openDb, sqliteDatabase } from '../db';
 import type { AppError } from '../errors';
 import { createOfflineModel } from '../model/offline-model';
 import { createSkillRegistry } from '../skills/registry';
@@ -27,7 +27,7 @@ function host() {
     registry: createSkillRegistry(config),
     access: createAccessResolver(config),
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
-    db: openDb(path.join(tmp, 'db.sqlite')),
+    db: sqliteDatabase(openDb(path.join(tmp, 'db.sqlite'))),
   };
 }
 
@@ -47,11 +47,11 @@ describe('runStoredTriggerCheck', () => {
     const skill = await h.registry.get('csv-to-json');
     expect(first.descriptionHash).toBe(descriptionHash(skill!.description));
     const second = await runStoredTriggerCheck(h, 'csv-to-json', prompts.slice(0, 1), 1);
-    const stored = storedTriggerChecks(h, 'csv-to-json');
+    const stored = await storedTriggerChecks(h, 'csv-to-json');
     expect(stored.map((s) => s.id)).toEqual([second.id, first.id]);
     expect(stored[1]?.report).toEqual(first.report);
     expect(stored[0]?.model).toBe('Offline model (built-in)');
-    expect(storedTriggerChecks(h, 'commit-message')).toEqual([]);
+    expect(await storedTriggerChecks(h, 'commit-message')).toEqual([]);
   });
 
   it('refuses unknown skills, no prompts and bad run counts', async () => {

@@ -22,8 +22,8 @@ type TriggerHost = Pick<App, 'registry' | 'access' | 'config' | 'db'> & {
   model: { model: LanguageModel; label: string; contextWindow?: number };
 };
 
-export function storedTriggerChecks(host: Pick<App, 'db'>, name: string): StoredTriggerCheck[] {
-  return listTriggerChecks(host.db, name).map((r) => ({
+export async function storedTriggerChecks(host: Pick<App, 'db'>, name: string): Promise<StoredTriggerCheck[]> {
+  return (await listTriggerChecks(host.db, name)).map((r) => ({
     id: r.id,
     at: r.at.toISOString(),
     model: r.model,
@@ -69,7 +69,7 @@ export async function runStoredTriggerCheck(
     runs,
   });
   const at = new Date();
-  const id = addTriggerCheck(host.db, {
+  const id = await addTriggerCheck(host.db, {
     skillName: skill.name,
     descriptionHash: report.descriptionHash,
     model: host.model.label,

@@ -24,7 +24,7 @@ async function reasonFor(s: Skill): Promise<string> {
     chatId: 'c',
     skills: new Map([[s.name, s]]),
     access: createAccessResolver({ roots: [], appDir: tmp, permissions: { rules: { '*': 'ask' } } }),
-    store: { hasGrant: () => false, addGrant: () => {}, recordDecision: () => {} },
+    store: { hasGrant: async () => false, addGrant: async () => {}, recordDecision: async () => {} },
     display: { appDir: tmp, home: '/nonexistent' },
     activated: new Set(),
   });

@@ -9,7 +9,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
-import { type Db, listDecisions, openDb } from '../db';
+import { type Database, listDecisions, openDb, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
 import { createDbChatStore } from './db-store';
@@ -22,7 +22,7 @@ const SKILL = 'skills-system-validation';
 let tmp: string;
 let root: string;
 let store: ChatStore;
-let db: Db;
+let db: Database;
 
 async function deps(permission: Permission): Promise<TurnDeps> {
   const base = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite') }, home: path.join(tmp, 'home') });
@@ -54,7 +54,7 @@ async function post(chatId: string, body: { text?: string; approvals?: ApprovalA
   );
   await response.text();
   await waitForTurn(chatId);
-  return store.loadChatView(chatId)!;
+  return (await store.loadChatView(chatId))!;
 }
 
 type Part = { type: string; state?: string; approval?: { id: string }; errorText?: string };
@@ -65,7 +65,7 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-approvals-'));
   root = path.join(tmp, 'skills');
   fs.cpSync(path.join(appDir, '.skills', SKILL), path.join(root, SKILL), { recursive: true });
-  db = openDb(path.join(tmp, 'db.sqlite'));
+  db = sqliteDatabase(openDb(path.join(tmp, 'db.sqlite')));
   store = createDbChatStore(db);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -73,7 +73,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('skills under ask', () => {
   it('the activation waits for approval; Deny tells the model and records nothing', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'deny' });
+    const { chat } = await store.createChat({ id: 'deny' });
     let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     const waiting = activation(view.messages.at(-1)!)!;
     expect(waiting.state).toBe('approval-requested');
@@ -89,7 +89,7 @@ describe('skills under ask', () => {
 
   it('Allow loads the skill; an unknown or repeated approval is refused', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'allow' });
+    const { chat } = await store.createChat({ id: 'allow' });
     let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     const id = activation(view.messages.at(-1)!)!.approval!.id;
     await expect(
@@ -112,7 +112,7 @@ describe('skills under ask', () => {
 
   it('two answers to the same approval at once: one wins, the other is a 409, and the decision is recorded once', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'twice-at-once' });
+    const { chat } = await store.createChat({ id: 'twice-at-once' });
     const view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     const id = activation(view.messages.at(-1)!)!.approval!.id;
     const answer = () =>
@@ -127,13 +127,13 @@ describe('skills under ask', () => {
     expect(lost[0]?.reason).toMatchObject({ status: 409 });
     await (won[0] as PromiseFulfilledResult<Response>).value.text();
     await waitForTurn(chat.id);
-    expect(listDecisions(100, db).filter((x) => x.chatId === chat.id)).toHaveLength(1);
-    expect(store.loadChatView(chat.id)!.activations).toEqual([expect.objectContaining({ count: 1 })]);
+    expect((await listDecisions(100, db)).filter((x) => x.chatId === chat.id)).toHaveLength(1);
+    expect((await store.loadChatView(chat.id))!.activations).toEqual([expect.objectContaining({ count: 1 })]);
   });
 
   it('the stored answer is replaced only while it is unchanged (the conditional update under the approval)', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'conditional' });
+    const { chat } = await store.createChat({ id: 'conditional' });
     const asked = (await post(chat.id, { text: 'please validate that the skills system works' }, d)).messages.at(-1)!;
     const answered = (approved: boolean): ChatMessage => ({
       ...asked,
@@ -143,9 +143,9 @@ describe('skills under ask', () => {
           : p,
       ) as ChatMessage['parts'],
     });
-    expect(store.replaceMessageIfUnchanged(chat.id, answered(true), asked.parts)).toBe(true);
-    expect(store.replaceMessageIfUnchanged(chat.id, answered(false), asked.parts)).toBe(false);
-    const stored = activation(store.loadChatView(chat.id)!.messages.at(-1)!) as Part & {
+    expect(await store.replaceMessageIfUnchanged(chat.id, answered(true), asked.parts)).toBe(true);
+    expect(await store.replaceMessageIfUnchanged(chat.id, answered(false), asked.parts)).toBe(false);
+    const stored = activation((await store.loadChatView(chat.id))!.messages.at(-1)!) as Part & {
       approval: { approved?: boolean };
     };
     expect(stored.approval.approved).toBe(true);
@@ -153,25 +153,25 @@ describe('skills under ask', () => {
 
   it('"always allow" skips the prompt next time, until SKILL.md changes', async () => {
     const d = await deps('ask');
-    const first = store.createChat({ id: 'always-1' }).chat;
+    const first = (await store.createChat({ id: 'always-1' })).chat;
     const view = await post(first.id, { text: 'please validate that the skills system works' }, d);
     const id = activation(view.messages.at(-1)!)!.approval!.id;
     await post(first.id, { approvals: [{ approvalId: id, approved: true, always: true }] }, d);
 
-    const second = store.createChat({ id: 'always-2' }).chat;
+    const second = (await store.createChat({ id: 'always-2' })).chat;
     const again = await post(second.id, { text: 'please validate that the skills system works' }, d);
     expect(activation(again.messages.at(-1)!)?.state).toBe('output-available');
 
     fs.appendFileSync(path.join(root, SKILL, 'SKILL.md'), '\nOne more line.\n');
     const edited = await deps('ask');
-    const third = store.createChat({ id: 'always-3' }).chat;
+    const third = (await store.createChat({ id: 'always-3' })).chat;
     const asked = await post(third.id, { text: 'please validate that the skills system works' }, edited);
     expect(activation(asked.messages.at(-1)!)?.state).toBe('approval-requested');
   });
 
   it('a new message while an approval waits leaves it unanswered and answers the new message', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'abandoned' });
+    const { chat } = await store.createChat({ id: 'abandoned' });
     let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     const waiting = activation(view.messages.at(-1)!)!;
     expect(waiting.state).toBe('approval-requested');
@@ -194,7 +194,7 @@ describe('skills under ask', () => {
 
   it('explicit /name counts as consent', async () => {
     const d = await deps('ask');
-    const { chat } = store.createChat({ id: 'explicit-consent' });
+    const { chat } = await store.createChat({ id: 'explicit-consent' });
     const view = await post(chat.id, { text: `/${SKILL} validate that it works` }, d);
     expect(activation(view.messages.at(-1)!)?.state).toBe('output-available');
   });
@@ -215,7 +215,7 @@ describe('skills under deny', () => {
         return offline.doStream(options);
       },
     };
-    const { chat } = store.createChat({ id: 'deny-catalog' });
+    const { chat } = await store.createChat({ id: 'deny-catalog' });
     await post(chat.id, { text: 'hello' }, { ...d, model: { model: spy, label: 'spy' } });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.join('')).toContain('still-listed');
@@ -224,7 +224,7 @@ describe('skills under deny', () => {
 
   it('are not offered to the model and /name is refused with a reason', async () => {
     const d = await deps('deny');
-    const { chat } = store.createChat({ id: 'denied' });
+    const { chat } = await store.createChat({ id: 'denied' });
     let view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
     expect(activation(view.messages.at(-1)!)).toBeUndefined();
     view = await post(chat.id, { text: `/${SKILL}` }, d);

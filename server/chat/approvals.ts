@@ -114,8 +114,8 @@ export async function applyApprovals(
       if (skill) {
         const contentHash = await skillContentHash(skill);
         const decision = !answer.approved ? 'denied' : answer.always ? 'always' : 'allowed';
-        if (decision === 'always') ctx.store.addGrant(skill.name, contentHash);
-        ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
+        if (decision === 'always') await ctx.store.addGrant(skill.name, contentHash);
+        await ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
       }
       return {
         ...part,

@@ -10,7 +10,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provid
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig } from '../config';
-import { openDb } from '../db';
+import { openDb, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { countTokens } from '../skills/catalog';
 import { discoverSkills } from '../skills/discovery';
@@ -81,7 +81,7 @@ async function send(chatId: string, text: string, d: TurnDeps): Promise<ChatMess
   const message: ChatMessage = { id: `s${n}`, role: 'user', parts: [{ type: 'text', text }] };
   await (await runChatTurn({ chatId, trigger: 'submit-message', message }, d)).text();
   await waitForTurn(chatId);
-  return store.getMessages(chatId).at(-1)!;
+  return (await store.getMessages(chatId)).at(-1)!;
 }
 
 function catalogOf(system: string): { available_skills: Array<{ name: string }>; not_listed?: number; note?: string } {
@@ -111,7 +111,7 @@ beforeAll(async () => {
     'Plans zebra herd migrations across the savanna with waterhole stops. Use when asked about zebra migration routes.',
   );
   skills = (await discoverSkills([{ path: root, scope: 'project', kind: 'app' }], { limits: config().limits })).skills;
-  store = createDbChatStore(openDb(path.join(tmp, 'db.sqlite')));
+  store = createDbChatStore(sqliteDatabase(openDb(path.join(tmp, 'db.sqlite'))));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -120,7 +120,7 @@ describe('500 skills under a small budget', () => {
     expect(skills).toHaveLength(500);
     const { model, calls } = recordingModel();
     const d = deps(config(), model);
-    const { chat } = store.createChat({ id: 'scale' });
+    const { chat } = await store.createChat({ id: 'scale' });
     await send(chat.id, 'hello there', d);
     const catalog = catalogOf(calls[0]!.system);
     const listedNames = catalog.available_skills.map((s) => s.name);
@@ -155,7 +155,7 @@ describe('500 skills under a small budget', () => {
     const few = skills.slice(0, 5);
     const cfg = config();
     const d: TurnDeps = { ...deps(cfg, model), skills: { skills: few } };
-    const { chat } = store.createChat({ id: 'few' });
+    const { chat } = await store.createChat({ id: 'few' });
     await send(chat.id, 'hello', d);
     const catalog = catalogOf(calls[0]!.system);
     expect(catalog.available_skills).toHaveLength(5);
@@ -175,7 +175,7 @@ describe('modes', () => {
   it('pinned is always listed; search, manual and off never are; off is not searchable', async () => {
     const { model, calls } = recordingModel();
     const d = deps(config({ ...modes }), model);
-    const { chat } = store.createChat({ id: 'modes-catalog' });
+    const { chat } = await store.createChat({ id: 'modes-catalog' });
     await send(chat.id, 'hello there', d);
     const names = catalogOf(calls[0]!.system).available_skills.map((s) => s.name);
     expect(names).toContain('poster-tool-001');
@@ -194,7 +194,7 @@ describe('modes', () => {
   it('manual skills are refused to the model but work with /name; off skills are refused with /name', async () => {
     const { model } = recordingModel();
     const d = deps(config({ ...modes }), model);
-    const { chat } = store.createChat({ id: 'modes-manual' });
+    const { chat } = await store.createChat({ id: 'modes-manual' });
     const explicit = await send(chat.id, '/lint-tool-002', d);
     expect(part(explicit, 'tool-skills_activate')?.state).toBe('output-available');
     const manual = skills.find((s) => s.name === 'lint-tool-002')!;

@@ -1,10 +1,13 @@
-/** The `ChatStore` over SQLite: a thin adapter from the chat's needs to the named queries of `server/db`. */
+/** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
-import type { Db } from '../db';
+import { LOCAL_USER_ID } from '../auth/local-user';
+import type { Database } from '../db';
 import {
   activationCountsBySkill,
   addGrant,
   type Chat,
+  chatExists,
+  DbError,
   DEFAULT_CHAT_TITLE,
   deleteChat,
   deleteMessagesAfter,
@@ -31,7 +34,7 @@ import {
   startAssistantMessage,
   touchChat,
 } from '../db';
-import type { ChatStore } from './store';
+import type { ChatStore, ChatStores } from './store';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
@@ -52,68 +55,80 @@ function summary(chat: Chat): ChatSummary {
   };
 }
 
-/** The store over the app's one connection (the composition root's `db`). */
-export function createDbChatStore(connection: Db): ChatStore {
-  const db = () => connection;
-  const activationsOf = (chatId: string): ChatActivation[] =>
-    getChatActivations(chatId, db()).map((a) => ({
+/**
+ * The stores over the app's one database handle (the composition root's): `forUser(id)` is that person's view.
+ * Chat reads and chat-level writes are scoped to the person; message writes go through the turn, which checks
+ * `getChat` (scoped) first.
+ */
+export function createDbChatStores(d: Database): ChatStores {
+  return { forUser: (userId) => createDbChatStore(d, userId) };
+}
+
+/** One person's store. */
+export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): ChatStore {
+  const activationsOf = async (chatId: string): Promise<ChatActivation[]> =>
+    (await getChatActivations(chatId, d)).map((a) => ({
       skillName: a.skillName,
       count: a.count,
       firstAt: a.firstAt.getTime(),
       lastAt: a.lastAt.getTime(),
       lastHow: a.lastHow,
     }));
+  const owned = (chatId: string) => chatExists(chatId, d, userId);
 
   return {
-    listChats: () => listChats({}, db()).map(summary),
-    searchChats: (query) =>
-      searchChats(query, {}, db()).map((hit) => ({
+    userId,
+    listChats: async () => (await listChats({ userId }, d)).map(summary),
+    searchChats: async (query) =>
+      (await searchChats(query, { userId }, d)).map((hit) => ({
         ...summary(hit.chat),
         ...(hit.snippet ? { snippet: hit.snippet } : {}),
       })),
-    createChat: ({ id, title }) => {
-      const { chat, created } = ensureChat({ id: id ?? crypto.randomUUID(), title }, db());
+    createChat: async ({ id, title }) => {
+      const { chat, created } = await ensureChat({ id: id ?? crypto.randomUUID(), title, userId }, d);
       return { chat: summary(chat), created };
     },
-    renameChat: (id, title) => {
-      const chat = renameChat(id, title, db());
+    renameChat: async (id, title) => {
+      const chat = await renameChat(id, title, d, userId);
       return chat ? summary(chat) : null;
     },
-    setChatModel: (id, model) => {
-      const chat = setChatModel(id, model, db());
+    setChatModel: async (id, model) => {
+      const chat = await setChatModel(id, model, d, userId);
       return chat ? summary(chat) : null;
     },
-    deleteChat: (id) => deleteChat(id, db()),
-    loadChatView: (id) => {
-      const chat = getChat(id, db());
+    deleteChat: (id) => deleteChat(id, d, userId),
+    loadChatView: async (id) => {
+      const chat = await getChat(id, d, userId);
       if (!chat) return null;
       return {
         chat: summary(chat),
-        messages: withStatus(getMessageRecords<ChatMessage>(id, db())),
-        activations: activationsOf(id),
+        messages: withStatus(await getMessageRecords<ChatMessage>(id, d)),
+        activations: await activationsOf(id),
       };
     },
-    getChat: (id) => {
-      const chat = getChat(id, db());
+    getChat: async (id) => {
+      const chat = await getChat(id, d, userId);
       return chat ? summary(chat) : null;
     },
-    getMessages: (chatId) => getMessages<ChatMessage>(chatId, db()),
-    saveUserMessage: (chatId, message) => {
-      saveUserMessage(chatId, message, db());
+    getMessages: async (chatId) => ((await owned(chatId)) ? getMessages<ChatMessage>(chatId, d) : []),
+    saveUserMessage: async (chatId, message) => {
+      if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+      await saveUserMessage(chatId, message, d);
     },
-    setTitleFromFirstMessage: (chatId, text) => {
-      const chat = getChat(chatId, db());
+    setTitleFromFirstMessage: async (chatId, text) => {
+      const chat = await getChat(chatId, d, userId);
       // Only a chat still called by the default title gets one from its first message; a name given by a person stays.
-      if (chat && chat.title === DEFAULT_CHAT_TITLE) renameChat(chatId, deriveTitle(text), db());
+      if (chat && chat.title === DEFAULT_CHAT_TITLE) await renameChat(chatId, deriveTitle(text), d, userId);
     },
-    deleteMessagesAfter: (chatId, messageId) => {
-      deleteMessagesAfter(chatId, messageId, {}, db());
+    deleteMessagesAfter: async (chatId, messageId) => {
+      if (await owned(chatId)) await deleteMessagesAfter(chatId, messageId, {}, d);
     },
-    startAssistantMessage: (chatId, id, metadata) => {
-      startAssistantMessage(chatId, id, metadata ? { metadata } : {}, db());
+    startAssistantMessage: async (chatId, id, metadata) => {
+      if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+      await startAssistantMessage(chatId, id, metadata ? { metadata } : {}, d);
     },
-    finishAssistantMessage: (id, result) => {
-      finishAssistantMessage(
+    finishAssistantMessage: async (id, result) => {
+      await finishAssistantMessage(
         id,
         {
           parts: result.parts,
@@ -121,29 +136,32 @@ export function createDbChatStore(connection: Db): ChatStore {
           error: result.error ?? null,
           ...(result.metadata ? { metadata: result.metadata } : {}),
         },
-        db(),
+        d,
       );
     },
-    saveAnswerProgress: (id, parts) => {
-      saveAnswerProgress(id, parts, db());
+    saveAnswerProgress: async (id, parts) => {
+      await saveAnswerProgress(id, parts, d);
     },
-    touchChat: (chatId) => {
-      touchChat(chatId, new Date(), db());
+    touchChat: async (chatId) => {
+      await touchChat(chatId, new Date(), d);
     },
-    getActivatedNames: (chatId) => activationsOf(chatId).map((a) => a.skillName),
-    recordActivation: (chatId, skillName, how) => {
-      recordActivation(chatId, skillName, how, new Date(), db());
+    getActivatedNames: async (chatId) =>
+      (await owned(chatId)) ? (await activationsOf(chatId)).map((a) => a.skillName) : [],
+    recordActivation: async (chatId, skillName, how) => {
+      await recordActivation(chatId, skillName, how, new Date(), d);
     },
-    replaceMessage: (chatId, message) => {
-      saveMessage(chatId, message, { status: 'complete' }, db());
+    replaceMessage: async (chatId, message) => {
+      if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+      await saveMessage(chatId, message, { status: 'complete' }, d);
     },
-    replaceMessageIfUnchanged: (chatId, message, expected) => replacePartsIfUnchanged(chatId, message, expected, db()),
-    usageCounts: () => new Map(activationCountsBySkill(db()).map((c) => [c.skillName, c.count])),
-    hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, db()),
-    addGrant: (skillName, contentHash) => {
-      addGrant(skillName, contentHash, new Date(), db());
+    replaceMessageIfUnchanged: async (chatId, message, expected) =>
+      (await owned(chatId)) && replacePartsIfUnchanged(chatId, message, expected, d),
+    usageCounts: async () => new Map((await activationCountsBySkill(d)).map((c) => [c.skillName, c.count])),
+    hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, d),
+    addGrant: async (skillName, contentHash) => {
+      await addGrant(skillName, contentHash, new Date(), d);
     },
-    recordDecision: (input) => recordDecision(input, db()),
-    recordScriptRun: (input) => recordScriptRun(input, db()),
+    recordDecision: (input) => recordDecision(input, d),
+    recordScriptRun: (input) => recordScriptRun(input, d),
   };
 }

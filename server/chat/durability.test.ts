@@ -9,7 +9,7 @@ import type { UIMessageChunk } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { type Db, getMessageRecords, listScriptRuns, openDb, recordScriptRun } from '../db';
+import { type Database, getMessageRecords, listScriptRuns, openDb, recordScriptRun, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { drainTurns, resetShutdownForTests, stopTurnAndWait } from './active-turns';
 import { createDbChatStore } from './db-store';
@@ -21,7 +21,7 @@ import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
-let db: Db;
+let db: Database;
 let store: ChatStore;
 
 /** The offline model with a pause between chunks: an answer of a few seconds. */
@@ -43,13 +43,13 @@ function ask(chatId: string, d: TurnDeps, text = 'Tell me a long story about dur
   return runChatTurn({ chatId, trigger: 'submit-message', message }, d);
 }
 
-const answerRecord = (chatId: string) => getMessageRecords<ChatMessage>(chatId, db).at(-1)!;
+const answerRecord = async (chatId: string) => (await getMessageRecords<ChatMessage>(chatId, db)).at(-1)!;
 const textOf = (m: ChatMessage) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-durability-'));
-  db = openDb(path.join(tmp, 'chat.db'));
+  db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
   store = createDbChatStore(db);
 });
 afterEach(() => resetShutdownForTests());
@@ -57,16 +57,16 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('turn durability', () => {
   it('stores the answer while it streams, with no reader (a closed tab), at least every second', async () => {
-    const { chat } = store.createChat({ id: 'streams-to-disk' });
+    const { chat } = await store.createChat({ id: 'streams-to-disk' });
     await ask(chat.id, slowDeps(100)); // the response is never read
     await sleep(1600);
-    const during = answerRecord(chat.id);
+    const during = await answerRecord(chat.id);
     expect(during.status).toBe('streaming');
     expect(textOf(during.message).length).toBeGreaterThan(0);
     await sleep(1100);
-    expect(textOf(answerRecord(chat.id).message).length).toBeGreaterThan(textOf(during.message).length);
+    expect(textOf((await answerRecord(chat.id)).message).length).toBeGreaterThan(textOf(during.message).length);
     await stopTurnAndWait(chat.id);
-    const stopped = answerRecord(chat.id);
+    const stopped = await answerRecord(chat.id);
     expect(stopped.status).toBe('aborted');
     expect(textOf(stopped.message).startsWith(textOf(during.message))).toBe(true);
   });
@@ -79,7 +79,13 @@ describe('turn durability', () => {
         source = c;
       },
     });
-    const persisting = persistAsItStreams({ chunks, save: (parts) => saves.push(parts), intervalMs: 60_000 });
+    const persisting = persistAsItStreams({
+      chunks,
+      save: (parts) => {
+        saves.push(parts);
+      },
+      intervalMs: 60_000,
+    });
     source.enqueue({ type: 'start', messageId: 'a1' });
     source.enqueue({
       type: 'tool-input-available',
@@ -125,7 +131,7 @@ describe('turn durability', () => {
   });
 
   it('shutdown: new turns get a 503, finished answers stay complete, cut ones are stored as interrupted', async () => {
-    const { chat } = store.createChat({ id: 'shutdown' });
+    const { chat } = await store.createChat({ id: 'shutdown' });
     // Slow enough that the answer cannot end within the grace, however idle the machine.
     await ask(chat.id, slowDeps(400));
     await sleep(1200);
@@ -133,22 +139,22 @@ describe('turn durability', () => {
     const result = await drainTurns(300);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result).toEqual({ finished: 0, cut: 1 });
-    const stored = answerRecord(chat.id);
+    const stored = await answerRecord(chat.id);
     expect(stored.status).toBe('interrupted');
     expect(textOf(stored.message).length).toBeGreaterThan(0);
     await expect(ask(chat.id, slowDeps())).rejects.toMatchObject({ status: 503, code: 'unavailable:shutting-down' });
   });
 
   it('shutdown lets an answer that ends within the grace finish', async () => {
-    const { chat } = store.createChat({ id: 'shutdown-grace' });
+    const { chat } = await store.createChat({ id: 'shutdown-grace' });
     await ask(chat.id, slowDeps(0), '/nothing-here hello');
     expect(await drainTurns(5000)).toMatchObject({ cut: 0 });
-    expect(answerRecord(chat.id).status).toBe('complete');
+    expect((await answerRecord(chat.id)).status).toBe('complete');
   });
 
   it('a message id of another chat is a 409, not a 500', async () => {
-    const a = store.createChat({ id: 'ids-a' }).chat;
-    const b = store.createChat({ id: 'ids-b' }).chat;
+    const a = (await store.createChat({ id: 'ids-a' })).chat;
+    const b = (await store.createChat({ id: 'ids-b' })).chat;
     const message: ChatMessage = { id: 'shared-id', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
     await (await runChatTurn({ chatId: a.id, trigger: 'submit-message', message }, slowDeps(0))).text();
     await waitForTurn(a.id);
@@ -158,12 +164,12 @@ describe('turn durability', () => {
     // The refused request left no turn behind.
     await (await ask(b.id, slowDeps(0), 'hello again')).text();
     await waitForTurn(b.id);
-    expect(answerRecord(b.id).status).toBe('complete');
+    expect((await answerRecord(b.id)).status).toBe('complete');
   });
 
-  it('a script run logged after its chat was deleted is kept without the chat, not an FK error', () => {
-    const { chat } = store.createChat({ id: 'deleted-before-log' });
-    store.deleteChat(chat.id);
+  it('a script run logged after its chat was deleted is kept without the chat, not an FK error', async () => {
+    const { chat } = await store.createChat({ id: 'deleted-before-log' });
+    await store.deleteChat(chat.id);
     const run = {
       chatId: chat.id,
       skillName: 's',
@@ -173,7 +179,7 @@ describe('turn durability', () => {
       timedOut: false,
       durationMs: 5,
     };
-    expect(() => recordScriptRun(run, db)).not.toThrow();
-    expect(listScriptRuns(1, db)[0]).toMatchObject({ chatId: null, script: 'x.py' });
+    await expect(recordScriptRun(run, db)).resolves.toBeUndefined();
+    expect((await listScriptRuns(1, db))[0]).toMatchObject({ chatId: null, script: 'x.py' });
   });
 });

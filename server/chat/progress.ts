@@ -30,7 +30,7 @@ export async function persistAsItStreams(input: {
   /** The assistant message being continued (approval answers), or undefined for a new one. */
   continuing?: ChatMessage;
   /** Writes the parts so far, in one transaction; a no-op once the answer has been finished. */
-  save: (parts: ChatMessage['parts']) => void;
+  save: (parts: ChatMessage['parts']) => void | Promise<void>;
   intervalMs?: number;
 }): Promise<void> {
   const intervalMs = input.intervalMs ?? PROGRESS_INTERVAL_MS;
@@ -47,7 +47,7 @@ export async function persistAsItStreams(input: {
       if (ended || !message) return;
       written = upTo;
       try {
-        input.save(message.parts);
+        await input.save(message.parts);
       } catch (error) {
         // The final write on end still runs; a failed progress write must not end the answer.
         console.error('[skillchat] could not store the answer so far', error);

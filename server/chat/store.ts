@@ -14,41 +14,60 @@ export interface ChatView {
   activations: ChatActivation[];
 }
 
+/**
+ * One person's view of the chats: every method that touches a chat sees only that person's chats (another
+ * person's chat behaves exactly like a missing one). Grants, skill modes and usage counts stay global.
+ */
 export interface ChatStore {
-  listChats(): ChatSummary[];
+  /** The person this store acts for. */
+  readonly userId: string;
+  listChats(): Promise<ChatSummary[]>;
   /** Chats whose title or message text has every word of `query` (as a prefix), most recently active first. */
-  searchChats(query: string): ChatSummary[];
-  /** Idempotent for an existing id: returns it with `created: false`. */
-  createChat(input: { id?: string; title?: string }): { chat: ChatSummary; created: boolean };
-  renameChat(id: string, title: string): ChatSummary | null;
+  searchChats(query: string): Promise<ChatSummary[]>;
+  /**
+   * Idempotent for an existing id of this person: returns it with `created: false`. An id owned by another
+   * person throws `DbError('chat-not-found')` (a 404, never a takeover).
+   */
+  createChat(input: { id?: string; title?: string }): Promise<{ chat: ChatSummary; created: boolean }>;
+  renameChat(id: string, title: string): Promise<ChatSummary | null>;
   /** Picks the chat's model (null: the app's default). Null when the chat does not exist. */
-  setChatModel(id: string, model: string | null): ChatSummary | null;
-  deleteChat(id: string): boolean;
-  loadChatView(id: string): ChatView | null;
-  getChat(id: string): ChatSummary | null;
-  getMessages(chatId: string): ChatMessage[];
-  saveUserMessage(chatId: string, message: ChatMessage): void;
-  setTitleFromFirstMessage(chatId: string, text: string): void;
-  deleteMessagesAfter(chatId: string, messageId: string): void;
+  setChatModel(id: string, model: string | null): Promise<ChatSummary | null>;
+  deleteChat(id: string): Promise<boolean>;
+  loadChatView(id: string): Promise<ChatView | null>;
+  getChat(id: string): Promise<ChatSummary | null>;
+  getMessages(chatId: string): Promise<ChatMessage[]>;
+  saveUserMessage(chatId: string, message: ChatMessage): Promise<void>;
+  setTitleFromFirstMessage(chatId: string, text: string): Promise<void>;
+  deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;
   /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
-  startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): void;
+  startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): Promise<void>;
   finishAssistantMessage(
     id: string,
     result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string; metadata?: ChatMessage['metadata'] },
-  ): void;
+  ): Promise<void>;
   /** The parts so far of a streaming answer; a no-op once it is finished. */
-  saveAnswerProgress(id: string, parts: ChatMessage['parts']): void;
-  touchChat(chatId: string): void;
-  getActivatedNames(chatId: string): string[];
-  recordActivation(chatId: string, skillName: string, how: ActivationHow): void;
+  saveAnswerProgress(id: string, parts: ChatMessage['parts']): Promise<void>;
+  touchChat(chatId: string): Promise<void>;
+  getActivatedNames(chatId: string): Promise<string[]>;
+  recordActivation(chatId: string, skillName: string, how: ActivationHow): Promise<void>;
   /** Replaces a stored message by id, keeping its position (approval answers). */
-  replaceMessage(chatId: string, message: ChatMessage): void;
+  replaceMessage(chatId: string, message: ChatMessage): Promise<void>;
   /** `replaceMessage` only while the stored parts are still `expected`; false when another request changed them. */
-  replaceMessageIfUnchanged(chatId: string, message: ChatMessage, expected: ChatMessage['parts']): boolean;
+  replaceMessageIfUnchanged(chatId: string, message: ChatMessage, expected: ChatMessage['parts']): Promise<boolean>;
   /** Activations per skill across all chats (catalog ranking when skills must be left out). */
-  usageCounts(): Map<string, number>;
-  hasGrant(skillName: string, contentHash: string): boolean;
-  addGrant(skillName: string, contentHash: string): void;
-  recordDecision(input: { chatId: string; skillName: string; decision: PermissionDecision; contentHash: string }): void;
-  recordScriptRun(input: ScriptRunInput & { chatId: string }): void;
+  usageCounts(): Promise<Map<string, number>>;
+  hasGrant(skillName: string, contentHash: string): Promise<boolean>;
+  addGrant(skillName: string, contentHash: string): Promise<void>;
+  recordDecision(input: {
+    chatId: string;
+    skillName: string;
+    decision: PermissionDecision;
+    contentHash: string;
+  }): Promise<void>;
+  recordScriptRun(input: ScriptRunInput & { chatId: string }): Promise<void>;
+}
+
+/** The app's store: scoped per person (`forUser(currentUserId(request))` in routes). */
+export interface ChatStores {
+  forUser(userId: string): ChatStore;
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { openDb } from '../db';
+import { openDb, sqliteDatabase } from '../db';
 import { createModelRegistry } from '../model/registry';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
@@ -23,7 +23,7 @@ let skills: Skill[];
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-turn-model-'));
-  store = createDbChatStore(openDb(path.join(tmp, 'chat.db')));
+  store = createDbChatStore(sqliteDatabase(openDb(path.join(tmp, 'chat.db'))));
   skills = (
     await discoverSkills([{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }], {
       limits: loadConfig({ appDir, env: {} }).limits,
@@ -37,7 +37,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 async function turn(chatId: string, text: string) {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
   const models = createModelRegistry({ env: {}, ollamaOrigin: null });
-  const { choice, note } = await models.choose(store.getChat(chatId)?.model);
+  const { choice, note } = await models.choose((await store.getChat(chatId))?.model);
   const response = await runChatTurn(
     {
       chatId,
@@ -54,13 +54,13 @@ async function turn(chatId: string, text: string) {
   );
   await response.text();
   await waitForTurn(chatId);
-  return store.loadChatView(chatId)!;
+  return (await store.loadChatView(chatId))!;
 }
 
 describe('the chat model in a turn', () => {
   it('stores the answering model with the answer, so a reload shows it', async () => {
-    store.createChat({ id: 'picked' });
-    expect(store.setChatModel('picked', 'offline:builtin')?.model).toBe('offline:builtin');
+    await store.createChat({ id: 'picked' });
+    expect((await store.setChatModel('picked', 'offline:builtin'))?.model).toBe('offline:builtin');
     const view = await turn('picked', 'hello there');
     expect(view.chat.model).toBe('offline:builtin');
     expect(view.messages.at(-1)?.metadata).toMatchObject({ model: 'Offline model (built-in)' });
@@ -68,15 +68,15 @@ describe('the chat model in a turn', () => {
   });
 
   it('answers with the offline model, and says so, when the picked model is not available', async () => {
-    store.createChat({ id: 'gone' });
-    store.setChatModel('gone', 'ollama:qwen3:8b');
+    await store.createChat({ id: 'gone' });
+    await store.setChatModel('gone', 'ollama:qwen3:8b');
     const answer = (await turn('gone', 'hello there')).messages.at(-1);
     expect(answer?.metadata?.model).toBe('Offline model (built-in)');
     expect(answer?.metadata?.modelNote).toMatch(/^ollama:qwen3:8b is not available now/);
   });
 
   it('a bare /name is answered by the server and labelled so', async () => {
-    store.createChat({ id: 'bare' });
+    await store.createChat({ id: 'bare' });
     const answer = (await turn('bare', '/csv-to-json')).messages.at(-1);
     expect(answer?.metadata?.model).toBe('skillchat');
   });

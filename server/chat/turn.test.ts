@@ -8,7 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { type Db, getMessageRecords, listScriptRuns, markStreamingInterrupted, openDb } from '../db';
+import {
+  type Database,
+  type Db,
+  getMessageRecords,
+  listScriptRuns,
+  markStreamingInterrupted,
+  openDb,
+  sqliteDatabase,
+} from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
 import { loadSkill } from '../skills/skill-file';
@@ -21,7 +29,7 @@ import type { ChatMessage } from './types';
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
 let store: ChatStore;
-let db: Db;
+let db: Database;
 let skills: Skill[];
 
 function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
@@ -46,7 +54,7 @@ async function send(chatId: string, text: string, d = deps()) {
   const response = await runChatTurn({ chatId, trigger: 'submit-message', message: userMessage(text) }, d);
   const wire = await response.text();
   await waitForTurn(chatId);
-  const view = store.loadChatView(chatId)!;
+  const view = (await store.loadChatView(chatId))!;
   return { wire, view, answer: view.messages.at(-1)! };
 }
 
@@ -66,7 +74,7 @@ function text(message: ChatMessage): string {
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-turn-'));
-  db = openDb(path.join(tmp, 'chat.db'));
+  db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
   store = createDbChatStore(db);
   const result = await discoverSkills([{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }], {
     limits: loadConfig({ appDir, env: {} }).limits,
@@ -78,7 +86,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('runChatTurn', () => {
   it('explicit /skill with a request: forced activation, resource reads with their markers, then an answer', async () => {
-    const { chat } = store.createChat({ id: 'explicit' });
+    const { chat } = await store.createChat({ id: 'explicit' });
     const { answer, view } = await send(
       chat.id,
       '/skills-system-validation validate that skills.activate and skills.readResource work',
@@ -102,7 +110,7 @@ describe('runChatTurn', () => {
   });
 
   it('bare /skill activates on the server without a model call, once per chat', async () => {
-    const { chat } = store.createChat({ id: 'bare' });
+    const { chat } = await store.createChat({ id: 'bare' });
     const throwingModel = createOfflineModel({
       createMatcher: () => {
         throw new Error('the model must not be called for a bare /skill');
@@ -118,7 +126,7 @@ describe('runChatTurn', () => {
   });
 
   it('/a /b with a request: both activated as explicit, one after the other, then an answer', async () => {
-    const { chat } = store.createChat({ id: 'multi' });
+    const { chat } = await store.createChat({ id: 'multi' });
     const { answer, view } = await send(chat.id, '/csv-to-json /skills-system-validation convert a.csv to json');
     const names = toolParts(answer, 'tool-skills_activate').map((p) => [p.input?.name, p.state]);
     expect(names.slice(0, 2)).toEqual([
@@ -132,7 +140,7 @@ describe('runChatTurn', () => {
   });
 
   it('bare /a /b activates both on the server', async () => {
-    const { chat } = store.createChat({ id: 'multi-bare' });
+    const { chat } = await store.createChat({ id: 'multi-bare' });
     const { answer } = await send(chat.id, '/csv-to-json /skills-system-validation');
     expect(toolParts(answer, 'tool-skills_activate').map((p) => [p.input?.name, p.state])).toEqual([
       ['csv-to-json', 'output-available'],
@@ -154,14 +162,14 @@ describe('runChatTurn', () => {
       limits: loadConfig({ appDir, env: {} }).limits,
     });
     const d = deps({ skills: { skills: [...skills, loaded.skill!] } });
-    const { chat } = store.createChat({ id: 'arguments' });
+    const { chat } = await store.createChat({ id: 'arguments' });
     const { answer } = await send(chat.id, '/fix-issue 42 "login page"', d);
     const [card] = toolParts(answer, 'tool-skills_activate');
     expect(card?.output?.instructions).toContain('Fix issue 42 (asked: 42 "login page").');
   });
 
   it('refuses reads outside the skill folder with safe errors and no file content', async () => {
-    const { chat } = store.createChat({ id: 'escape' });
+    const { chat } = await store.createChat({ id: 'escape' });
     await send(chat.id, '/skills-system-validation');
     const { answer, wire } = await send(
       chat.id,
@@ -181,7 +189,7 @@ describe('runChatTurn', () => {
   });
 
   it('runs a skill script in the sandbox when asked, and logs the run', async () => {
-    const { chat } = store.createChat({ id: 'script' });
+    const { chat } = await store.createChat({ id: 'script' });
     const { answer } = await send(chat.id, '/skills-system-validation run scripts/echo.sh');
     const [run] = toolParts(answer, 'tool-skills_runScript') as Array<{
       state: string;
@@ -192,7 +200,7 @@ describe('runChatTurn', () => {
     expect(run?.output?.exitCode).toBe(0);
     expect(toolParts(answer, 'tool-skills_readResource')).toEqual([]);
     expect(text(answer)).toContain('SKILLCHAT_SKILLS_SCRIPT_OK');
-    expect(listScriptRuns(10, db)[0]).toMatchObject({
+    expect((await listScriptRuns(10, db))[0]).toMatchObject({
       chatId: 'script',
       skillName: 'skills-system-validation',
       script: 'scripts/echo.sh',
@@ -201,27 +209,27 @@ describe('runChatTurn', () => {
   });
 
   it('does not offer the script tool before a skill with scripts is active', async () => {
-    const { chat } = store.createChat({ id: 'no-script' });
+    const { chat } = await store.createChat({ id: 'no-script' });
     const { answer } = await send(chat.id, 'run scripts/echo.sh');
     expect(toolParts(answer, 'tool-skills_runScript')).toEqual([]);
   });
 
   it('a message that matches no skill gets an answer without skill tools', async () => {
-    const { chat } = store.createChat({ id: 'plain' });
+    const { chat } = await store.createChat({ id: 'plain' });
     const { answer } = await send(chat.id, "hello there, what's the weather like?");
     expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
     expect(text(answer).length).toBeGreaterThan(0);
   });
 
   it('a message that clearly matches a skill activates it (model activation)', async () => {
-    const { chat } = store.createChat({ id: 'match' });
+    const { chat } = await store.createChat({ id: 'match' });
     const { answer, view } = await send(chat.id, 'Please write a commit message for my staged changes');
     expect(toolParts(answer, 'tool-skills_activate')[0]?.input?.name).toBe('commit-message');
     expect(view.activations[0]).toEqual(expect.objectContaining({ skillName: 'commit-message', lastHow: 'model' }));
   });
 
   it('with no skills: no catalog, no tools', async () => {
-    const { chat } = store.createChat({ id: 'none' });
+    const { chat } = await store.createChat({ id: 'none' });
     const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: { skills: [] } }));
     expect(answer.parts.some((p) => p.type.startsWith('tool-'))).toBe(false);
   });
@@ -232,35 +240,35 @@ describe('runChatTurn', () => {
     ).rejects.toMatchObject({
       status: 404,
     });
-    const { chat } = store.createChat({ id: 'dupe' });
+    const { chat } = await store.createChat({ id: 'dupe' });
     const message = userMessage('hello');
     await (await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).text();
     await waitForTurn(chat.id);
-    const before = store.getMessages(chat.id).length;
+    const before = (await store.getMessages(chat.id)).length;
     await expect(runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).rejects.toMatchObject({
       status: 409,
     });
-    expect(store.getMessages(chat.id)).toHaveLength(before);
+    expect(await store.getMessages(chat.id)).toHaveLength(before);
   });
 
   it('regenerate replaces the last answer', async () => {
-    const { chat } = store.createChat({ id: 'regen' });
+    const { chat } = await store.createChat({ id: 'regen' });
     const { answer } = await send(chat.id, 'hello');
     await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
     await waitForTurn(chat.id);
-    const messages = store.getMessages(chat.id);
+    const messages = await store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
   });
 
   it('regenerate after a model activation answers from the instructions, re-attached as <skill_content>', async () => {
-    const { chat } = store.createChat({ id: 'regen-skill' });
+    const { chat } = await store.createChat({ id: 'regen-skill' });
     const first = await send(chat.id, 'Please write a commit message for my staged changes');
     expect(toolParts(first.answer, 'tool-skills_activate')[0]?.output?.instructions).toContain('# Commit messages');
     expect(text(first.answer)).toContain('# Commit messages');
     await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
     await waitForTurn(chat.id);
-    const again = store.getMessages(chat.id).at(-1)!;
+    const again = (await store.getMessages(chat.id)).at(-1)!;
     // The activation card went with the old answer: the instructions now come from the re-attached block only.
     expect(toolParts(again, 'tool-skills_activate')).toEqual([]);
     expect(text(again)).toContain('# Commit messages');
@@ -270,7 +278,7 @@ describe('runChatTurn', () => {
   });
 
   it('a chat longer than the context window leaves old turns out, keeps skill instructions, marks the answer', async () => {
-    const { chat } = store.createChat({ id: 'compaction' });
+    const { chat } = await store.createChat({ id: 'compaction' });
     const small = deps({
       model: { model: createOfflineModel(), label: 'Offline model (built-in)', contextWindow: 8_000 },
     });
@@ -284,11 +292,11 @@ describe('runChatTurn', () => {
     expect(marker?.data.dropped).toBeGreaterThan(0);
     // The activation turn was left out; its instructions still reach the model whole.
     expect(text(answer)).toContain('# Commit messages');
-    expect(store.getMessages(chat.id)).toHaveLength(8);
+    expect(await store.getMessages(chat.id)).toHaveLength(8);
   });
 
   it('Stop aborts the answer and keeps what was said', async () => {
-    const { chat } = store.createChat({ id: 'stop' });
+    const { chat } = await store.createChat({ id: 'stop' });
     const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });
     const response = await runChatTurn(
       { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
@@ -299,24 +307,24 @@ describe('runChatTurn', () => {
     while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
     expect(stopTurn(chat.id)).toBe(true);
     await waitForTurn(chat.id);
-    const records = getMessageRecords(chat.id, db);
+    const records = await getMessageRecords(chat.id, db);
     const answer = records.at(-1)!;
     expect(answer.status).toBe('aborted');
     expect(text(answer.message as ChatMessage).length).toBeGreaterThan(0);
-    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata).toMatchObject({ status: 'aborted' });
+    expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata).toMatchObject({ status: 'aborted' });
   });
 
   it('an answer left streaming by a crash loads as interrupted', async () => {
-    const { chat } = store.createChat({ id: 'crash' });
-    store.saveUserMessage(chat.id, userMessage('hello'));
-    store.startAssistantMessage(chat.id, 'crashed-answer');
-    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata?.status).toBeUndefined();
-    markStreamingInterrupted(db);
-    expect(store.loadChatView(chat.id)!.messages.at(-1)!.metadata).toMatchObject({ status: 'interrupted' });
+    const { chat } = await store.createChat({ id: 'crash' });
+    await store.saveUserMessage(chat.id, userMessage('hello'));
+    await store.startAssistantMessage(chat.id, 'crashed-answer');
+    expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata?.status).toBeUndefined();
+    markStreamingInterrupted(db.native.db as Db);
+    expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata).toMatchObject({ status: 'interrupted' });
   });
 
   it('a closed tab does not lose the answer', async () => {
-    const { chat } = store.createChat({ id: 'closed-tab' });
+    const { chat } = await store.createChat({ id: 'closed-tab' });
     const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 5 }), label: 'slow' } });
     const response = await runChatTurn(
       { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
@@ -326,7 +334,7 @@ describe('runChatTurn', () => {
     await reader.read();
     await reader.cancel();
     await waitForTurn(chat.id);
-    const answer = getMessageRecords(chat.id, db).at(-1)!;
+    const answer = (await getMessageRecords(chat.id, db)).at(-1)!;
     expect(answer.status).toBe('complete');
     expect(text(answer.message as ChatMessage)).toMatch(/offline/i);
   });

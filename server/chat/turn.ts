@@ -130,8 +130,8 @@ async function prepareHistory(
     if (history.some((m) => m.id === message.id)) {
       throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
     }
-    store.saveUserMessage(chatId, message);
-    if (history.length === 0) store.setTitleFromFirstMessage(chatId, messageText(message));
+    await store.saveUserMessage(chatId, message);
+    if (history.length === 0) await store.setTitleFromFirstMessage(chatId, messageText(message));
     return { history: [...history, message], answerId: randomUUID() };
   }
   if (body.trigger === 'approval-response') {
@@ -139,22 +139,22 @@ async function prepareHistory(
     const asked = history.at(-1);
     const answered = await applyApprovals(asked, body.approvals ?? [], approvalCtx());
     // Conditional: of two answers read from the same stored answer, only the first is kept.
-    if (!store.replaceMessageIfUnchanged(chatId, answered, asked!.parts)) {
+    if (!(await store.replaceMessageIfUnchanged(chatId, answered, asked!.parts))) {
       throw new AppError('conflict:approval', 'This approval was already answered');
     }
     return { history: [...history.slice(0, -1), answered], answerId: answered.id };
   }
   const lastUser = history.findLastIndex((m) => m.role === 'user');
   if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
-  store.deleteMessagesAfter(chatId, history[lastUser]!.id);
+  await store.deleteMessagesAfter(chatId, history[lastUser]!.id);
   return { history: history.slice(0, lastUser + 1), answerId: randomUUID() };
 }
 
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
   const { chatId } = body;
-  const chat = deps.store.getChat(chatId);
+  const chat = await deps.store.getChat(chatId);
   if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
-  // Claimed before the first await: a second request for this chat is refused until this turn ends.
+  // Claimed before the next await: a second request for this chat is refused until this turn ends.
   const turn = claimTurn(chatId);
   try {
     return await startTurn(body, deps, turn);
@@ -168,7 +168,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const { store, config } = deps;
   const { chatId } = body;
 
-  const stored = store.getMessages(chatId);
+  const stored = await store.getMessages(chatId);
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
   const view = buildSkillView({
     source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills) },
@@ -178,7 +178,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     relevanceText: firstUser ? messageText(firstUser) : '',
   });
   const skills = view.usable;
-  const activated = new Set(store.getActivatedNames(chatId));
+  const activated = new Set(await store.getActivatedNames(chatId));
   const display = { appDir: config.appDir, home: config.home };
   let explicitSkills: string[] = [];
   const approvalContext = (): ApprovalContext => ({
@@ -207,7 +207,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const metadata: ChatMessage['metadata'] = serverAnswers
     ? { model: 'skillchat', createdAt: Date.now() }
     : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
-  store.startAssistantMessage(chatId, assistantId, metadata);
+  await store.startAssistantMessage(chatId, assistantId, metadata);
 
   const { controller } = turn;
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;
@@ -221,8 +221,8 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     display,
     explicitSkills,
     explicitArguments: invocation?.rest,
-    onActivated: (name: string, how: ActivationHow) => {
-      store.recordActivation(chatId, name, how);
+    onActivated: async (name: string, how: ActivationHow) => {
+      await store.recordActivation(chatId, name, how);
       writerRef?.write({ type: 'data-activations', data: { names: [...activated].sort() } });
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
@@ -312,18 +312,20 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
       );
     },
     onError: safeErrorMessage,
-    onEnd: ({ responseMessage, isAborted, outcome }) => {
+    onEnd: async ({ responseMessage, isAborted, outcome }) => {
       try {
         const failed = outcome.status === 'failed';
         const shutdown = isAborted && controller.signal.reason === SHUTDOWN_REASON;
-        store.finishAssistantMessage(assistantId, {
+        await store.finishAssistantMessage(assistantId, {
           parts: responseMessage.parts,
           // The model's label and the answer's time, so a reloaded chat and its export show them.
           metadata: responseMessage.metadata,
           status: shutdown ? 'interrupted' : isAborted ? 'aborted' : failed ? 'error' : 'complete',
           error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
         });
-        store.touchChat(chatId);
+        await store.touchChat(chatId);
+      } catch (error) {
+        console.error('[skillchat] could not store the finished answer', error);
       } finally {
         turn.release();
       }

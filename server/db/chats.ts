@@ -1,12 +1,15 @@
 /**
- * Chat queries. Every query takes the connection last: the app passes its one connection (server/app.ts), tests their own.
+ * Chat queries. Every query takes the handle (`Database`, either dialect) and is awaited. `userId`, where a query
+ * takes one, scopes it to that person's chats: another person's chat behaves exactly like a missing one. Left out
+ * only by internal and admin callers that act across people.
  */
 import { randomUUID } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { LOCAL_USER_ID } from '../auth/local-user';
 import { DEFAULT_CHAT_TITLE } from '../chat/title';
-import type { Db } from './client';
+import { type Database, withDb, withTransaction } from './client';
 import { DbError } from './errors';
-import { type ChatRow, chats } from './schema';
+import type { ChatRow } from './schema';
 
 export type Chat = ChatRow;
 
@@ -26,73 +29,162 @@ export interface CreateChatInput {
   id?: string;
   title?: string;
   at?: Date;
+  /** The owner; default the built-in loopback person. */
+  userId?: string;
+}
+
+/** `id = ?`, and `user_id = ?` when scoped to a person. */
+function chatWhere(d: Database, id: string, userId: string | undefined): SQL | undefined {
+  const { chats } = d.t;
+  return userId === undefined ? eq(chats.id, id) : and(eq(chats.id, id), eq(chats.userId, userId));
 }
 
 /** Creates a chat; throws `DbError('chat-exists')` if the id is taken (use `ensureChat` for "create if new"). */
-export function createChat(input: CreateChatInput = {}, db: Db): Chat {
+export async function createChat(input: CreateChatInput, d: Database): Promise<Chat> {
   const id = input.id ?? randomUUID();
   if (id.trim() === '') throw new DbError('invalid-input', 'A chat id cannot be empty');
   const at = input.at ?? new Date();
-  const chat = db
-    .insert(chats)
-    .values({ id, title: normalizeTitle(input.title), createdAt: at, updatedAt: at })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  const { chats } = d.t;
+  const [chat] = await withDb(d, (db) =>
+    db
+      .insert(chats)
+      .values({
+        id,
+        userId: input.userId ?? LOCAL_USER_ID,
+        title: normalizeTitle(input.title),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .onConflictDoNothing()
+      .returning(),
+  );
   if (!chat) throw new DbError('chat-exists', `A chat with id ${id} already exists`);
   return chat;
 }
 
-/** The chat with `input.id`, created with `input.title` if it does not exist yet (the first message of a chat). */
-export function ensureChat(input: CreateChatInput & { id: string }, db: Db): { chat: Chat; created: boolean } {
-  return db.transaction(
-    () => {
-      const existing = getChat(input.id, db);
-      if (existing) return { chat: existing, created: false };
-      return { chat: createChat(input, db), created: true };
-    },
-    { behavior: 'immediate' },
+/**
+ * The chat with `input.id`, created with `input.title` if it does not exist yet (the first message of a chat).
+ * An id that belongs to another person throws `chat-not-found`: never a takeover, and no hint that the id exists.
+ */
+export async function ensureChat(
+  input: CreateChatInput & { id: string },
+  d: Database,
+): Promise<{ chat: Chat; created: boolean }> {
+  const userId = input.userId ?? LOCAL_USER_ID;
+  // One INSERT ... ON CONFLICT DO NOTHING, then a read: safe when two requests create the same id at once.
+  return withTransaction(d, async (tx) => {
+    try {
+      return { chat: await createChat({ ...input, userId }, tx), created: true };
+    } catch (error) {
+      if (!(error instanceof DbError) || error.code !== 'chat-exists') throw error;
+    }
+    const existing = await getChat(input.id, tx, userId);
+    if (!existing) throw new DbError('chat-not-found', `No chat with id ${input.id}`);
+    return { chat: existing, created: false };
+  });
+}
+
+export async function getChat(id: string, d: Database, userId?: string): Promise<Chat | null> {
+  const rows = await withDb(d, (db) =>
+    db
+      .select()
+      .from(d.t.chats)
+      .where(chatWhere(d, id, userId)),
   );
+  return rows[0] ?? null;
 }
 
-export function getChat(id: string, db: Db): Chat | null {
-  return db.select().from(chats).where(eq(chats.id, id)).get() ?? null;
+/** True when `id` names a chat (of `userId`, when given); lets writes fail with `chat-not-found`. */
+export async function chatExists(id: string, d: Database, userId?: string): Promise<boolean> {
+  const rows = await withDb(d, (db) =>
+    db
+      .select({ id: d.t.chats.id })
+      .from(d.t.chats)
+      .where(chatWhere(d, id, userId)),
+  );
+  return rows.length > 0;
 }
 
-/** True when `id` names a chat; lets writes fail with `chat-not-found` instead of a bare foreign key error. */
-export function chatExists(id: string, db: Db): boolean {
-  return db.select({ id: chats.id }).from(chats).where(eq(chats.id, id)).get() !== undefined;
+/** The owner of a chat, or null when it does not exist (attributes activations and script runs to a person). */
+export async function chatOwner(id: string, d: Database): Promise<string | null> {
+  const rows = await withDb(d, (db) =>
+    db.select({ userId: d.t.chats.userId }).from(d.t.chats).where(eq(d.t.chats.id, id)),
+  );
+  return rows[0]?.userId ?? null;
 }
 
-/** Most recently active first. */
-export function listChats(options: { limit?: number } = {}, db: Db): Chat[] {
-  const query = db.select().from(chats).orderBy(desc(chats.updatedAt), desc(chats.createdAt), desc(chats.id));
-  return options.limit === undefined ? query.all() : query.limit(options.limit).all();
+/** Most recently active first; only `userId`'s chats when given. */
+export async function listChats(options: { limit?: number; userId?: string }, d: Database): Promise<Chat[]> {
+  const { chats } = d.t;
+  return withDb(d, (db) => {
+    const query = db
+      .select()
+      .from(chats)
+      .where(options.userId === undefined ? undefined : eq(chats.userId, options.userId))
+      .orderBy(desc(chats.updatedAt), desc(chats.createdAt), desc(chats.id));
+    return options.limit === undefined ? query : query.limit(options.limit);
+  });
 }
 
 /** Renames without touching `updatedAt` (a rename is not activity). Null when the chat does not exist. */
-export function renameChat(id: string, title: string, db: Db): Chat | null {
-  return (
+export async function renameChat(id: string, title: string, d: Database, userId?: string): Promise<Chat | null> {
+  const rows = await withDb(d, (db) =>
     db
-      .update(chats)
+      .update(d.t.chats)
       .set({ title: normalizeTitle(title) })
-      .where(eq(chats.id, id))
-      .returning()
-      .get() ?? null
+      .where(chatWhere(d, id, userId))
+      .returning(),
   );
+  return rows[0] ?? null;
 }
 
 /** Sets the chat's model (`provider:model`; null: the app's default). Null when the chat does not exist. */
-export function setChatModel(id: string, model: string | null, db: Db): Chat | null {
-  return db.update(chats).set({ model }).where(eq(chats.id, id)).returning().get() ?? null;
+export async function setChatModel(
+  id: string,
+  model: string | null,
+  d: Database,
+  userId?: string,
+): Promise<Chat | null> {
+  const rows = await withDb(d, (db) =>
+    db
+      .update(d.t.chats)
+      .set({ model })
+      .where(chatWhere(d, id, userId))
+      .returning(),
+  );
+  return rows[0] ?? null;
 }
 
 /** Deletes the chat; its messages and activations go with it (ON DELETE CASCADE). False when it did not exist. */
-export function deleteChat(id: string, db: Db): boolean {
-  return db.delete(chats).where(eq(chats.id, id)).run().changes > 0;
+export async function deleteChat(id: string, d: Database, userId?: string): Promise<boolean> {
+  const rows = await withDb(d, (db) =>
+    db
+      .delete(d.t.chats)
+      .where(chatWhere(d, id, userId))
+      .returning({ id: d.t.chats.id }),
+  );
+  return rows.length > 0;
 }
 
 /** Marks activity on the chat (moves it to the top of `listChats`). False when it does not exist. */
-export function touchChat(id: string, at: Date = new Date(), db: Db): boolean {
-  return db.update(chats).set({ updatedAt: at }).where(eq(chats.id, id)).run().changes > 0;
+export async function touchChat(id: string, at: Date, d: Database): Promise<boolean> {
+  const rows = await withDb(d, (db) =>
+    db.update(d.t.chats).set({ updatedAt: at }).where(eq(d.t.chats.id, id)).returning({ id: d.t.chats.id }),
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Everything a person owns, for when an admin deletes the account: their chats (messages, activations and events
+ * cascade; workspace files are the caller's), and their name on script runs and approval answers. Returns the ids
+ * of the deleted chats so the caller can remove their workspaces.
+ */
+export async function deleteUserData(userId: string, d: Database): Promise<string[]> {
+  const { chats, scriptRuns, permissionDecisions } = d.t;
+  return withTransaction(d, async (tx) => {
+    const deleted = await tx.db.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
+    await tx.db.update(scriptRuns).set({ userId: null }).where(eq(scriptRuns.userId, userId));
+    await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
+    return deleted.map((c) => c.id);
+  });
 }

@@ -27,8 +27,8 @@ describe('getDb', () => {
     expect(db.getDb(dbFile)).toBe(first);
     expect(() => db.getDb(path.join(dir, 'other.db'))).toThrow(/already open/);
 
-    db.createChat({ id: 'c1' }, first);
-    expect(db.listChats({}, first).map((c) => c.id)).toEqual(['c1']);
+    await db.createChat({ id: 'c1' }, db.sqliteDatabase(first));
+    expect((await db.listChats({}, db.sqliteDatabase(first))).map((c) => c.id)).toEqual(['c1']);
 
     // Survives a module reload (Next dev): the connection is on globalThis, not in the module.
     vi.resetModules();
@@ -39,7 +39,7 @@ describe('getDb', () => {
     expect(first.$client.open).toBe(false);
     const again = reloaded.getDb(dbFile);
     expect(again).not.toBe(first);
-    expect(reloaded.getChat('c1', again)?.id).toBe('c1');
+    expect((await reloaded.getChat('c1', reloaded.sqliteDatabase(again)))?.id).toBe('c1');
   });
 
   it('finds the migrations from another working directory', async () => {

@@ -5,13 +5,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { sql } from 'drizzle-orm';
+import SqliteDriver from 'better-sqlite3';
+import { type SQL, sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { closePgDb, isPostgresUrl, openPgDb, type PgDb } from './pg';
 import * as schema from './schema';
+import * as sqliteSchema from './schema';
+import * as pgSchema from './schema-pg';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+export type Db = BetterSQLite3Database<typeof schema> & { $client: SqliteDriver.Database };
 
 export interface OpenDbOptions {
   /** Folder with the drizzle SQL files and `meta/_journal.json`. Default: see `resolveMigrationsFolder`. */
@@ -42,7 +46,7 @@ export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
   const isMemory = dbPath === MEMORY;
   const file = isMemory ? MEMORY : path.resolve(dbPath);
   if (!isMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
+  const sqlite = new SqliteDriver(file);
   try {
     // Before anything else, so the WAL switch and the migration wait for another process instead of failing.
     sqlite.pragma('busy_timeout = 5000');
@@ -182,11 +186,158 @@ export function getDb(dbPath: string): Db {
   return db;
 }
 
-/** Closes `db`, or the process's connection when no argument is given (a later `getDb()` opens it again). */
-export function closeDb(db?: Db): void {
+/** Closes `db` (a connection or a SQLite handle), or the process's connection when no argument is given (a later `getDb()` opens it again). */
+export function closeDb(db?: Db | { native: { dialect: 'sqlite'; db: Db } | { dialect: 'pg' } }): void {
   const cached = store.__skillchatDb;
+  if (db && 'native' in db) {
+    if (db.native.dialect !== 'sqlite') throw new Error('closeDb: a PostgreSQL handle closes with closeDatabase');
+    db = db.native.db;
+  }
   const target = db ?? cached?.db;
   if (!target) return;
   if (cached?.db === target) store.__skillchatDb = undefined;
   if (target.$client.open) target.$client.close();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One handle for both dialects (docs/TEAM-SERVER.md, "One query layer for both dialects").
+
+/**
+ * The builder every named query is written against. The SQLite db is cast to it once, here: drizzle builds the SQL
+ * from the db instance and the table objects at run time, and both dialects have the builder methods the queries
+ * use. Rule: never `.get()/.all()/.run()` (SQLite only) or `.for('update')` (PostgreSQL only) outside the dialect
+ * helpers below; take `[0]` instead of `.get()`, and `.returning(...)` to count changed rows.
+ */
+export type QueryDb = NodePgDatabase<typeof pgSchema>;
+
+export interface Database {
+  dialect: 'sqlite' | 'pg';
+  db: QueryDb;
+  /** The tables (SQLite's are cast to the PostgreSQL types: same property names and value types). */
+  t: typeof pgSchema;
+  /** The connection underneath (closing, dialect helpers). */
+  native: { dialect: 'sqlite'; db: Db } | { dialect: 'pg'; db: PgDb };
+  /** Set inside `withTransaction`: queries run on the transaction and take no lock of their own. */
+  inTx?: boolean;
+}
+
+/** Wraps an open SQLite connection (sync: the app's default path and most tests). */
+export function sqliteDatabase(db: Db): Database {
+  return {
+    dialect: 'sqlite',
+    db: db as unknown as QueryDb,
+    t: sqliteSchema as unknown as typeof pgSchema,
+    native: { dialect: 'sqlite', db },
+  };
+}
+
+export function pgDatabase(db: PgDb): Database {
+  return { dialect: 'pg', db: db as unknown as QueryDb, t: pgSchema, native: { dialect: 'pg', db } };
+}
+
+export interface DatabaseConfig {
+  /** The SQLite file (the default dialect). */
+  databasePath: string;
+  /** `postgres://...` selects PostgreSQL (the `DATABASE_URL` variable). */
+  databaseUrl?: string;
+}
+
+/** Opens (and migrates) the configured database: PostgreSQL when `databaseUrl` is a postgres URL, else SQLite. */
+export async function openDatabase(config: DatabaseConfig, options: OpenDbOptions = {}): Promise<Database> {
+  if (isPostgresUrl(config.databaseUrl)) {
+    const d = pgDatabase(await openPgDb(config.databaseUrl));
+    if (options.recoverStreaming !== false) {
+      const rows = await d.db
+        .update(d.t.messages)
+        .set({ status: 'interrupted', updatedAt: new Date() })
+        .where(sql`${d.t.messages.status} = 'streaming'`)
+        .returning({ id: d.t.messages.id });
+      if (rows.length > 0) {
+        console.warn(`[db] ${rows.length} answer(s) were still streaming when the server stopped: interrupted`);
+      }
+    }
+    return d;
+  }
+  return sqliteDatabase(openDb(config.databasePath, options));
+}
+
+export async function closeDatabase(d: Database): Promise<void> {
+  if (d.native.dialect === 'pg') await closePgDb(d.native.db);
+  else closeDb(d.native.db);
+}
+
+// SQLite has one connection per process: a statement of another request must never land inside an open
+// transaction (it would commit or roll back with it). Every SQLite query and transaction takes this mutex.
+const tails = new WeakMap<object, Promise<void>>();
+
+async function exclusive<T>(key: object, fn: () => Promise<T>): Promise<T> {
+  const previous = tails.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  tails.set(
+    key,
+    previous.then(() => mine),
+  );
+  await previous;
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/** Runs one query (or a few that need no atomicity) on `d`. On SQLite it waits for any open transaction. */
+export function withDb<T>(d: Database, fn: (db: QueryDb) => Promise<T>): Promise<T> {
+  if (d.inTx || d.native.dialect === 'pg') return fn(d.db);
+  return exclusive(d.native.db.$client, () => fn(d.db));
+}
+
+/**
+ * Runs `fn` in one transaction. PostgreSQL: `db.transaction` (READ COMMITTED; read-then-write spots add
+ * `lockChat`). SQLite: the process mutex, `BEGIN IMMEDIATE`, the callback, `COMMIT` (or `ROLLBACK` on a throw).
+ * Nested calls join the outer transaction. The callback must await only database work (never the model or a script).
+ */
+export async function withTransaction<T>(d: Database, fn: (tx: Database) => Promise<T>): Promise<T> {
+  if (d.inTx) return fn(d);
+  const native = d.native;
+  if (native.dialect === 'pg') {
+    return native.db.transaction((tx) => fn({ ...d, db: tx as unknown as QueryDb, inTx: true }));
+  }
+  const client = native.db.$client;
+  return exclusive(client, async () => {
+    client.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn({ ...d, inTx: true });
+      client.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (client.inTransaction) client.exec('ROLLBACK');
+      throw error;
+    }
+  });
+}
+
+/**
+ * Serialises read-then-write work on one chat (message positions, approval answers): on PostgreSQL a row lock on
+ * the chat until the transaction ends; on SQLite a no-op (`BEGIN IMMEDIATE` already serialises writers).
+ * Call inside `withTransaction`.
+ */
+export async function lockChat(tx: Database, chatId: string): Promise<void> {
+  if (tx.dialect !== 'pg') return;
+  await tx.db.execute(sql`SELECT ${tx.t.chats.id} FROM ${tx.t.chats} WHERE ${tx.t.chats.id} = ${chatId} FOR UPDATE`);
+}
+
+/** Serialises work on an arbitrary key within a transaction (PostgreSQL advisory lock; a no-op on SQLite). */
+export async function lockKey(tx: Database, key: string): Promise<void> {
+  if (tx.dialect !== 'pg') return;
+  await tx.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
+/** A raw SELECT, rows as objects (dialect-specific SQL stays in the caller's branch). */
+export async function rawAll<R>(d: Database, query: SQL): Promise<R[]> {
+  const native = d.native;
+  if (native.dialect === 'pg') return (await d.db.execute(query)).rows as R[];
+  return withDb(d, async () => native.db.all<R>(query));
 }

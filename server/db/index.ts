@@ -2,14 +2,21 @@
 export * from './activations';
 export * from './chats';
 export {
+  closeDatabase,
   closeDb,
+  type Database,
+  type DatabaseConfig,
   type Db,
   getDb,
   getOpenReport,
   markStreamingInterrupted,
   type OpenDbOptions,
   type OpenReport,
+  openDatabase,
   openDb,
+  pgDatabase,
+  sqliteDatabase,
+  withTransaction,
 } from './client';
 export * from './errors';
 export * from './messages';

@@ -8,9 +8,9 @@ import type { UIMessage } from 'ai';
 import { and, asc, eq, gt, gte, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { chatExists } from './chats';
-import type { Db } from './client';
+import { type Database, lockChat, withDb, withTransaction } from './client';
 import { DbError } from './errors';
-import { chats, MESSAGE_ROLES, type MessageRole, type MessageRow, type MessageStatus, messages } from './schema';
+import { MESSAGE_ROLES, type MessageRole, type MessageRow, type MessageStatus } from './schema';
 
 export type MessagePart = UIMessage['parts'][number];
 
@@ -36,13 +36,19 @@ export interface StoredMessage<M extends UIMessage = UIMessage> {
  * against the tool schemas: run the AI SDK's `validateUIMessages` where that matters. `M` lets a caller name its
  * own message type (`UIMessage<Meta, Data, Tools>`); it is not checked.
  */
-export function getMessages<M extends UIMessage = UIMessage>(chatId: string, db: Db): M[] {
-  return getMessageRecords<M>(chatId, db).map((record) => record.message);
+export async function getMessages<M extends UIMessage = UIMessage>(chatId: string, d: Database): Promise<M[]> {
+  return (await getMessageRecords<M>(chatId, d)).map((record) => record.message);
 }
 
 /** Like `getMessages`, with status, error and timestamps: for showing interrupted or failed answers. */
-export function getMessageRecords<M extends UIMessage = UIMessage>(chatId: string, db: Db): StoredMessage<M>[] {
-  const rows = db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)).all();
+export async function getMessageRecords<M extends UIMessage = UIMessage>(
+  chatId: string,
+  d: Database,
+): Promise<StoredMessage<M>[]> {
+  const { messages } = d.t;
+  const rows = await withDb(d, (db) =>
+    db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)),
+  );
   return rows.map((row) => toStoredMessage<M>(row));
 }
 
@@ -57,12 +63,12 @@ export interface SaveMessageOptions {
  * position, same `createdAt`): an edited user message, or an assistant message sent back with tool approvals.
  * Marks activity on the chat. Throws `chat-not-found`, or `message-conflict` when the id belongs to another chat.
  */
-export function saveMessage(
+export async function saveMessage(
   chatId: string,
   message: UIMessage,
-  options: SaveMessageOptions = {},
-  db: Db,
-): StoredMessage {
+  options: SaveMessageOptions,
+  d: Database,
+): Promise<StoredMessage> {
   const at = options.at ?? new Date();
   const values = {
     role: message.role,
@@ -72,28 +78,25 @@ export function saveMessage(
     error: options.error ?? null,
     updatedAt: at,
   } satisfies Partial<MessageRow>;
-  return db.transaction(
-    () => {
-      const seq = claimPosition(db, chatId, message.id);
-      const row = db
-        .insert(messages)
-        .values({ id: message.id, chatId, seq, createdAt: at, ...values })
-        .onConflictDoUpdate({ target: messages.id, set: values })
-        .returning()
-        .get();
-      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId)).run();
-      return toStoredMessage(row);
-    },
-    { behavior: 'immediate' },
-  );
+  return withTransaction(d, async (tx) => {
+    const { messages, chats } = tx.t;
+    const seq = await claimPosition(tx, chatId, message.id);
+    const [row] = await tx.db
+      .insert(messages)
+      .values({ id: message.id, chatId, seq, createdAt: at, ...values })
+      .onConflictDoUpdate({ target: messages.id, set: values })
+      .returning();
+    await tx.db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId));
+    return toStoredMessage(row!);
+  });
 }
 
 /** `saveMessage` for the person's message, which is always complete. */
-export function saveUserMessage(chatId: string, message: UIMessage, db: Db): StoredMessage {
+export async function saveUserMessage(chatId: string, message: UIMessage, d: Database): Promise<StoredMessage> {
   if (message.role !== 'user') {
     throw new DbError('invalid-input', `saveUserMessage expects a user message, got ${message.role}`);
   }
-  return saveMessage(chatId, message, { status: 'complete' }, db);
+  return saveMessage(chatId, message, { status: 'complete' }, d);
 }
 
 /**
@@ -101,33 +104,30 @@ export function saveUserMessage(chatId: string, message: UIMessage, db: Db): Sto
  * empty assistant row at the end of the chat. An existing assistant id in the same chat (the AI SDK continues the
  * last assistant message after tool approvals) keeps its parts and position and goes back to `streaming`.
  */
-export function startAssistantMessage(
+export async function startAssistantMessage(
   chatId: string,
   id: string,
-  options: { at?: Date; metadata?: unknown } = {},
-  db: Db,
-): StoredMessage {
+  options: { at?: Date; metadata?: unknown },
+  d: Database,
+): Promise<StoredMessage> {
   const at = options.at ?? new Date();
   const metadata = options.metadata === undefined ? undefined : serialize(options.metadata, 'metadata');
-  return db.transaction(
-    () => {
-      const existing = db.select({ role: messages.role }).from(messages).where(eq(messages.id, id)).get();
-      if (existing && existing.role !== 'assistant') {
-        throw new DbError('message-conflict', `Message ${id} exists and is a ${existing.role} message`);
-      }
-      const seq = claimPosition(db, chatId, id);
-      const restart = { status: 'streaming', error: null, updatedAt: at, ...(metadata && { metadata }) } as const;
-      const row = db
-        .insert(messages)
-        .values({ id, chatId, seq, role: 'assistant', parts: '[]', metadata, createdAt: at, ...restart })
-        .onConflictDoUpdate({ target: messages.id, set: restart })
-        .returning()
-        .get();
-      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId)).run();
-      return toStoredMessage(row);
-    },
-    { behavior: 'immediate' },
-  );
+  return withTransaction(d, async (tx) => {
+    const { messages, chats } = tx.t;
+    const [existing] = await tx.db.select({ role: messages.role }).from(messages).where(eq(messages.id, id));
+    if (existing && existing.role !== 'assistant') {
+      throw new DbError('message-conflict', `Message ${id} exists and is a ${existing.role} message`);
+    }
+    const seq = await claimPosition(tx, chatId, id);
+    const restart = { status: 'streaming', error: null, updatedAt: at, ...(metadata && { metadata }) } as const;
+    const [row] = await tx.db
+      .insert(messages)
+      .values({ id, chatId, seq, role: 'assistant', parts: '[]', metadata, createdAt: at, ...restart })
+      .onConflictDoUpdate({ target: messages.id, set: restart })
+      .returning();
+    await tx.db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId));
+    return toStoredMessage(row!);
+  });
 }
 
 export interface FinishAssistantMessage {
@@ -143,69 +143,75 @@ export interface FinishAssistantMessage {
  * Writes the final parts and status of an answer. Null when the message is gone (its chat was deleted while it
  * streamed): the caller has nothing left to save, which is not an error.
  */
-export function finishAssistantMessage(id: string, result: FinishAssistantMessage, db: Db): StoredMessage | null {
+export async function finishAssistantMessage(
+  id: string,
+  result: FinishAssistantMessage,
+  d: Database,
+): Promise<StoredMessage | null> {
   const at = result.at ?? new Date();
-  return db.transaction(
-    () => {
-      const row = db
-        .update(messages)
-        .set({
-          parts: serialize(result.parts, 'parts'),
-          status: result.status,
-          error: result.error ?? null,
-          updatedAt: at,
-          ...(result.metadata !== undefined && { metadata: serialize(result.metadata, 'metadata') }),
-        })
-        .where(eq(messages.id, id))
-        .returning()
-        .get();
-      if (!row) return null;
-      db.update(chats).set({ updatedAt: at }).where(eq(chats.id, row.chatId)).run();
-      return toStoredMessage(row);
-    },
-    { behavior: 'immediate' },
-  );
+  return withTransaction(d, async (tx) => {
+    const { messages, chats } = tx.t;
+    const [row] = await tx.db
+      .update(messages)
+      .set({
+        parts: serialize(result.parts, 'parts'),
+        status: result.status,
+        error: result.error ?? null,
+        updatedAt: at,
+        ...(result.metadata !== undefined && { metadata: serialize(result.metadata, 'metadata') }),
+      })
+      .where(eq(messages.id, id))
+      .returning();
+    if (!row) return null;
+    await tx.db.update(chats).set({ updatedAt: at }).where(eq(chats.id, row.chatId));
+    return toStoredMessage(row);
+  });
 }
 
 /**
- * Stores an answer's parts so far while it streams (one transaction). Only a row still `streaming` is written, so a
- * late progress write never overwrites the final parts; false when nothing was written.
+ * Stores an answer's parts so far while it streams. Only a row still `streaming` is written, so a late progress
+ * write never overwrites the final parts; false when nothing was written.
  */
-export function saveAnswerProgress(id: string, parts: UIMessage['parts'], db: Db, at = new Date()): boolean {
+export async function saveAnswerProgress(
+  id: string,
+  parts: UIMessage['parts'],
+  d: Database,
+  at = new Date(),
+): Promise<boolean> {
   const json = serialize(parts, 'parts');
-  return db.transaction(
-    () =>
-      db
-        .update(messages)
-        .set({ parts: json, updatedAt: at })
-        .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-        .run().changes > 0,
-    { behavior: 'immediate' },
+  const { messages } = d.t;
+  const rows = await withDb(d, (db) =>
+    db
+      .update(messages)
+      .set({ parts: json, updatedAt: at })
+      .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+      .returning({ id: messages.id }),
   );
+  return rows.length > 0;
 }
 
 /**
- * Replaces a message's parts only when they are still `expected` (optimistic concurrency: of two approval answers
- * read from the same stored answer, only the first write wins). False when the stored parts have changed.
+ * Replaces a message's parts only when they are still `expected` (compare-and-set in one UPDATE: of two approval
+ * answers read from the same stored answer, only the first write wins). False when the stored parts have changed.
  */
-export function replacePartsIfUnchanged(
+export async function replacePartsIfUnchanged(
   chatId: string,
   message: UIMessage,
   expected: UIMessage['parts'],
-  db: Db,
+  d: Database,
   at = new Date(),
-): boolean {
+): Promise<boolean> {
   const json = serialize(message.parts, 'parts');
   const before = serialize(expected, 'parts');
-  return db.transaction(
-    () =>
-      db
-        .update(messages)
-        .set({ parts: json, updatedAt: at })
-        .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId), eq(messages.parts, before)))
-        .run().changes > 0,
-    { behavior: 'immediate' },
+  const { messages } = d.t;
+  const rows = await withDb(d, (db) =>
+    db
+      .update(messages)
+      .set({ parts: json, updatedAt: at })
+      .where(and(eq(messages.id, message.id), eq(messages.chatId, chatId), eq(messages.parts, before)))
+      .returning({ id: messages.id }),
   );
+  return rows.length > 0;
 }
 
 /**
@@ -213,52 +219,52 @@ export function replacePartsIfUnchanged(
  * went. For regenerate: pass the user message being answered again to drop the old answer. 0 when `messageId`
  * is not in the chat.
  */
-export function deleteMessagesAfter(
+export async function deleteMessagesAfter(
   chatId: string,
   messageId: string,
-  options: { inclusive?: boolean } = {},
-  db: Db,
-): number {
-  return db.transaction(
-    () => {
-      const anchor = db
-        .select({ seq: messages.seq })
-        .from(messages)
-        .where(and(eq(messages.id, messageId), eq(messages.chatId, chatId)))
-        .get();
-      if (!anchor) return 0;
-      const from = options.inclusive ? gte(messages.seq, anchor.seq) : gt(messages.seq, anchor.seq);
-      return db
-        .delete(messages)
-        .where(and(eq(messages.chatId, chatId), from))
-        .run().changes;
-    },
-    { behavior: 'immediate' },
-  );
+  options: { inclusive?: boolean },
+  d: Database,
+): Promise<number> {
+  return withTransaction(d, async (tx) => {
+    const { messages } = tx.t;
+    await lockChat(tx, chatId);
+    const [anchor] = await tx.db
+      .select({ seq: messages.seq })
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.chatId, chatId)));
+    if (!anchor) return 0;
+    const from = options.inclusive ? gte(messages.seq, anchor.seq) : gt(messages.seq, anchor.seq);
+    const gone = await tx.db
+      .delete(messages)
+      .where(and(eq(messages.chatId, chatId), from))
+      .returning({ id: messages.id });
+    return gone.length;
+  });
 }
 
 /**
  * The position for message `id` in `chatId`: its current one when it is already there, else after the last.
- * Must run inside an immediate transaction (read-then-write).
+ * Runs inside a transaction and locks the chat first (read-then-write: on PostgreSQL two writers would otherwise
+ * read the same max(seq)); the unique index (chat_id, seq) is the backstop.
  */
-function claimPosition(db: Db, chatId: string, id: string): number {
+async function claimPosition(tx: Database, chatId: string, id: string): Promise<number> {
   if (id === '') throw new DbError('invalid-input', 'A message id cannot be empty');
-  if (!chatExists(chatId, db)) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
-  const existing = db
+  const { messages } = tx.t;
+  await lockChat(tx, chatId);
+  if (!(await chatExists(chatId, tx))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+  const [existing] = await tx.db
     .select({ chatId: messages.chatId, seq: messages.seq })
     .from(messages)
-    .where(eq(messages.id, id))
-    .get();
+    .where(eq(messages.id, id));
   if (existing) {
     // Ids come from the client: never let one move or overwrite a message of another chat.
     if (existing.chatId !== chatId) throw new DbError('message-conflict', `Message ${id} belongs to another chat`);
     return existing.seq;
   }
-  const last = db
+  const [last] = await tx.db
     .select({ seq: max(messages.seq) })
     .from(messages)
-    .where(eq(messages.chatId, chatId))
-    .get();
+    .where(eq(messages.chatId, chatId));
   return (last?.seq ?? 0) + 1;
 }
 

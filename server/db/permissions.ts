@@ -2,21 +2,13 @@
  * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { chatExists } from './chats';
-import type { Db } from './client';
-import {
-  type PermissionDecision,
-  type PermissionDecisionRow,
-  type PermissionGrantRow,
-  permissionDecisions,
-  permissionGrants,
-  type ScriptRunRow,
-  scriptRuns,
-} from './schema';
+import { chatOwner } from './chats';
+import { type Database, lockKey, withDb, withTransaction } from './client';
+import type { PermissionDecision, PermissionDecisionRow, PermissionGrantRow, ScriptRunRow } from './schema';
 
-/** True when an unrevoked grant exists for exactly this content. */
 /** The unrevoked grant for exactly this content. */
-function activeGrant(skillName: string, contentHash: string) {
+function activeGrant(d: Database, skillName: string, contentHash: string) {
+  const { permissionGrants } = d.t;
   return and(
     eq(permissionGrants.skillName, skillName),
     eq(permissionGrants.contentHash, contentHash),
@@ -24,62 +16,87 @@ function activeGrant(skillName: string, contentHash: string) {
   );
 }
 
-export function hasGrant(skillName: string, contentHash: string, db: Db): boolean {
-  return (
-    db.select({ id: permissionGrants.id }).from(permissionGrants).where(activeGrant(skillName, contentHash)).get() !==
-    undefined
+/** True when an unrevoked grant exists for exactly this content. */
+export async function hasGrant(skillName: string, contentHash: string, d: Database): Promise<boolean> {
+  const { permissionGrants } = d.t;
+  const rows = await withDb(d, (db) =>
+    db
+      .select({ id: permissionGrants.id })
+      .from(permissionGrants)
+      .where(activeGrant(d, skillName, contentHash)),
   );
+  return rows.length > 0;
 }
 
-export function addGrant(skillName: string, contentHash: string, at = new Date(), db: Db): PermissionGrantRow {
-  return db.transaction(
-    () => {
-      const existing = db.select().from(permissionGrants).where(activeGrant(skillName, contentHash)).get();
-      return (
-        existing ?? db.insert(permissionGrants).values({ skillName, contentHash, grantedAt: at }).returning().get()
-      );
-    },
-    { behavior: 'immediate' },
-  );
+/** The active grant for this content, created if there is none (two answers at once still make one grant). */
+export async function addGrant(
+  skillName: string,
+  contentHash: string,
+  at: Date,
+  d: Database,
+): Promise<PermissionGrantRow> {
+  return withTransaction(d, async (tx) => {
+    const { permissionGrants } = tx.t;
+    await lockKey(tx, `grant:${skillName}:${contentHash}`);
+    const [existing] = await tx.db
+      .select()
+      .from(permissionGrants)
+      .where(activeGrant(tx, skillName, contentHash));
+    if (existing) return existing;
+    const [created] = await tx.db
+      .insert(permissionGrants)
+      .values({ skillName, contentHash, grantedAt: at })
+      .returning();
+    return created!;
+  });
 }
 
 /** Active grants, newest first. */
-export function listGrants(db: Db): PermissionGrantRow[] {
-  return db
-    .select()
-    .from(permissionGrants)
-    .where(isNull(permissionGrants.revokedAt))
-    .orderBy(desc(permissionGrants.grantedAt), desc(permissionGrants.id))
-    .all();
+export async function listGrants(d: Database): Promise<PermissionGrantRow[]> {
+  const { permissionGrants } = d.t;
+  return withDb(d, (db) =>
+    db
+      .select()
+      .from(permissionGrants)
+      .where(isNull(permissionGrants.revokedAt))
+      .orderBy(desc(permissionGrants.grantedAt), desc(permissionGrants.id)),
+  );
 }
 
 /** Revokes one grant; false when it did not exist or was already revoked. */
-export function revokeGrant(id: number, at = new Date(), db: Db): boolean {
-  return (
+export async function revokeGrant(id: number, at: Date, d: Database): Promise<boolean> {
+  const { permissionGrants } = d.t;
+  const rows = await withDb(d, (db) =>
     db
       .update(permissionGrants)
       .set({ revokedAt: at })
       .where(and(eq(permissionGrants.id, id), isNull(permissionGrants.revokedAt)))
-      .run().changes > 0
+      .returning({ id: permissionGrants.id }),
   );
+  return rows.length > 0;
 }
 
-export function recordDecision(
+/** Stores an answer to an approval prompt, attributed to the chat's owner. */
+export async function recordDecision(
   input: { chatId: string | null; skillName: string; decision: PermissionDecision; contentHash: string; at?: Date },
-  db: Db,
-): void {
-  db.insert(permissionDecisions)
-    .values({ ...input, at: input.at ?? new Date() })
-    .run();
+  d: Database,
+): Promise<void> {
+  await withTransaction(d, async (tx) => {
+    const userId = input.chatId === null ? null : await chatOwner(input.chatId, tx);
+    const chatId = userId === null ? null : input.chatId;
+    await tx.db.insert(tx.t.permissionDecisions).values({ ...input, chatId, userId, at: input.at ?? new Date() });
+  });
 }
 
-export function listDecisions(limit = 100, db: Db): PermissionDecisionRow[] {
-  return db
-    .select()
-    .from(permissionDecisions)
-    .orderBy(desc(permissionDecisions.at), desc(permissionDecisions.id))
-    .limit(limit)
-    .all();
+export async function listDecisions(limit: number, d: Database): Promise<PermissionDecisionRow[]> {
+  const { permissionDecisions } = d.t;
+  return withDb(d, (db) =>
+    db
+      .select()
+      .from(permissionDecisions)
+      .orderBy(desc(permissionDecisions.at), desc(permissionDecisions.id))
+      .limit(limit),
+  );
 }
 
 export interface ScriptRunInput {
@@ -94,42 +111,40 @@ export interface ScriptRunInput {
 }
 
 /**
- * Logs a script run. A run that ends after its chat was deleted is still logged, without the chat (the same as
- * the `set null` the chat's deletion applies to earlier runs), instead of failing the foreign key.
+ * Logs a script run, attributed to the chat's owner. A run that ends after its chat was deleted is still logged,
+ * without the chat (the same as the `set null` the chat's deletion applies to earlier runs), instead of failing
+ * the foreign key.
  */
-export function recordScriptRun(input: ScriptRunInput, db: Db): void {
-  db.transaction(
-    () => {
-      const chatId = input.chatId !== null && chatExists(input.chatId, db) ? input.chatId : null;
-      db.insert(scriptRuns)
-        .values({
-          ...input,
-          chatId,
-          args: JSON.stringify(input.args),
-          durationMs: Math.round(input.durationMs),
-          at: input.at ?? new Date(),
-        })
-        .run();
-    },
-    { behavior: 'immediate' },
-  );
+export async function recordScriptRun(input: ScriptRunInput, d: Database): Promise<void> {
+  await withTransaction(d, async (tx) => {
+    const userId = input.chatId === null ? null : await chatOwner(input.chatId, tx);
+    await tx.db.insert(tx.t.scriptRuns).values({
+      ...input,
+      chatId: userId === null ? null : input.chatId,
+      userId,
+      args: JSON.stringify(input.args),
+      durationMs: Math.round(input.durationMs),
+      at: input.at ?? new Date(),
+    });
+  });
 }
 
-export function listScriptRuns(limit = 100, db: Db): Array<Omit<ScriptRunRow, 'args'> & { args: string[] }> {
-  return db
-    .select()
-    .from(scriptRuns)
-    .orderBy(desc(scriptRuns.at), desc(scriptRuns.id))
-    .limit(limit)
-    .all()
-    .map((row) => {
-      let args: string[] = [];
-      try {
-        const parsed: unknown = JSON.parse(row.args);
-        if (Array.isArray(parsed)) args = parsed.map(String);
-      } catch {
-        // A corrupt row still lists; its arguments show as none.
-      }
-      return { ...row, args };
-    });
+export async function listScriptRuns(
+  limit: number,
+  d: Database,
+): Promise<Array<Omit<ScriptRunRow, 'args'> & { args: string[] }>> {
+  const { scriptRuns } = d.t;
+  const rows = await withDb(d, (db) =>
+    db.select().from(scriptRuns).orderBy(desc(scriptRuns.at), desc(scriptRuns.id)).limit(limit),
+  );
+  return rows.map((row) => {
+    let args: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(row.args);
+      if (Array.isArray(parsed)) args = parsed.map(String);
+    } catch {
+      // A corrupt row still lists; its arguments show as none.
+    }
+    return { ...row, args };
+  });
 }

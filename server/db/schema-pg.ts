@@ -27,6 +27,11 @@ export const chats = pgTable(
   'chats',
   {
     id: text('id').primaryKey(),
+    /**
+     * The person the chat belongs to (an auth user id, or LOCAL_USER_ID for the built-in loopback person). No
+     * foreign key to the account table: the loopback person has no account row.
+     */
+    userId: text('user_id').notNull().default('local'),
     title: text('title').notNull(),
     /** The model picked for this chat (`provider:model`, server/model/registry.ts); NULL: the app's default. */
     model: text('model'),
@@ -37,7 +42,7 @@ export const chats = pgTable(
       .notNull()
       .$defaultFn(() => new Date()),
   },
-  (t) => [index('chats_updated_at_idx').on(t.updatedAt)],
+  (t) => [index('chats_updated_at_idx').on(t.updatedAt), index('chats_user_updated_idx').on(t.userId, t.updatedAt)],
 );
 
 export const messages = pgTable(
@@ -94,6 +99,8 @@ export const activationEvents = pgTable(
       .references(() => chats.id, { onDelete: 'cascade' }),
     skillName: text('skill_name').notNull(),
     how: text('how', { enum: ACTIVATION_HOWS }).notNull(),
+    /** Who activated it (the chat's owner at the time), for per-person usage on /admin; kept if the chat goes. */
+    userId: text('user_id'),
     at: timestamp('at').notNull(),
   },
   (t) => [index('activation_events_at_idx').on(t.at), index('activation_events_chat_idx').on(t.chatId)],
@@ -118,6 +125,8 @@ export const permissionDecisions = pgTable(
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
     skillName: text('skill_name').notNull(),
     decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
+    /** Who answered (null for rows older than per-person data). */
+    userId: text('user_id'),
     contentHash: text('content_hash').notNull(),
     at: timestamp('at').notNull(),
   },
@@ -131,6 +140,8 @@ export const scriptRuns = pgTable(
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
     skillName: text('skill_name').notNull(),
     script: text('script').notNull(),
+    /** Whose chat ran it (null for rows older than per-person data). */
+    userId: text('user_id'),
     args: text('args').notNull(),
     exitCode: integer('exit_code'),
     timedOut: boolean('timed_out').notNull().default(false),

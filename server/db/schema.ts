@@ -31,6 +31,11 @@ export const chats = sqliteTable(
   'chats',
   {
     id: text('id').primaryKey(),
+    /**
+     * The person the chat belongs to (an auth user id, or LOCAL_USER_ID for the built-in loopback person). No
+     * foreign key to the account table: the loopback person has no account row.
+     */
+    userId: text('user_id').notNull().default('local'),
     title: text('title').notNull(),
     /** The model picked for this chat (`provider:model`, server/model/registry.ts); NULL: the app's default. */
     model: text('model'),
@@ -42,7 +47,7 @@ export const chats = sqliteTable(
       .notNull()
       .$defaultFn(() => new Date()),
   },
-  (t) => [index('chats_updated_at_idx').on(t.updatedAt)],
+  (t) => [index('chats_updated_at_idx').on(t.updatedAt), index('chats_user_updated_idx').on(t.userId, t.updatedAt)],
 );
 
 export const messages = sqliteTable(
@@ -110,6 +115,8 @@ export const activationEvents = sqliteTable(
       .references(() => chats.id, { onDelete: 'cascade' }),
     skillName: text('skill_name').notNull(),
     how: text('how', { enum: ACTIVATION_HOWS }).notNull(),
+    /** Who activated it (the chat's owner at the time), for per-person usage on /admin; kept if the chat goes. */
+    userId: text('user_id'),
     at: timestamp('at').notNull(),
   },
   (t) => [
@@ -147,6 +154,8 @@ export const permissionDecisions = sqliteTable(
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
     skillName: text('skill_name').notNull(),
     decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
+    /** Who answered (null for rows older than per-person data). */
+    userId: text('user_id'),
     contentHash: text('content_hash').notNull(),
     at: timestamp('at').notNull(),
   },
@@ -161,6 +170,8 @@ export const scriptRuns = sqliteTable(
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
     skillName: text('skill_name').notNull(),
     script: text('script').notNull(),
+    /** Whose chat ran it (null for rows older than per-person data). */
+    userId: text('user_id'),
     /** JSON array of strings. */
     args: text('args').notNull(),
     exitCode: integer('exit_code'),

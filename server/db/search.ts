@@ -5,8 +5,7 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import type { Chat } from './chats';
-import type { Db } from './client';
-import { chats } from './schema';
+import { type Database, rawAll, withDb } from './client';
 
 export interface ChatSearchHit {
   chat: Chat;
@@ -29,27 +28,69 @@ interface Row {
   snippet: string | null;
 }
 
-/** Matching chats, most recently active first. */
-export function searchChats(text: string, options: { limit?: number } = {}, db: Db): ChatSearchHit[] {
-  const query = ftsQuery(text);
-  if (query === null) return [];
+/** `word:*` terms joined by `&` for PostgreSQL's `to_tsquery('simple', ...)`, or null when the text has none. */
+export function tsQuery(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_TERMS) ?? [];
+  if (words.length === 0) return null;
+  return words.map((w) => `'${w.toLowerCase()}':*`).join(' & ');
+}
+
+/**
+ * Matching chats, most recently active first (only `userId`'s when given). SQLite: the FTS5 tables of migration
+ * 0006; PostgreSQL: the tsvector column and title index of drizzle-pg/0003 (prefix terms, all required).
+ */
+export async function searchChats(
+  text: string,
+  options: { limit?: number; userId?: string },
+  d: Database,
+): Promise<ChatSearchHit[]> {
   const limit = options.limit ?? 50;
-  const rows = db.all<Row>(sql`
-    WITH hits AS (
-      SELECT c.id AS id, NULL AS snippet, 0 AS seq
-        FROM chat_title_search t JOIN chats c ON c.rowid = t.rowid
-        WHERE chat_title_search MATCH ${query}
-      UNION ALL
-      SELECT m.chat_id, snippet(message_search, 0, '', '', '…', 12), m.seq
-        FROM message_search s JOIN messages m ON m.rowid = s.rowid
-        WHERE message_search MATCH ${query}
-    ),
-    best AS (SELECT id, snippet, max(seq) FROM hits GROUP BY id)
-    SELECT best.id, best.snippet FROM best JOIN chats c ON c.id = best.id
-    ORDER BY c.updated_at DESC, c.created_at DESC, c.id DESC
-    LIMIT ${limit}`);
+  const owner = options.userId === undefined ? sql`` : sql` AND c.user_id = ${options.userId}`;
+  let rows: Row[];
+  if (d.dialect === 'pg') {
+    const query = tsQuery(text);
+    if (query === null) return [];
+    rows = await rawAll<Row>(
+      d,
+      sql`
+      WITH q AS (SELECT to_tsquery('simple', ${query}) AS q),
+      hits AS (
+        SELECT c.id AS id, NULL::text AS snippet, 0 AS seq
+          FROM chats c, q WHERE to_tsvector('simple', c.title) @@ q.q${owner}
+        UNION ALL
+        SELECT m.chat_id, ts_headline('simple', coalesce(skillchat_parts_text(m.parts), ''), q.q,
+                 'StartSel="",StopSel="",MaxWords=12,MinWords=4,ShortWord=0'), m.seq
+          FROM messages m JOIN chats c ON c.id = m.chat_id, q WHERE m.search @@ q.q${owner}
+      ),
+      best AS (SELECT DISTINCT ON (id) id, snippet FROM hits ORDER BY id, seq DESC)
+      SELECT best.id, best.snippet FROM best JOIN chats c ON c.id = best.id
+      ORDER BY c.updated_at DESC, c.created_at DESC, c.id DESC
+      LIMIT ${limit}`,
+    );
+  } else {
+    const query = ftsQuery(text);
+    if (query === null) return [];
+    rows = await rawAll<Row>(
+      d,
+      sql`
+      WITH hits AS (
+        SELECT c.id AS id, NULL AS snippet, 0 AS seq
+          FROM chat_title_search t JOIN chats c ON c.rowid = t.rowid
+          WHERE chat_title_search MATCH ${query}${owner}
+        UNION ALL
+        SELECT m.chat_id, snippet(message_search, 0, '', '', '…', 12), m.seq
+          FROM message_search s JOIN messages m ON m.rowid = s.rowid JOIN chats c ON c.id = m.chat_id
+          WHERE message_search MATCH ${query}${owner}
+      ),
+      best AS (SELECT id, snippet, max(seq) FROM hits GROUP BY id)
+      SELECT best.id, best.snippet FROM best JOIN chats c ON c.id = best.id
+      ORDER BY c.updated_at DESC, c.created_at DESC, c.id DESC
+      LIMIT ${limit}`,
+    );
+  }
   if (rows.length === 0) return [];
-  const byId = new Map(
+  const { chats } = d.t;
+  const found = await withDb(d, (db) =>
     db
       .select()
       .from(chats)
@@ -58,10 +99,9 @@ export function searchChats(text: string, options: { limit?: number } = {}, db: 
           chats.id,
           rows.map((r) => r.id),
         ),
-      )
-      .all()
-      .map((c) => [c.id, c]),
+      ),
   );
+  const byId = new Map(found.map((c) => [c.id, c]));
   return rows.flatMap((row) => {
     const chat = byId.get(row.id);
     return chat ? [{ chat, ...(row.snippet ? { snippet: row.snippet } : {}) }] : [];

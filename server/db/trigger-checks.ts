@@ -1,7 +1,6 @@
 /** Stored trigger checks (server/authoring/trigger-check.ts), newest first, per skill. */
 import { desc, eq } from 'drizzle-orm';
-import type { Db } from './client';
-import { triggerChecks } from './schema';
+import { type Database, withDb } from './client';
 
 export interface TriggerCheckRecord {
   id: number;
@@ -14,17 +13,20 @@ export interface TriggerCheckRecord {
   at: Date;
 }
 
-export function addTriggerCheck(db: Db, row: Omit<TriggerCheckRecord, 'id'>): number {
-  const inserted = db.insert(triggerChecks).values(row).returning({ id: triggerChecks.id }).get();
-  return inserted.id;
+export async function addTriggerCheck(d: Database, row: Omit<TriggerCheckRecord, 'id'>): Promise<number> {
+  const { triggerChecks } = d.t;
+  const [inserted] = await withDb(d, (db) => db.insert(triggerChecks).values(row).returning({ id: triggerChecks.id }));
+  return inserted!.id;
 }
 
-export function listTriggerChecks(db: Db, skillName: string, limit = 10): TriggerCheckRecord[] {
-  return db
-    .select()
-    .from(triggerChecks)
-    .where(eq(triggerChecks.skillName, skillName))
-    .orderBy(desc(triggerChecks.at), desc(triggerChecks.id))
-    .limit(limit)
-    .all();
+export async function listTriggerChecks(d: Database, skillName: string, limit = 10): Promise<TriggerCheckRecord[]> {
+  const { triggerChecks } = d.t;
+  return withDb(d, (db) =>
+    db
+      .select()
+      .from(triggerChecks)
+      .where(eq(triggerChecks.skillName, skillName))
+      .orderBy(desc(triggerChecks.at), desc(triggerChecks.id))
+      .limit(limit),
+  );
 }

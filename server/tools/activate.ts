@@ -62,7 +62,7 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   const skillFile = skill.file.slice(skill.dir.length + 1);
   const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
   ctx.activated.add(skill.name);
-  ctx.onActivated(skill.name, how);
+  await ctx.onActivated(skill.name, how);
   return {
     ...base,
     // Only a person's `/name args` fills the placeholders; the model's own activation gets the body as written.

@@ -29,13 +29,13 @@ export interface SkillToolContext {
   limits: Limits;
   display: DisplayContext;
   /** Persists an activation (the chat's activations and the event log). */
-  onActivated: (name: string, how: ActivationHow) => void;
+  onActivated: (name: string, how: ActivationHow) => void | Promise<void>;
   /** Skills the person invoked with `/name` (or `/a /b`) this turn: their activations count as explicit. */
   explicitSkills?: readonly string[];
   /** What followed `/name` (or the `/a /b` names): fills `$ARGUMENTS` and `$1`..`$9` in an explicit activation. */
   explicitArguments?: string;
   /** Logs a sandboxed script run. */
-  onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void;
+  onScriptRun?: (run: Omit<ScriptRunInput, 'chatId' | 'at'>) => void | Promise<void>;
   /** Aborts running scripts with the turn (Stop). */
   signal?: AbortSignal;
   /** The chat whose workspace scripts run in, and the sandbox settings. */

@@ -63,7 +63,7 @@ export async function runScript(
     result.errorCode === 'invalid-path' ||
     result.errorCode === 'not-found' ||
     result.errorCode === 'unsupported-script';
-  ctx.onScriptRun?.({
+  await ctx.onScriptRun?.({
     skillName: skill.name,
     script: scriptPath,
     args,

@@ -1,4 +1,4 @@
-import { getApp } from '@/server/app';
+import { getApp, storeFor } from '@/server/app';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
 import { runChatTurn } from '@/server/chat/turn';
 import { handle } from '@/server/http';
@@ -7,15 +7,16 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
-  const app = getApp();
+  const app = await getApp();
+  const store = await storeFor(request);
   const { registry } = app;
   const [{ skills }, matcher] = await Promise.all([registry.current(), registry.matcher()]);
   // The chat's pick, or the default; a model that is gone answers as the offline model, with a note.
-  const { choice, note } = await app.models.choose(app.store.getChat(body.chatId)?.model);
+  const { choice, note } = await app.models.choose((await store.getChat(body.chatId))?.model);
   return runChatTurn(body, {
-    store: app.store,
+    store,
     config: app.config,
-    skills: { skills, matcher, usage: () => app.store.usageCounts() },
+    skills: { skills, matcher, usage: await store.usageCounts() },
     model: note ? { ...choice, note } : choice,
     access: app.access,
   });

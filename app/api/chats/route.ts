@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getApp } from '@/server/app';
+import { storeFor } from '@/server/app';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
@@ -13,13 +13,14 @@ const createSchema = z
 /** Longer than anything typed into a search box; the database only uses the first few words anyway. */
 const MAX_QUERY_LENGTH = 200;
 
-export const GET = handle((request: Request) => {
+export const GET = handle(async (request: Request) => {
+  const store = await storeFor(request);
   const q = new URL(request.url).searchParams.get('q');
-  if (q === null || q.trim() === '') return json({ chats: getApp().store.listChats() });
+  if (q === null || q.trim() === '') return json({ chats: await store.listChats() });
   if (q.length > MAX_QUERY_LENGTH) {
     throw new AppError('bad_request:chat', `The search is too long (at most ${MAX_QUERY_LENGTH} characters)`);
   }
-  return json({ chats: getApp().store.searchChats(q) });
+  return json({ chats: await store.searchChats(q) });
 });
 
 export const POST = handle(async (request: Request) => {
@@ -30,6 +31,6 @@ export const POST = handle(async (request: Request) => {
       `Invalid chat: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
     );
   }
-  const { chat, created } = getApp().store.createChat(parsed.data);
+  const { chat, created } = await (await storeFor(request)).createChat(parsed.data);
   return json({ chat }, { status: created ? 201 : 200 });
 });

@@ -5,6 +5,6 @@ export const dynamic = 'force-dynamic';
 
 /** The models a chat can pick: `{ models: [{ id, label, provider, contextWindow? }], defaultId }`. */
 export const GET = handle(async () => {
-  const { models } = getApp();
+  const { models } = await getApp();
   return json({ models: await models.list(), defaultId: models.defaultId });
 });

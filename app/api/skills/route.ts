@@ -10,7 +10,7 @@ const MAX_RESULTS = 50;
 
 export const GET = handle(async (request: Request) => {
   const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200);
-  const { registry, access } = getApp();
+  const { registry, access } = await getApp();
   const all = (await registry.current()).skills;
   const records = access.resolveAll(all);
   const skills = all.filter((s) => records.get(s.name)?.personMayInvoke);

@@ -23,8 +23,9 @@ export default async function ChatPage({ params }: ChatPageProps) {
   const { id } = await params;
   const view = await loadView(id);
   if (!view) notFound();
+  const [chats, models] = await Promise.all([listChatSummaries(), modelMenu()]);
   return (
-    <AppShell chats={listChatSummaries()} activeChatId={id}>
+    <AppShell chats={chats} activeChatId={id}>
       <ChatView
         // A different chat is a different conversation: start its useChat state from scratch.
         key={id}
@@ -33,7 +34,7 @@ export default async function ChatPage({ params }: ChatPageProps) {
         initialTitle={view.chat.title}
         initialMessages={view.messages}
         initialActivations={view.activations}
-        models={modelMenu()}
+        models={models}
         initialModel={view.chat.model}
       />
     </AppShell>

@@ -37,11 +37,11 @@ export default async function AdminSkillPage({
   const denied = await requireAdmin(`/admin/skills/${rawName}`);
   if (denied) return <AccessDenied denial={denied} />;
   const absolute = (await searchParams).paths === 'absolute';
-  const skill = await loadAdminSkill(getApp(), name, { paths: absolute ? 'absolute' : 'display' });
+  const skill = await loadAdminSkill(await getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
   const loggedIn = getAccessPolicy().admin.mode === 'token';
-  const loaded = await getApp().registry.get(skill.name);
-  const editable = loaded ? writableRootOf(getApp().config, loaded.dir) !== null : false;
+  const loaded = await (await getApp()).registry.get(skill.name);
+  const editable = loaded ? writableRootOf((await getApp()).config, loaded.dir) !== null : false;
 
   return (
     <>
@@ -137,7 +137,7 @@ export default async function AdminSkillPage({
           <p className="small muted">
             Example prompts run against the configured model and the matcher: how often each one activates this skill.
           </p>
-          <TriggerCheck name={skill.name} initial={storedTriggerChecks(getApp(), skill.name)} />
+          <TriggerCheck name={skill.name} initial={await storedTriggerChecks(await getApp(), skill.name)} />
         </section>
       </main>
     </>

@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export const GET = handle(async (request: Request) => {
   const denied = guardAdminRequest(request);
   if (denied) return denied;
-  return json(await loadAdminOverview(getApp()));
+  return json(await loadAdminOverview(await getApp()));
 });

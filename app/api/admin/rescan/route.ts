@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export const POST = handle(async (request: Request) => {
   const denied = guardAdminRequest(request);
   if (denied) return denied;
-  const scan = await getApp().registry.rescan();
+  const scan = await (await getApp()).registry.rescan();
   return json({
     scannedAt: scan.scannedAt,
     durationMs: scan.durationMs,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getApp } from '@/server/app';
+import { getApp, storeFor } from '@/server/app';
 import { stopTurnAndWait } from '@/server/chat/active-turns';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
@@ -17,9 +17,9 @@ async function chatId(params: Params['params']): Promise<string> {
   return parsed.data;
 }
 
-export const GET = handle(async (_request: Request, { params }: Params) => {
+export const GET = handle(async (request: Request, { params }: Params) => {
   const id = await chatId(params);
-  const view = getApp().store.loadChatView(id);
+  const view = await (await storeFor(request)).loadChatView(id);
   if (!view) throw notFound('chat', id);
   return json(view);
 });
@@ -44,23 +44,27 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
     );
   }
   const { title, model } = parsed.data;
-  const app = getApp();
+  const app = await getApp();
+  const store = await storeFor(request);
   if (model && !(await app.models.find(model))) {
     throw new AppError('bad_request:model', `Unknown model "${model.slice(0, 100)}": pick one listed by /api/models`);
   }
-  if (!app.store.getChat(id)) throw notFound('chat', id);
-  if (model !== undefined) app.store.setChatModel(id, model);
-  const chat = title === undefined ? app.store.getChat(id) : app.store.renameChat(id, title);
+  if (!(await store.getChat(id))) throw notFound('chat', id);
+  if (model !== undefined) await store.setChatModel(id, model);
+  const chat = title === undefined ? await store.getChat(id) : await store.renameChat(id, title);
   if (!chat) throw notFound('chat', id);
   return json({ chat });
 });
 
-export const DELETE = handle(async (_request: Request, { params }: Params) => {
+export const DELETE = handle(async (request: Request, { params }: Params) => {
   const id = await chatId(params);
+  const store = await storeFor(request);
+  // Another person's chat is a 404 before anything is stopped.
+  if (!(await store.getChat(id))) throw notFound('chat', id);
   // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first; then the chat
   // and its workspace go. The script-run log keeps the runs, without the chat.
   await stopTurnAndWait(id);
-  if (!getApp().store.deleteChat(id)) throw notFound('chat', id);
-  await deleteWorkspace(getApp().config.scripts.workspace.dir, id);
+  if (!(await store.deleteChat(id))) throw notFound('chat', id);
+  await deleteWorkspace((await getApp()).config.scripts.workspace.dir, id);
   return new Response(null, { status: 204 });
 });

@@ -28,7 +28,7 @@ export default async function EditSkillPage({ params }: { params: Promise<{ name
   const name = decodeName(rawName);
   const denied = await requireAdmin(`/admin/skills/${rawName}/edit`);
   if (denied) return <AccessDenied denial={denied} />;
-  const app = getApp();
+  const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) notFound();
   const loggedIn = getAccessPolicy().admin.mode === 'token';

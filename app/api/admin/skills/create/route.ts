@@ -16,6 +16,6 @@ export const POST = handle(async (request: Request) => {
   if (denied) return denied;
   const body = bodySchema.safeParse(await readJsonBody(request));
   if (!body.success) throw new AppError('bad_request:skill-name', 'Send { "name": "my-skill", "description": "…" }');
-  const name = await createSkill(getApp(), body.data.name, body.data.description ?? '');
+  const name = await createSkill(await getApp(), body.data.name, body.data.description ?? '');
   return json({ name }, { status: 201 });
 });

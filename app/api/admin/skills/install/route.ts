@@ -53,7 +53,7 @@ async function readSource(request: Request): Promise<{ source: InstallSource; mo
 export const POST = handle(async (request: Request) => {
   const denied = guardAdminRequest(request);
   if (denied) return denied;
-  const app = getApp();
+  const app = await getApp();
   const { source, mode } = await readSource(request);
   try {
     const result = await installForAdmin(app, source, mode);

@@ -1,4 +1,4 @@
-import { getApp } from '@/server/app';
+import { storeFor } from '@/server/app';
 import { exportChat } from '@/server/chat/export';
 import { chatIdSchema } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
@@ -17,7 +17,7 @@ export const GET = handle(async (request: Request, { params }: Params) => {
   if (format !== 'md' && format !== 'json') {
     throw new AppError('bad_request:chat', 'Unknown export format: use format=md or format=json');
   }
-  const view = getApp().store.loadChatView(parsed.data);
+  const view = await (await storeFor(request)).loadChatView(parsed.data);
   if (!view) throw notFound('chat', parsed.data);
   const file = exportChat(view, format);
   return new Response(file.body, {

@@ -9,17 +9,17 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-export const GET = handle(async (_request: Request, { params }: Params) => {
-  const id = await existingChat(params);
-  return json({ files: await listWorkspace(getApp().config.scripts.workspace.dir, id) });
+export const GET = handle(async (request: Request, { params }: Params) => {
+  const id = await existingChat(request, params);
+  return json({ files: await listWorkspace((await getApp()).config.scripts.workspace.dir, id) });
 });
 
 // Multipart framing around the file; the body cap is the file cap plus this.
 const FORM_OVERHEAD = 64 * 1024;
 
 export const POST = handle(async (request: Request, { params }: Params) => {
-  const id = await existingChat(params);
-  const { workspace } = getApp().config.scripts;
+  const id = await existingChat(request, params);
+  const { workspace } = (await getApp()).config.scripts;
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > workspace.maxUploadBytes + FORM_OVERHEAD) {
     throw new AppError('payload_too_large:file', `The file is over the ${workspace.maxUploadBytes}-byte upload limit`);

@@ -1,4 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
+import { storeFor } from '@/server/app';
 import { chatIdSchema } from '@/server/chat/request';
 import { resumableStreams } from '@/server/chat/resumable';
 import { AppError } from '@/server/errors';
@@ -10,11 +11,13 @@ export const dynamic = 'force-dynamic';
  * Resume: the chat's running answer from its beginning, then live to its end (a reload or a second tab during an
  * answer). 204 when the chat is not answering; the page already shows what is stored.
  */
-export const GET = handle(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = handle(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const { id } = await params;
   const parsed = chatIdSchema.safeParse(id);
   if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
-  const stream = resumableStreams().resume(parsed.data);
+  // Another person's chat: the same as a chat that is not answering.
+  const owned = (await (await storeFor(request)).getChat(parsed.data)) !== null;
+  const stream = owned ? resumableStreams().resume(parsed.data) : null;
   if (!stream) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   return new Response(stream.pipeThrough(new TextEncoderStream()), {
     headers: UI_MESSAGE_STREAM_HEADERS,

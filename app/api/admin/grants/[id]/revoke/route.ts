@@ -18,7 +18,7 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   const { id } = await params;
   if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError('bad_request:grant', `Invalid grant id: ${id.slice(0, 40)}`);
   const grantId = Number(id);
-  if (!revokeGrant(grantId, new Date(), getApp().db)) {
+  if (!(await revokeGrant(grantId, new Date(), (await getApp()).db))) {
     throw new AppError('not_found:grant', `No active grant ${grantId}: it does not exist or was already revoked`);
   }
   return json({ revoked: true, id: grantId });

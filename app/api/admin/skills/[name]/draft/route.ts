@@ -15,7 +15,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  const app = getApp();
+  const app = await getApp();
   const limit = app.config.limits.maxSkillFileBytes;
   const body = bodySchema.safeParse(await readJsonBody(request, limit * 2 + 1024));
   if (!body.success) throw new AppError('bad_request:draft', 'Send { "text": "<the SKILL.md text>" }');

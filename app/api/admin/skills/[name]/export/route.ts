@@ -10,7 +10,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  const zip = await exportForAdmin(getApp(), name);
+  const zip = await exportForAdmin(await getApp(), name);
   if (!zip) throw notFound('skill', name);
   return new Response(new Uint8Array(zip), {
     headers: {

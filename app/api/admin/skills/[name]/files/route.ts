@@ -20,7 +20,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
   if (denied) return denied;
   const { name } = await params;
   const rel = new URL(request.url).searchParams.get('path');
-  const app = getApp();
+  const app = await getApp();
   if (rel === null) return json({ files: await listEditableFiles(app, name) });
   return json(await readTextFile(app, name, rel));
 });
@@ -31,7 +31,7 @@ export const PUT = handle(async (request: Request, { params }: { params: Promise
   const { name } = await params;
   const rel = new URL(request.url).searchParams.get('path');
   if (rel === null) throw new AppError('bad_request:file-path', 'Give the file as ?path=<relative path>');
-  const app = getApp();
+  const app = await getApp();
   const body = bodySchema.safeParse(await readJsonBody(request, app.config.limits.maxResourceBytes * 2 + 1024));
   if (!body.success) throw new AppError('bad_request:file', 'Send { "text": "<the file text>" }');
   return json(await saveTextFile(app, name, rel, body.data.text));

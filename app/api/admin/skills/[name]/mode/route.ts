@@ -20,10 +20,10 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   if (!parsed.success) {
     throw new AppError('bad_request:mode', `mode must be one of ${SKILL_MODES.join(', ')}, or null`);
   }
-  const app = getApp();
+  const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) throw new AppError('not_found:skill', `Skill "${name}" does not exist`);
-  setModeOverride(name, parsed.data.mode, app.db);
+  await setModeOverride(name, parsed.data.mode, app.db);
   app.access.setModeOverride(name, parsed.data.mode);
   return json({ name, mode: app.access.resolve(skill).mode.mode });
 });

@@ -19,7 +19,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  const app = getApp();
+  const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) throw new AppError('not_found:skill', `Skill "${name}" not found`);
   const text = await fs.promises.readFile(skill.file, 'utf8');
@@ -36,7 +36,7 @@ export const PUT = handle(async (request: Request, { params }: { params: Promise
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  const app = getApp();
+  const app = await getApp();
   const body = bodySchema.safeParse(await readJsonBody(request, app.config.limits.maxSkillFileBytes * 2 + 1024));
   if (!body.success) throw new AppError('bad_request:draft', 'Send { "text": "<the SKILL.md text>" }');
   return json(await saveSkillFile(app, name, body.data.text));

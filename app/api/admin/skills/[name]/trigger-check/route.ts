@@ -24,7 +24,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  return json({ checks: storedTriggerChecks(getApp(), name) });
+  return json({ checks: await storedTriggerChecks(await getApp(), name) });
 });
 
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
@@ -39,7 +39,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
     );
   }
   // Run against the model a new chat would get (the default of the model registry).
-  const app = getApp();
+  const app = await getApp();
   const { choice } = await app.models.choose(null);
   const model = { model: choice.model, label: choice.label, contextWindow: choice.contextWindow };
   return json(await runStoredTriggerCheck({ ...app, model }, name, body.data.prompts, body.data.runs));

@@ -11,7 +11,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   const denied = guardAdminRequest(request);
   if (denied) return denied;
   const { name } = await params;
-  const app = getApp();
+  const app = await getApp();
   try {
     await uninstallForAdmin(app, name);
   } catch (error) {

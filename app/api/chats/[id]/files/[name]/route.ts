@@ -20,12 +20,13 @@ const SAFE_HEADERS = {
 
 /** The bytes, always as a download; `?preview=1` gives a PNG of a PDF's first page instead. */
 export const GET = handle(async (request: Request, { params }: Params) => {
-  const id = await existingChat(params);
+  const id = await existingChat(request, params);
   const { name } = await params;
   if (!isSafeFileName(name)) throw new AppError('bad_request:file', 'Invalid file name');
-  const dir = getApp().config.scripts.workspace.dir;
+  const { scripts } = (await getApp()).config;
+  const dir = scripts.workspace.dir;
   if (new URL(request.url).searchParams.get('preview') === '1') {
-    const png = await renderPreview(getApp().config.scripts, id, name);
+    const png = await renderPreview(scripts, id, name);
     if (!png) throw new AppError('not_found:preview', `No preview for "${name}"`);
     return new Response(new Uint8Array(png), { headers: { ...SAFE_HEADERS, 'content-type': 'image/png' } });
   }

@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, inject } from 'vitest';
+import { createScratchDatabase } from '../../test/pg-scratch';
+import { type Database, pgDatabase } from './client';
+import { describeDb } from './db-suite';
+import { closePgDb, openPgDb, type PgDb } from './pg';
+import { describeSearch } from './search-suite';
+
+const baseUrl = inject('pgUrl');
+
+describe.skipIf(!baseUrl)('PostgreSQL', () => {
+  // One scratch database (migrating is the slow part), emptied before each test.
+  let pool: PgDb | undefined;
+  let d: Database;
+  afterAll(async () => {
+    if (pool) await closePgDb(pool);
+  });
+  const fresh = async () => {
+    if (!pool) {
+      pool = await openPgDb(await createScratchDatabase(baseUrl, 'queries'));
+      d = pgDatabase(pool);
+    }
+    await d.db.execute(
+      sql.raw(
+        'TRUNCATE chats, messages, activations, activation_events, permission_grants, permission_decisions, script_runs, skill_modes, trigger_checks RESTART IDENTITY CASCADE',
+      ),
+    );
+    return { d, close: () => {} };
+  };
+  describeDb('pg', fresh);
+  describeSearch('pg', fresh);
+});
