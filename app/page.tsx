@@ -1,4 +1,5 @@
 import { AppShell } from '@/components/app-shell';
+import { accountOf, pageUser } from './_lib/page-user';
 import { NewChat } from '@/components/chat/new-chat';
 import { listChatSummaries, modelMenu } from '@/server/chat/queries';
 
@@ -6,9 +7,10 @@ import { listChatSummaries, modelMenu } from '@/server/chat/queries';
 export const dynamic = 'force-dynamic';
 
 /** `/` is the new-chat screen; earlier chats are one click away in the sidebar. */
-export default function Home() {
+export default async function Home() {
+  const user = await pageUser('/');
   return (
-    <AppShell chats={listChatSummaries()} activeChatId={null}>
+    <AppShell chats={listChatSummaries()} activeChatId={null} account={accountOf(user)}>
       <NewChat models={modelMenu()} />
     </AppShell>
   );

@@ -10,11 +10,14 @@
  */
 
 import { type AccessResolver, createAccessResolver } from './access/resolver';
+import { createAppAuth } from './auth/app-auth';
+import type { Auth } from './auth/auth';
 import { createDbChatStore } from './chat/db-store';
 import type { ChatStore } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { type Db, getDb, listModeOverrides } from './db';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
+import { getAccessPolicy } from './security/runtime';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
@@ -27,6 +30,8 @@ export interface App {
   db: Db;
   /** Who may use which skill, and how: every caller reads its records. */
   access: AccessResolver;
+  /** Accounts and sessions (better-auth) over the same database; built on first use, after Next listens. */
+  readonly auth: Auth;
 }
 
 const g = globalThis as typeof globalThis & { __skillchatApp?: App };
@@ -36,6 +41,7 @@ export function getApp(): App {
     const config = loadConfig();
     const db = getDb(config.databasePath);
     const access = createAccessResolver(config);
+    let auth: Auth | undefined;
     // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
     for (const [name, mode] of listModeOverrides(db)) access.setModeOverride(name, mode);
     g.__skillchatApp = {
@@ -45,6 +51,10 @@ export function getApp(): App {
       models: createModelRegistry({ env: process.env }),
       db,
       access,
+      get auth() {
+        auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getAccessPolicy() });
+        return auth;
+      },
     };
   }
   return g.__skillchatApp;

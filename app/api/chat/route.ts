@@ -1,4 +1,5 @@
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
 import { runChatTurn } from '@/server/chat/turn';
 import { handle } from '@/server/http';
@@ -6,6 +7,7 @@ import { handle } from '@/server/http';
 export const dynamic = 'force-dynamic';
 
 export const POST = handle(async (request: Request) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const body = parseChatRequest(await readJsonBody(request));
   const app = getApp();
   const { registry } = app;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
@@ -13,7 +14,8 @@ const createSchema = z
 /** Longer than anything typed into a search box; the database only uses the first few words anyway. */
 const MAX_QUERY_LENGTH = 200;
 
-export const GET = handle((request: Request) => {
+export const GET = handle(async (request: Request) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const q = new URL(request.url).searchParams.get('q');
   if (q === null || q.trim() === '') return json({ chats: getApp().store.listChats() });
   if (q.length > MAX_QUERY_LENGTH) {
@@ -23,6 +25,7 @@ export const GET = handle((request: Request) => {
 });
 
 export const POST = handle(async (request: Request) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const parsed = createSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {
     throw new AppError(

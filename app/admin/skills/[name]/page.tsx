@@ -39,7 +39,7 @@ export default async function AdminSkillPage({
   const absolute = (await searchParams).paths === 'absolute';
   const skill = await loadAdminSkill(getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
-  const loggedIn = getAccessPolicy().admin.mode === 'token';
+  const loggedIn = getAccessPolicy().exposed;
   const loaded = await getApp().registry.get(skill.name);
   const editable = loaded ? writableRootOf(getApp().config, loaded.dir) !== null : false;
 

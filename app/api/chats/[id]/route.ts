@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { stopTurnAndWait } from '@/server/chat/active-turns';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
@@ -17,7 +18,8 @@ async function chatId(params: Params['params']): Promise<string> {
   return parsed.data;
 }
 
-export const GET = handle(async (_request: Request, { params }: Params) => {
+export const GET = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await chatId(params);
   const view = getApp().store.loadChatView(id);
   if (!view) throw notFound('chat', id);
@@ -35,6 +37,7 @@ const patchSchema = z
 
 /** Renames (`{ title }`) and/or picks the chat's model (`{ model }`). */
 export const PATCH = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await chatId(params);
   const parsed = patchSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {
@@ -55,7 +58,8 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
   return json({ chat });
 });
 
-export const DELETE = handle(async (_request: Request, { params }: Params) => {
+export const DELETE = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await chatId(params);
   // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first; then the chat
   // and its workspace go. The script-run log keeps the runs, without the chat.

@@ -1,4 +1,5 @@
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { exportChat } from '@/server/chat/export';
 import { chatIdSchema } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
@@ -10,6 +11,7 @@ type Params = { params: Promise<{ id: string }> };
 
 /** `GET /api/chats/:id/export?format=md|json`: the chat as a download. */
 export const GET = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const { id } = await params;
   const parsed = chatIdSchema.safeParse(id);
   if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);

@@ -1,4 +1,5 @@
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { safeFileName } from '@/server/workspace/names';
@@ -9,7 +10,8 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-export const GET = handle(async (_request: Request, { params }: Params) => {
+export const GET = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await existingChat(params);
   return json({ files: await listWorkspace(getApp().config.scripts.workspace.dir, id) });
 });
@@ -18,6 +20,7 @@ export const GET = handle(async (_request: Request, { params }: Params) => {
 const FORM_OVERHEAD = 64 * 1024;
 
 export const POST = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await existingChat(params);
   const { workspace } = getApp().config.scripts;
   const declared = Number(request.headers.get('content-length') ?? '0');

@@ -1,4 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
+import { requireUser } from '@/server/auth/current-user';
 import { chatIdSchema } from '@/server/chat/request';
 import { resumableStreams } from '@/server/chat/resumable';
 import { AppError } from '@/server/errors';
@@ -10,7 +11,8 @@ export const dynamic = 'force-dynamic';
  * Resume: the chat's running answer from its beginning, then live to its end (a reload or a second tab during an
  * answer). 204 when the chat is not answering; the page already shows what is stored.
  */
-export const GET = handle(async (_request: Request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = handle(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const { id } = await params;
   const parsed = chatIdSchema.safeParse(id);
   if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { AppError } from '@/server/errors';
 import { handle } from '@/server/http';
 import { isSafeFileName } from '@/server/workspace/names';
@@ -20,6 +21,7 @@ const SAFE_HEADERS = {
 
 /** The bytes, always as a download; `?preview=1` gives a PNG of a PDF's first page instead. */
 export const GET = handle(async (request: Request, { params }: Params) => {
+  const _user = await requireUser(request); // whose chats: the per-person queries take _user.id
   const id = await existingChat(params);
   const { name } = await params;
   if (!isSafeFileName(name)) throw new AppError('bad_request:file', 'Invalid file name');

@@ -1,0 +1,19 @@
+/** GET /api/admin/users: every account. POST: a new one (`{ email, password, role, name? }`). Admins only. */
+import { createUserFromBody, listUserRows } from '@/server/auth/admin-api';
+import { requireAdmin } from '@/server/auth/current-user';
+import { getApp } from '@/server/app';
+import { readJsonBody } from '@/server/chat/request';
+import { handle, json } from '@/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (request: Request) => {
+  await requireAdmin(request);
+  return json({ users: await listUserRows(getApp().auth) });
+});
+
+export const POST = handle(async (request: Request) => {
+  await requireAdmin(request);
+  const user = await createUserFromBody(getApp().auth, await readJsonBody(request));
+  return json({ user }, { status: 201 });
+});
