@@ -1,7 +1,7 @@
 import { AppShell } from '@/components/app-shell';
-import { accountOf, pageUser } from './_lib/page-user';
 import { NewChat } from '@/components/chat/new-chat';
 import { listChatSummaries, modelMenu } from '@/server/chat/queries';
+import { accountOf, pageUser } from './_lib/page-user';
 
 // Chats live in the database: render on every request.
 export const dynamic = 'force-dynamic';

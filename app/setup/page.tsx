@@ -4,8 +4,8 @@
  */
 import type { Metadata } from 'next';
 import { SetupForm } from '@/components/auth/setup-form';
-import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { getApp } from '@/server/app';
+import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { getAccessPolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';

@@ -11,7 +11,8 @@ async function messageOf(response: Response): Promise<string> {
   if (response.status === 401) return 'Wrong email or password.';
   if (response.status === 429) {
     const wait = Number(response.headers.get('retry-after'));
-    const after = Number.isFinite(wait) && wait > 0 ? ` Try again in ${Math.ceil(wait / 60)} min.` : ' Try again later.';
+    const after =
+      Number.isFinite(wait) && wait > 0 ? ` Try again in ${Math.ceil(wait / 60)} min.` : ' Try again later.';
     return `Too many failed sign-ins.${after}`;
   }
   if (response.status === 403 && typeof body?.message === 'string') return body.message;

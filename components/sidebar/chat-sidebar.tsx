@@ -1,13 +1,13 @@
 'use client';
 import { usePathname, useRouter } from 'next/navigation';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { COMPOSER_INPUT_ID } from '@/components/chat/composer-ids';
 /**
  * The list of chats, newest first, with a New chat button and inline rename / delete. Below 768 px it is a drawer
  * behind a menu button (drawer.css): opening moves focus into it, Esc or the backdrop closes it and focus goes back
  * to the button, and choosing a chat closes it. Also renders the page's skip link, which must come first.
  */
 import { LogoutButton } from '@/components/auth/logout-button';
+import { COMPOSER_INPUT_ID } from '@/components/chat/composer-ids';
 import { useChats } from '@/components/chats-context';
 import { MenuIcon, PlusIcon } from '@/components/icons';
 import { ChatItem } from './chat-item';

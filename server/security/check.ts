@@ -45,7 +45,8 @@ const PUBLIC_PATHS = new Set(['/login', '/setup', '/api/setup', '/api/status', '
 
 /**
  * A path as the router may understand it: percent-decoded, repeated slashes collapsed, lowercase, without a
- * trailing slash. Only used to decide whether a path is an admin path, so erring towards "admin" is safe.
+ * trailing slash. Used to decide whether a path is public; a spelling the router would not serve as a public page
+ * at worst needs a session it did not need.
  */
 export function normalisePath(pathname: string): string {
   let decoded = pathname;
@@ -74,11 +75,6 @@ export function hasSessionCookie(cookieHeader: string | null | undefined): boole
     const eq = part.indexOf('=');
     return eq > 0 && SESSION_COOKIES.includes(part.slice(0, eq).trim()) && part.slice(eq + 1).trim() !== '';
   });
-}
-
-export function isAdminPath(pathname: string): boolean {
-  const p = normalisePath(pathname);
-  return p === '/admin' || p.startsWith('/admin/') || p === '/api/admin' || p.startsWith('/api/admin/');
 }
 
 function isApiPath(pathname: string): boolean {

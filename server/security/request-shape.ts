@@ -48,7 +48,9 @@ function matches(pattern: string, segments: readonly string[]): boolean {
   const parts = pattern.split('/').slice(1);
   // A catch-all (`[...all]`) takes one or more segments.
   if (parts.at(-1)?.startsWith('[...')) {
-    return segments.length >= parts.length && parts.slice(0, -1).every((p, i) => p.startsWith('[') || p === segments[i]);
+    return (
+      segments.length >= parts.length && parts.slice(0, -1).every((p, i) => p.startsWith('[') || p === segments[i])
+    );
   }
   return parts.length === segments.length && parts.every((p, i) => p.startsWith('[') || p === segments[i]);
 }

@@ -1,6 +1,7 @@
 /** POST /api/setup: the first admin, for the holder of the setup token printed on the server's console. */
-import { setupFromBody } from '@/server/auth/admin-api';
+
 import { getApp } from '@/server/app';
+import { setupFromBody } from '@/server/auth/admin-api';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

@@ -1,7 +1,8 @@
 /** GET /api/admin/users: every account. POST: a new one (`{ email, password, role, name? }`). Admins only. */
+
+import { getApp } from '@/server/app';
 import { createUserFromBody, listUserRows } from '@/server/auth/admin-api';
 import { requireAdmin } from '@/server/auth/current-user';
-import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { handle, json } from '@/server/http';
 

@@ -2,9 +2,10 @@
  * PATCH /api/admin/users/:email: one change (`{ disabled }`, `{ role }` or `{ password }`). DELETE: removes the
  * account. Admins only; the last enabled admin can be neither disabled, demoted nor deleted.
  */
+
+import { getApp } from '@/server/app';
 import { deleteUserByEmail, updateUserFromBody } from '@/server/auth/admin-api';
 import { requireAdmin } from '@/server/auth/current-user';
-import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { handle, json } from '@/server/http';
 
