@@ -72,7 +72,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 describe('authHostPatterns', () => {
   it('lets a host without a port match any port, and keeps a given port', () => {
     expect(authHostPatterns([{ hostname: 'chat.lan', port: null }])).toEqual(['chat.lan', 'chat.lan:*']);
-    expect(authHostPatterns([{ hostname: 'x.lan', port: 8443 }])).toEqual(['x.lan:8443']);
+    expect(authHostPatterns([{ hostname: 'x.lan', port: '8443' }])).toEqual(['x.lan:8443']);
   });
 });
 

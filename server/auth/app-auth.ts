@@ -28,7 +28,7 @@ export interface AppAuthInput {
   db: object;
   databasePath: string;
   policy: AccessPolicy;
-  env?: NodeJS.ProcessEnv;
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function createAppAuth({ db, databasePath, policy, env = process.env }: AppAuthInput): Auth {
