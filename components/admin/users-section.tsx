@@ -63,7 +63,7 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
   return (
     <div className="users" data-testid="users-section" aria-busy={pending}>
       <div className="table-wrap">
-        <table>
+        <table className="table">
           <thead>
             <tr>
               <th>Email</th>
