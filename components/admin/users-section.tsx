@@ -93,51 +93,53 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
                   </select>
                 </td>
                 <td data-testid="user-status">{u.disabled ? 'disabled' : 'active'}</td>
-                <td className="users__actions">
-                  <button
-                    type="button"
-                    className="button button--ghost button--small"
-                    onClick={() => run(userUrl(u.email), 'PATCH', { disabled: !u.disabled })}
-                    data-testid={u.disabled ? 'user-enable' : 'user-disable'}
-                  >
-                    {u.disabled ? 'Enable' : 'Disable'}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--ghost button--small"
-                    onClick={() => setResetFor(resetFor === u.email ? null : u.email)}
-                    data-testid="user-password-reset"
-                  >
-                    New password
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--ghost button--small"
-                    onClick={() => {
-                      if (window.confirm(`Delete ${u.email} and everything they own?`)) {
-                        void run(userUrl(u.email), 'DELETE');
-                      }
-                    }}
-                    data-testid="user-delete"
-                  >
-                    Delete
-                  </button>
-                  {resetFor === u.email && (
-                    <form className="users__reset" onSubmit={(e) => onReset(e, u.email)}>
-                      <input
-                        type="password"
-                        name="password"
-                        minLength={8}
-                        required
-                        aria-label={`New password for ${u.email}`}
-                        autoComplete="new-password"
-                        data-testid="user-password-input"
-                      />
-                      <button type="submit" className="button button--small" data-testid="user-password-save">
-                        Set
-                      </button>
-                    </form>
-                  )}
+                <td>
+                  <div className="users__actions">
+                    <button
+                      type="button"
+                      className="button button--ghost button--small"
+                      onClick={() => run(userUrl(u.email), 'PATCH', { disabled: !u.disabled })}
+                      data-testid={u.disabled ? 'user-enable' : 'user-disable'}
+                    >
+                      {u.disabled ? 'Enable' : 'Disable'}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--ghost button--small"
+                      onClick={() => setResetFor(resetFor === u.email ? null : u.email)}
+                      data-testid="user-password-reset"
+                    >
+                      New password
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--ghost button--small"
+                      onClick={() => {
+                        if (window.confirm(`Delete ${u.email} and everything they own?`)) {
+                          void run(userUrl(u.email), 'DELETE');
+                        }
+                      }}
+                      data-testid="user-delete"
+                    >
+                      Delete
+                    </button>
+                    {resetFor === u.email && (
+                      <form className="users__reset" onSubmit={(e) => onReset(e, u.email)}>
+                        <input
+                          type="password"
+                          name="password"
+                          minLength={8}
+                          required
+                          aria-label={`New password for ${u.email}`}
+                          autoComplete="new-password"
+                          data-testid="user-password-input"
+                        />
+                        <button type="submit" className="button button--small" data-testid="user-password-save">
+                          Set
+                        </button>
+                      </form>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
