@@ -7,7 +7,7 @@
 import { type FormEvent, useState } from 'react';
 
 async function messageOf(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
   if (response.status === 401) return 'Wrong email or password.';
   if (response.status === 429) {
     const wait = Number(response.headers.get('retry-after'));
@@ -15,8 +15,7 @@ async function messageOf(response: Response): Promise<string> {
       Number.isFinite(wait) && wait > 0 ? ` Try again in ${Math.ceil(wait / 60)} min.` : ' Try again later.';
     return `Too many failed sign-ins.${after}`;
   }
-  if (response.status === 403 && typeof body?.message === 'string') return body.message;
-  return typeof body?.message === 'string' ? body.message : `Sign-in failed (${response.status}).`;
+  return typeof body?.error === 'string' ? body.error : `Sign-in failed (${response.status}).`;
 }
 
 export function LoginForm({ next }: { next: string }) {

@@ -174,3 +174,38 @@ describe('first-run setup', () => {
     }
   });
 });
+
+describe('the /api/auth handler', () => {
+  it("answers failures as the app's JSON errors, keeping cookies and Retry-After", async () => {
+    const { handleAuthRequest } = await import('./handler');
+    const wrong = await handleAuthRequest(
+      auth,
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'chat.lan:3000' },
+        body: JSON.stringify({ email: 'ada@example.test', password: 'wrong password' }),
+      }),
+    );
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({
+      error: expect.any(String),
+      code: 'unauthorized:invalid_email_or_password',
+    });
+    const missing = await handleAuthRequest(
+      auth,
+      new Request(`${ORIGIN}/api/auth/no-such-thing`, { headers: { host: 'chat.lan:3000' } }),
+    );
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'No such sign-in endpoint', code: 'not_found:auth' });
+    const ok = await handleAuthRequest(
+      auth,
+      new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'chat.lan:3000' },
+        body: JSON.stringify({ email: 'ada@example.test', password: 'ada password' }),
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.headers.getSetCookie().some((c) => c.startsWith('skillchat.session_token='))).toBe(true);
+  });
+});

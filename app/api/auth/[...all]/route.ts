@@ -1,7 +1,8 @@
 /** /api/auth/**: better-auth's own routes (sign-in, sign-out, session, admin plugin), on the app's one instance. */
 import { getApp } from '@/server/app';
+import { handleAuthRequest } from '@/server/auth/handler';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = (request: Request) => getApp().auth.handler(request);
-export const POST = (request: Request) => getApp().auth.handler(request);
+export const GET = (request: Request) => handleAuthRequest(getApp().auth, request);
+export const POST = (request: Request) => handleAuthRequest(getApp().auth, request);
