@@ -156,3 +156,16 @@ test('the member signs in, sees the account menu, and signs out', async ({ page 
   await page.goto(`${server.origin}/`);
   await expect(page).toHaveURL(`${server.origin}/login`);
 });
+
+test('the sign-in form says when an account is throttled', async ({ page }) => {
+  await page.goto(`${server.origin}/login`);
+  const guess = { email: 'nobody@example.test', password: 'not-a-password' };
+  // 5 failures per account in 15 minutes; the 6th attempt is refused before the password is checked.
+  for (let i = 0; i < 5; i++) {
+    await signIn(page, guess);
+    await expect(page.getByTestId('login-error')).toHaveText('Wrong email or password.');
+    await expect(page.getByTestId('login-submit')).toBeEnabled();
+  }
+  await signIn(page, guess);
+  await expect(page.getByTestId('login-error')).toContainText('Too many failed sign-ins. Try again in');
+});
