@@ -22,6 +22,12 @@ export async function register() {
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
+  // An exposed server signs people in: with no admin yet, print a one-time setup token for /setup.
+  const { getAccessPolicy } = await import('./server/security/runtime');
+  if (getAccessPolicy().exposed) {
+    const { announceSetup } = await import('./server/auth/announce');
+    await announceSetup(app.auth).catch((error: unknown) => console.error('[skillchat] account setup failed', error));
+  }
   // The first scan is not awaited here: with 10,000 skills it takes a second or more, and awaiting it would hold every
   // request, the first page included. Nor does it start at once: its synchronous reads share the one thread with the
   // server's start-up and would slow the first page anyway. It starts FIRST_SCAN_DELAY_MS after start-up, or earlier

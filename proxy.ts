@@ -1,21 +1,17 @@
 /**
  * Runs before every route (pages, route handlers, static files): applies the access rules of `server/security`
- * (Host allowlist, Origin on writes, admin session), then refuses requests no route can answer (malformed
+ * (Host allowlist, Origin on writes, and on an exposed server a session cookie), then refuses requests no route can answer (malformed
  * percent-escapes, unsupported methods), and sets the security headers. The decisions live in `checkRequest` and
  * `checkRequestShape`; this file only translates them to responses.
  */
 import { type NextRequest, NextResponse } from 'next/server';
 import { checkRequest, type Decision } from './server/security/check';
-import { clearedSessionCookie, readSessionCookie } from './server/security/cookie';
 import { applySecurityHeaders } from './server/security/headers';
-import { getAdminFailureLimiter } from './server/security/rate-limit';
 import { checkRequestShape, type ShapeDecision } from './server/security/request-shape';
 import { getAccessPolicy } from './server/security/runtime';
 
 function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
   const headers = new Headers({ 'cache-control': 'no-store' });
-  if (decision.retryAfter !== undefined) headers.set('retry-after', String(decision.retryAfter));
-  if (decision.clearSession) headers.append('set-cookie', clearedSessionCookie());
   let response: Response;
   if (decision.format === 'json') {
     response = Response.json({ error: decision.reason, code: decision.code }, { status: decision.status, headers });
@@ -45,10 +41,9 @@ export function proxy(request: NextRequest): Response {
         // The raw header: `nextUrl.host` is Next's reconstruction, not what the client sent.
         host: request.headers.get('host'),
         origin: request.headers.get('origin'),
-        session: readSessionCookie(request.headers.get('cookie')),
+        cookie: request.headers.get('cookie'),
       },
       getAccessPolicy(),
-      { limiter: getAdminFailureLimiter() },
     );
   } catch (error) {
     // A broken configuration must not leave the routes unguarded: refuse everything until it is fixed.
@@ -63,12 +58,12 @@ export function proxy(request: NextRequest): Response {
   if (decision.action === 'login') {
     // Next requires an absolute URL here and turns a same-origin one back into a relative `Location`.
     const url = request.nextUrl.clone();
-    url.pathname = '/admin/login';
+    const next = `${request.nextUrl.pathname}${request.nextUrl.search}`;
+    url.pathname = '/login';
     url.search = '';
-    if (decision.next !== '/admin') url.searchParams.set('next', decision.next);
+    if (next !== '/') url.searchParams.set('next', next);
     const response = NextResponse.redirect(url, 303);
     response.headers.set('cache-control', 'no-store');
-    if (decision.clearSession) response.headers.append('set-cookie', clearedSessionCookie());
     applySecurityHeaders(response.headers);
     return response;
   }

@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../server/config';
 import { buildAccessPolicy } from '../server/security/policy';
-import { generateAdminToken } from '../server/security/token';
 import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
@@ -91,22 +90,15 @@ if (needsBuild()) {
 
 const { host, port } = config.server;
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-// The server decides exposure again from the address Next reports; predicting it here with the same rules tells
-// us whether the admin page will need a token, so one can be generated and shown once.
+// The server decides exposure again from the address Next reports; predicting it here with the same rules says
+// whether people will need to sign in.
 const childEnv: NodeJS.ProcessEnv = { ...process.env, SKILLCHAT_HOST: host };
 const access = buildAccessPolicy({
   env: { ...childEnv, __NEXT_PRIVATE_ORIGIN: url },
   allowedHosts: config.server.allowedHosts,
 });
-if (access.admin.mode === 'locked' && childEnv.SKILLCHAT_ADMIN_TOKEN?.trim()) {
-  console.error(`skillchat: ${access.admin.reason}`);
-  process.exit(1);
-}
 console.log(`skillchat: ${url}`);
-if (access.exposed && access.admin.mode === 'locked') {
-  childEnv.SKILLCHAT_ADMIN_TOKEN = generateAdminToken();
-  console.log(`skillchat: reachable from the network (${access.exposure}).`);
-  console.log(`skillchat: admin token for ${url}/admin (this run only; set SKILLCHAT_ADMIN_TOKEN to choose one):`);
-  console.log(`  ${childEnv.SKILLCHAT_ADMIN_TOKEN}`);
+if (access.exposed) {
+  console.log(`skillchat: reachable from the network (${access.exposure}): people sign in with accounts.`);
 }
 process.exit(await supervise(nextBin, ['start', '-H', host, '-p', String(port)], { cwd: appDir, env: childEnv }));

@@ -4,6 +4,7 @@
  * person's OPENAI_* settings stay out, so the offline model answers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 const appDir = path.resolve(import.meta.dirname, '..');
@@ -17,10 +18,32 @@ export interface OwnServer {
   kill: (signal: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startOwnServer(port: number, env: Record<string, string>): Promise<OwnServer> {
+/** A port nothing listens on now (the OS picks it), for specs that must not collide with other checkouts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * `bind` is the `-H` address: 127.0.0.1 (loopback-only, the default) or 0.0.0.0 (exposed: accounts required).
+ * Requests still go to 127.0.0.1.
+ */
+export async function startOwnServer(
+  port: number,
+  env: Record<string, string>,
+  options: { bind?: string } = {},
+): Promise<OwnServer> {
   const child: ChildProcess = spawn(
     path.join(appDir, 'node_modules', '.bin', 'next'),
-    ['start', '-H', '127.0.0.1', '-p', String(port)],
+    ['start', '-H', options.bind ?? '127.0.0.1', '-p', String(port)],
     {
       cwd: appDir,
       env: {

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { freePort } from './own-server';
 
 test.describe.configure({ mode: 'serial' });
 
 const appDir = path.resolve(import.meta.dirname, '..');
-const TOKEN = 'e2e-admin-token-0123456789abcdef';
+const ADMIN = { email: 'sec@example.test', password: 'security-password-1' };
 
 interface Reply {
   status: number;
@@ -55,7 +56,8 @@ interface Server {
 }
 
 /** Starts `next start` with its own database and home folder, and waits until it answers. */
-async function startServer(name: string, port: number, bind: string, env: Record<string, string>): Promise<Server> {
+async function startServer(name: string, bind: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
   const dir = path.join(appDir, '.e2e', `security-${name}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'home'), { recursive: true });
@@ -116,16 +118,43 @@ function setCookies(reply: Reply): string[] {
   return Array.isArray(raw) ? raw : raw ? [raw] : [];
 }
 
-test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
+/** The first admin, made with the setup token the server printed; returns its session cookie (`name=value`). */
+async function adminSession(server: Server): Promise<string> {
+  const token = /setup token \(valid once\): (\S+)/.exec(server.output())?.[1];
+  if (!token) throw new Error(`no setup token printed:\n${server.output()}`);
+  const json = { 'content-type': 'application/json', origin: server.origin };
+  const setup = await send(server.port, {
+    method: 'POST',
+    path: '/api/setup',
+    headers: json,
+    body: JSON.stringify({ token, ...ADMIN }),
+  });
+  expect(setup.status).toBe(201);
+  const signIn = await send(server.port, {
+    method: 'POST',
+    path: '/api/auth/sign-in/email',
+    headers: json,
+    body: JSON.stringify(ADMIN),
+  });
+  expect(signIn.status).toBe(200);
+  const cookie = setCookies(signIn).find((c) => c.startsWith('skillchat.session_token='));
+  expect(cookie).toContain('HttpOnly');
+  expect(cookie).toMatch(/SameSite=Lax/i);
+  return cookie!.split(';')[0]!;
+}
+
+test.describe('exposed server (bound to 0.0.0.0: accounts)', () => {
   let server: Server;
+  let session: string;
   test.beforeAll(async () => {
-    server = await startServer('exposed', 3201, '0.0.0.0', { SKILLCHAT_ADMIN_TOKEN: TOKEN });
+    server = await startServer('exposed', '0.0.0.0', {});
+    session = await adminSession(server);
   });
   test.afterAll(async () => {
     await server?.stop();
   });
 
-  test('spoofed forwarding headers do not grant admin', async () => {
+  test('spoofed forwarding headers do not grant access', async () => {
     const spoofed = {
       'x-forwarded-for': '127.0.0.1',
       'x-forwarded-host': 'localhost',
@@ -134,17 +163,17 @@ test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
     };
     const page = await send(server.port, { path: '/admin', headers: spoofed });
     expect(page.status).toBe(303);
-    expect(page.headers.location).toBe('/admin/login');
+    expect(page.headers.location).toBe('/login?next=%2Fadmin');
     expect(page.body).not.toContain('data-testid="admin-page"');
     const api = await send(server.port, { path: '/api/admin/overview', headers: spoofed });
     expect(api.status).toBe(401);
-    expect(JSON.parse(api.body)).toMatchObject({ code: 'unauthorized:admin' });
+    expect(JSON.parse(api.body)).toMatchObject({ code: 'unauthorized:session' });
     const localhost = await send(server.port, { path: '/admin', headers: { host: `localhost:${server.port}` } });
     expect(localhost.status).toBe(303);
   });
 
   test('a foreign Host is refused on a page and on an API', async () => {
-    for (const p of ['/', '/admin/login', '/api/status', '/api/chats']) {
+    for (const p of ['/', '/login', '/api/status', '/api/chats', '/api/auth/get-session']) {
       const reply = await send(server.port, { path: p, headers: { host: `rebind.attacker.example:${server.port}` } });
       expect(reply.status, p).toBe(421);
       expect(reply.headers['content-type']).toContain('text/plain');
@@ -160,7 +189,7 @@ test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
 
   test('POST without Origin or with a foreign Origin is refused; the same origin is accepted', async () => {
     const body = JSON.stringify({ title: 'from the security test' });
-    const json = { 'content-type': 'application/json' };
+    const json = { 'content-type': 'application/json', cookie: session };
     const missing = await send(server.port, { method: 'POST', path: '/api/chats', headers: json, body });
     expect(missing.status).toBe(403);
     expect(JSON.parse(missing.body)).toMatchObject({ code: 'forbidden:origin' });
@@ -182,6 +211,14 @@ test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
       body: JSON.stringify({ chatId: 'x', trigger: 'submit-message' }),
     });
     expect(chat.status).toBe(403);
+    const signIn = await send(server.port, {
+      method: 'POST',
+      path: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(signIn.status).toBe(403);
+    expect(setCookies(signIn)).toEqual([]);
     const same = await send(server.port, {
       method: 'POST',
       path: '/api/chats',
@@ -192,29 +229,16 @@ test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
     expectSecurityHeaders(same);
   });
 
-  test('a wrong token is refused; the right one sets an HttpOnly SameSite=Strict cookie that opens /admin', async () => {
-    const login = (token: string, origin = server.origin) =>
-      send(server.port, {
-        method: 'POST',
-        path: '/api/admin/login',
-        headers: { 'content-type': 'application/json', origin },
-        body: JSON.stringify({ token }),
-      });
-    const wrong = await login('not-the-token-at-all');
+  test('a wrong password is refused; the session opens /admin; a forged session cookie does not', async () => {
+    const wrong = await send(server.port, {
+      method: 'POST',
+      path: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', origin: server.origin },
+      body: JSON.stringify({ email: ADMIN.email, password: 'not-the-password' }),
+    });
     expect(wrong.status).toBe(401);
-    expect(setCookies(wrong)).toEqual([]);
-    const crossSite = await login(TOKEN, 'https://evil.example');
-    expect(crossSite.status).toBe(403);
+    expect(setCookies(wrong).filter((c) => c.startsWith('skillchat.session_token='))).toEqual([]);
 
-    const right = await login(TOKEN);
-    expect(right.status).toBe(200);
-    const [cookie] = setCookies(right);
-    expect(cookie).toMatch(/^skillchat_admin=v1\./);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    expect(cookie).not.toContain(TOKEN);
-
-    const session = cookie!.split(';')[0]!;
     const page = await send(server.port, { path: '/admin', headers: { cookie: session } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('data-testid="admin-page"');
@@ -231,86 +255,30 @@ test.describe('exposed server (bound to 0.0.0.0, token set)', () => {
       headers: { cookie: session },
     });
     expect(noOrigin.status).toBe(403);
-    // The raw token as a cookie is not a session.
-    const raw = await send(server.port, {
+    const forged = await send(server.port, {
       path: '/api/admin/overview',
-      headers: { cookie: `skillchat_admin=${TOKEN}` },
+      headers: { cookie: 'skillchat.session_token=forged.signature' },
     });
-    expect(raw.status).toBe(401);
-  });
-
-  test('in a browser: /admin leads to the login form; a wrong token says so, the right one opens the page', async ({
-    page,
-  }) => {
-    await page.goto(`${server.origin}/admin`);
-    await expect(page).toHaveURL(`${server.origin}/admin/login`);
-    await page.getByTestId('login-token').fill('not-the-token-at-all');
-    await page.getByTestId('login-submit').click();
-    await expect(page.getByTestId('login-error')).toHaveText('Wrong token.');
-    await page.getByTestId('login-token').fill(TOKEN);
-    await page.getByTestId('login-submit').click();
-    await expect(page).toHaveURL(`${server.origin}/admin`);
-    await expect(page.getByTestId('admin-page')).toBeVisible();
-    await expect(page.getByTestId('access-summary')).toContainText('requires the admin token');
-    const cookie = (await page.context().cookies()).find((c) => c.name === 'skillchat_admin');
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
-    // Rescan from the page: a same-origin fetch with the session.
-    await page.getByTestId('rescan-button').click();
-    await expect(page.getByTestId('rescan-button')).toBeEnabled();
-    await expect(page.getByTestId('rescan-error')).toHaveCount(0);
-    await page.getByTestId('logout-button').click();
-    await expect(page).toHaveURL(`${server.origin}/admin/login`);
-    await page.goto(`${server.origin}/admin`);
-    await expect(page).toHaveURL(`${server.origin}/admin/login`);
-  });
-});
-
-test.describe('token guessing (exposed server, fresh failure count)', () => {
-  let server: Server;
-  test.beforeAll(async () => {
-    server = await startServer('ratelimit', 3204, '0.0.0.0', { SKILLCHAT_ADMIN_TOKEN: TOKEN });
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
-
-  const login = (token: string) =>
-    send(server.port, {
-      method: 'POST',
-      path: '/api/admin/login',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ token }),
+    expect(forged.status).toBe(401);
+    const forgedPage = await send(server.port, {
+      path: '/admin',
+      headers: { cookie: 'skillchat.session_token=forged.signature' },
     });
-  const forged = (i: number) =>
-    send(server.port, {
-      path: '/api/admin/overview',
-      headers: { cookie: `skillchat_admin=v1.${Date.now() + 60_000}.forged-signature-${i}` },
-    });
-
-  test('forged cookies and wrong tokens share one limit: the 6th guess gets 429, even with the right token', async () => {
-    // Three guesses through the session cookie (checked by the proxy), two through the login form (the route).
-    for (let i = 0; i < 3; i++) expect((await forged(i)).status).toBe(401);
-    for (let i = 0; i < 2; i++) expect((await login(`guess-${i}-xxxxxxxxxxxxxxxx`)).status).toBe(401);
-    const right = await login(TOKEN);
-    expect(right.status).toBe(429);
-    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
-    expect(JSON.parse(right.body)).toMatchObject({ code: 'rate_limited:admin' });
-    expect(setCookies(right)).toEqual([]);
-    const cookieGuess = await forged(99);
-    expect(cookieGuess.status).toBe(429);
+    expect(forgedPage.status).toBe(307);
+    expect(forgedPage.headers.location).toBe('/login?next=%2Fadmin');
   });
 });
 
 test.describe('loopback-only server (the default bind)', () => {
   let server: Server;
   test.beforeAll(async () => {
-    server = await startServer('loopback', 3202, '127.0.0.1', {});
+    server = await startServer('loopback', '127.0.0.1', {});
   });
   test.afterAll(async () => {
     await server?.stop();
   });
 
-  test('serves /admin without a token, but still checks Host and Origin', async () => {
+  test('serves /admin without a sign-in, but still checks Host and Origin', async () => {
     const page = await send(server.port, { path: '/admin' });
     expect(page.status).toBe(200);
     expect(page.body).toContain('data-testid="admin-page"');
@@ -342,28 +310,5 @@ test.describe('loopback-only server (the default bind)', () => {
       expect(reply.body, p).not.toContain(appDir);
       expect(reply.body, p).not.toContain(home);
     }
-  });
-});
-
-test.describe('exposed without a token (next start -H 0.0.0.0 by hand, leftover SKILLCHAT_HOST=127.0.0.1)', () => {
-  let server: Server;
-  test.beforeAll(async () => {
-    server = await startServer('locked', 3203, '0.0.0.0', { SKILLCHAT_HOST: '127.0.0.1' });
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-  });
-
-  test('keeps the admin closed and says why', async () => {
-    const page = await send(server.port, { path: '/admin' });
-    expect(page.status).toBe(303);
-    const login = await send(server.port, { path: '/admin/login' });
-    expect(login.status).toBe(200);
-    expect(login.body).toContain('data-testid="admin-locked"');
-    const api = await send(server.port, { path: '/api/admin/overview' });
-    expect(api.status).toBe(403);
-    expect(JSON.parse(api.body)).toMatchObject({ code: 'forbidden:admin_locked' });
-    // The chat itself still works for allowed hosts.
-    expect((await send(server.port, { path: '/api/status' })).status).toBe(200);
   });
 });

@@ -10,6 +10,8 @@
  */
 
 import { type AccessResolver, createAccessResolver } from './access/resolver';
+import { createAppAuth } from './auth/app-auth';
+import type { Auth } from './auth/auth';
 import { currentUserId } from './auth/current-user';
 import { createDbChatStores } from './chat/db-store';
 import type { ChatStore, ChatStores } from './chat/store';
@@ -17,6 +19,7 @@ import { type AppConfig, loadConfig } from './config';
 import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
 import { isPostgresUrl } from './db/pg';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
+import { getAccessPolicy } from './security/runtime';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
@@ -30,6 +33,8 @@ export interface App {
   db: Database;
   /** Who may use which skill, and how: every caller reads its records. */
   access: AccessResolver;
+  /** Accounts and sessions (better-auth) over the same database; built on first use, after Next listens. */
+  readonly auth: Auth;
 }
 
 const g = globalThis as typeof globalThis & { __skillchatApp?: Promise<App> };
@@ -58,6 +63,7 @@ async function buildApp(): Promise<App> {
   const access = createAccessResolver(config);
   // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
   for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
+  let auth: Auth | undefined;
   return {
     config,
     registry: createSkillRegistry(config),
@@ -65,6 +71,11 @@ async function buildApp(): Promise<App> {
     models: createModelRegistry({ env: process.env }),
     db,
     access,
+    // Built on first use: its allowed origins come from the address Next listens on, known only after listen.
+    get auth() {
+      auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getAccessPolicy() });
+      return auth;
+    },
   };
 }
 

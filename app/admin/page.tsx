@@ -15,13 +15,16 @@ import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
 import { SandboxStatusCard } from '@/components/admin/sandbox-status';
 import { SkillsTable } from '@/components/admin/skills-table';
+import { UsersSection } from '@/components/admin/users-section';
 import { NewSkill } from '@/components/authoring/new-skill';
 import { loadAdminOverview } from '@/server/admin/overview';
 import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
+import { listUserRows } from '@/server/auth/admin-api';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
 import { getAccessPolicy } from '@/server/security/runtime';
+import { pageUser } from '../_lib/page-user';
 import { AccessDenied } from './_lib/access-denied';
 import { requireAdmin } from './_lib/guard';
 
@@ -44,6 +47,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
   const policy = getAccessPolicy();
   const sandbox = await loadSandboxStatus(app.config.scripts);
+  // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
+  const users = policy.exposed ? await listUserRows(app.auth) : null;
+  const me = policy.exposed ? (await pageUser('/admin')).email : null;
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
   const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
@@ -52,7 +58,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
 
   return (
     <>
-      <AdminHeader title="Skills and activations" loggedIn={policy.admin.mode === 'token'}>
+      <AdminHeader title="Skills and activations" loggedIn={policy.exposed}>
         <span className="scan-info muted small" data-testid="scan-info">
           Scanned <LocalTime ms={overview.scannedAt} testId="scanned-at" /> in{' '}
           <span data-testid="scan-duration">{Math.round(overview.durationMs)} ms</span>
@@ -61,6 +67,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
       </AdminHeader>
       <main className="admin-main" data-testid="admin-page">
         <nav className="section-nav" aria-label="Sections">
+          {users && <a href="#users">Users {users.length}</a>}
           <a href="#roots">Roots {overview.roots.length}</a>
           <a href="#skills">Skills {loaded}</a>
           <a href="#install">Install</a>
@@ -79,12 +86,17 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
 
         <p className="access muted small" data-testid="access-summary">
           {policy.exposed ? 'Reachable from the network' : 'Loopback only'}: {policy.exposure}.{' '}
-          {policy.admin.mode === 'open'
-            ? 'This page needs no token on a loopback-only server.'
-            : policy.admin.mode === 'token'
-              ? 'This page requires the admin token.'
-              : `Admin is disabled: ${policy.admin.reason}.`}
+          {policy.exposed
+            ? 'People sign in with their accounts; this page is for admins.'
+            : 'No sign-in on a loopback-only server.'}
         </p>
+
+        {users && (
+          <section className="card" id="users" aria-labelledby="users-h">
+            <h2 id="users-h">Users</h2>
+            <UsersSection users={users} me={me} />
+          </section>
+        )}
 
         <SandboxStatusCard status={sandbox} showPaths={absolute} />
 

@@ -1,6 +1,7 @@
-/** The admin pages' top bar: where you are, the way back to the chat, and logout when a token is in use. */
+/** The admin pages' top bar: where you are, the way back to the chat, and logout when accounts are in use. */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { LogoutButton } from '@/components/auth/logout-button';
 
 export function AdminHeader({
   title,
@@ -27,13 +28,7 @@ export function AdminHeader({
         <Link href="/" className="button button--ghost" data-testid="back-to-chat">
           Back to chat
         </Link>
-        {loggedIn && (
-          <form method="post" action="/api/admin/logout">
-            <button type="submit" className="button button--ghost" data-testid="logout-button">
-              Log out
-            </button>
-          </form>
-        )}
+        {loggedIn && <LogoutButton />}
       </div>
     </header>
   );

@@ -1,12 +1,13 @@
 'use client';
 import { usePathname, useRouter } from 'next/navigation';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { COMPOSER_INPUT_ID } from '@/components/chat/composer-ids';
 /**
  * The list of chats, newest first, with a New chat button and inline rename / delete. Below 768 px it is a drawer
  * behind a menu button (drawer.css): opening moves focus into it, Esc or the backdrop closes it and focus goes back
  * to the button, and choosing a chat closes it. Also renders the page's skip link, which must come first.
  */
+import { LogoutButton } from '@/components/auth/logout-button';
+import { COMPOSER_INPUT_ID } from '@/components/chat/composer-ids';
 import { useChats } from '@/components/chats-context';
 import { MenuIcon, PlusIcon } from '@/components/icons';
 import { ChatItem } from './chat-item';
@@ -14,7 +15,12 @@ import { ChatSearch } from './chat-search';
 
 const SIDEBAR_ID = 'chat-sidebar';
 
-export function ChatSidebar() {
+export interface Account {
+  email: string;
+  admin: boolean;
+}
+
+export function ChatSidebar({ account = null }: { account?: Account | null }) {
   const { chats, activeChatId, startNewChat, removeChat } = useChats();
   const router = useRouter();
   const pathname = usePathname();
@@ -141,10 +147,20 @@ export function ChatSidebar() {
           )}
         </ChatSearch>
         <div className="sidebar__footer">
-          {/* A plain link: the admin page is its own layout, and on an exposed server it asks for the token first. */}
-          <a href="/admin" className="sidebar__admin" data-testid="admin-link">
-            Skills &amp; admin
-          </a>
+          {account && (
+            <div className="account-menu" data-testid="account-menu">
+              <span className="account-menu__email" title={account.email} data-testid="account-email">
+                {account.email}
+              </span>
+              <LogoutButton className="button button--ghost button--small" />
+            </div>
+          )}
+          {/* A plain link: the admin page is its own layout. Members have no admin page. */}
+          {(!account || account.admin) && (
+            <a href="/admin" className="sidebar__admin" data-testid="admin-link">
+              Skills &amp; admin
+            </a>
+          )}
         </div>
       </nav>
     </>

@@ -9,7 +9,7 @@
  * trusted proxy header names the client: without one it would fall back to one bucket shared by everyone, which a
  * stranger could fill to keep every person out.
  */
-import { betterAuth } from 'better-auth';
+import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
@@ -27,8 +27,11 @@ export interface CreateAuthOptions {
   dialect: AuthDialect;
   /** At least 32 random characters, kept across restarts and shared by every instance (signs the cookies). */
   secret: string;
-  /** The app's public origin, e.g. `http://127.0.0.1:3000`. */
-  baseURL: string;
+  /**
+   * The app's public origin, e.g. `http://127.0.0.1:3000`, or better-auth's `{ allowedHosts, protocol, fallback }`
+   * form: the origin of each request whose Host is allowed (a LAN server answers under several names).
+   */
+  baseURL: NonNullable<BetterAuthOptions['baseURL']>;
   /** Other origins the browser may send from (the configured allowed hosts). */
   trustedOrigins?: string[];
   /** Mark cookies `Secure` (the app is served over HTTPS). */

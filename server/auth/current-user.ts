@@ -1,10 +1,38 @@
 /**
- * Who is asking: the ONE place routes and pages learn the person a request acts for. For now every request acts
- * for the built-in loopback person; when accounts are wired in, this becomes `(await requireUser(headers)).id`
- * (401 without a session) and nothing else changes.
+ * Who is asking: the ONE place routes and pages learn the person a request acts for. `currentUser` /
+ * `requireUser` / `requireAdmin` are bound to the running app: its auth instance and the process's access policy
+ * (exposed or loopback). The rules live in `access.ts`.
  */
-import { LOCAL_USER_ID } from './local-user';
+import { getApp } from '../app';
+import { getAccessPolicy } from '../security/runtime';
+import { type AccessContext, type CurrentUser, currentUserIn, requireAdminIn, requireUserIn } from './access';
 
-export async function currentUserId(_request: Request | Headers): Promise<string> {
-  return LOCAL_USER_ID;
+type Source = Parameters<typeof currentUserIn>[1];
+
+async function context(): Promise<AccessContext> {
+  const { exposed } = getAccessPolicy();
+  // On a loopback server the auth instance is never needed for the check: do not build it for that.
+  return exposed
+    ? { exposed, auth: (await getApp()).auth }
+    : { exposed, auth: { api: { getSession: async () => null } } };
+}
+
+/** The person asking: the signed-in account (exposed), the local person (loopback), or null. */
+export async function currentUser(source: Source): Promise<CurrentUser | null> {
+  return currentUserIn(await context(), source);
+}
+
+/** The person asking, or a 401 `unauthorized:session` AppError. */
+export async function requireUser(source: Source): Promise<CurrentUser> {
+  return requireUserIn(await context(), source);
+}
+
+/** An admin asking, or a 401 (nobody signed in) / 403 `forbidden:admin` (a member) AppError. */
+export async function requireAdmin(source: Source): Promise<CurrentUser> {
+  return requireAdminIn(await context(), source);
+}
+
+/** The id whose chats, files and activations a request may reach (401 without a session when exposed). */
+export async function currentUserId(source: Source): Promise<string> {
+  return (await requireUser(source)).id;
 }

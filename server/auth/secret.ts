@@ -9,7 +9,10 @@ import path from 'node:path';
 
 export const AUTH_SECRET_FILE = 'auth-secret';
 
-export function loadAuthSecret(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function loadAuthSecret(
+  dataDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
   const given = env.SKILLCHAT_AUTH_SECRET?.trim();
   if (given) {
     if (given.length < 32) throw new Error('SKILLCHAT_AUTH_SECRET must be at least 32 characters');

@@ -1,31 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { checkRequest, isAdminPath, type RequestFacts, safeNextPath } from './check';
-import { attemptLogin } from './login';
+import { checkRequest, hasSessionCookie, isPublicPath, type RequestFacts, safeNextPath } from './check';
 import { buildAccessPolicy } from './policy';
-import { createFailureLimiter } from './rate-limit';
-import { createSessionValue } from './token';
 
-const TOKEN = 'a-long-enough-admin-token';
-const NOW = 1_800_000_000_000;
 const LOOPBACK = { __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3100' };
 const EXPOSED = { __NEXT_PRIVATE_ORIGIN: 'http://localhost:3100', SKILLCHAT_HOST: '0.0.0.0' };
 
 const loopback = buildAccessPolicy({ env: LOOPBACK, allowedHosts: [] });
-const exposed = buildAccessPolicy({ env: { ...EXPOSED, SKILLCHAT_ADMIN_TOKEN: TOKEN }, allowedHosts: ['chat.lan'] });
-const locked = buildAccessPolicy({ env: EXPOSED, allowedHosts: [] });
+const exposed = buildAccessPolicy({ env: EXPOSED, allowedHosts: ['chat.lan'] });
+const SESSION = 'skillchat.session_token=abc.def';
 
 function facts(overrides: Partial<RequestFacts> = {}): RequestFacts {
-  return { method: 'GET', pathname: '/', host: '127.0.0.1:3100', origin: null, session: null, ...overrides };
+  return { method: 'GET', pathname: '/', host: '127.0.0.1:3100', origin: null, cookie: null, ...overrides };
 }
 
-function check(f: Partial<RequestFacts>, policy = loopback, limiter = createFailureLimiter()) {
-  return checkRequest(facts(f), policy, { limiter, now: NOW });
+function check(f: Partial<RequestFacts>, policy = loopback) {
+  return checkRequest(facts(f), policy);
 }
 
 describe('Host', () => {
   it('serves loopback names and allowlisted names', () => {
     expect(check({ host: 'localhost:3100' })).toEqual({ action: 'allow' });
-    expect(check({ host: 'chat.lan:3100' }, exposed)).toEqual({ action: 'allow' });
+    expect(check({ host: 'chat.lan:3100', cookie: SESSION }, exposed)).toEqual({ action: 'allow' });
   });
 
   it('refuses a foreign Host (DNS rebinding) on pages, APIs and static files with a text reason', () => {
@@ -71,151 +66,109 @@ describe('Origin on state-changing requests', () => {
     }
   });
 
-  it('refuses a login or a server action without Origin too', () => {
-    expect(check({ method: 'POST', pathname: '/api/admin/login' })).toMatchObject({ status: 403 });
+  it('refuses a sign-in or a server action without Origin too', () => {
+    expect(check({ method: 'POST', pathname: '/api/auth/sign-in/email' }, exposed)).toMatchObject({ status: 403 });
     expect(check({ method: 'POST', pathname: '/admin' })).toMatchObject({ status: 403, format: 'text' });
   });
 });
 
-describe('admin paths', () => {
-  it('recognises admin paths however they are spelled', () => {
-    for (const p of [
-      '/admin',
-      '/admin/',
-      '/ADMIN',
-      '//admin',
-      '/%61dmin',
-      '/admin/skills/x',
-      '/api/admin/rescan',
-      '/api//admin',
-    ]) {
-      expect(isAdminPath(p)).toBe(true);
+describe('sessions on an exposed server', () => {
+  it('need nothing on a loopback-only server', () => {
+    for (const pathname of ['/', '/admin', '/chat/x', '/api/chats', '/api/admin/overview']) {
+      expect(check({ pathname })).toEqual({ action: 'allow' });
     }
-    for (const p of ['/', '/administrator', '/api/chats', '/chat/admin', '/api/adminx']) {
-      expect(isAdminPath(p)).toBe(false);
-    }
-  });
-
-  it('are open on a loopback-only server without a token', () => {
-    expect(check({ pathname: '/admin' })).toEqual({ action: 'allow' });
     expect(check({ method: 'POST', pathname: '/api/admin/rescan', origin: 'http://127.0.0.1:3100' })).toEqual({
       action: 'allow',
     });
   });
 
-  it('send a browser without a session to the login page, and refuse APIs with 401', () => {
-    expect(check({ pathname: '/admin/skills/x' }, exposed)).toEqual({
-      action: 'login',
-      next: '/admin/skills/x',
-      clearSession: false,
-    });
-    expect(check({ pathname: '/api/admin/overview' }, exposed)).toMatchObject({ status: 401, format: 'json' });
+  it('send a page without a session cookie to /login, and refuse an API with 401 JSON', () => {
+    for (const pathname of ['/', '/chat/abc', '/admin', '/admin/skills/x']) {
+      expect(check({ pathname }, exposed)).toEqual({ action: 'login', next: pathname });
+    }
+    for (const pathname of ['/api/chats', '/api/chat', '/api/models', '/api/admin/overview', '/api/admin/users']) {
+      expect(check({ pathname }, exposed)).toMatchObject({
+        action: 'deny',
+        status: 401,
+        code: 'unauthorized:session',
+        format: 'json',
+      });
+    }
   });
 
-  it('let the login form and endpoints through', () => {
-    expect(check({ pathname: '/admin/login' }, exposed)).toEqual({ action: 'allow' });
-    expect(check({ method: 'POST', pathname: '/api/admin/login', origin: 'http://127.0.0.1:3100' }, exposed)).toEqual({
+  it('let a request with a session cookie through (the route checks it is valid)', () => {
+    expect(check({ pathname: '/', cookie: SESSION }, exposed)).toEqual({ action: 'allow' });
+    expect(check({ pathname: '/api/admin/overview', cookie: `a=1; ${SESSION}` }, exposed)).toEqual({ action: 'allow' });
+    expect(check({ pathname: '/api/chats', cookie: '__Secure-skillchat.session_token=x' }, exposed)).toEqual({
       action: 'allow',
     });
   });
 
-  it('accept a valid session', () => {
-    const session = createSessionValue(TOKEN, NOW);
-    expect(check({ pathname: '/admin', session }, exposed)).toEqual({ action: 'allow' });
-    expect(
-      check({ method: 'POST', pathname: '/api/admin/rescan', origin: 'http://127.0.0.1:3100', session }, exposed),
-    ).toEqual({ action: 'allow' });
-  });
-
-  it('still require Origin on admin writes with a valid session', () => {
-    const session = createSessionValue(TOKEN, NOW);
-    expect(check({ method: 'POST', pathname: '/api/admin/rescan', session }, exposed)).toMatchObject({ status: 403 });
-  });
-
-  it('are not opened by forwarding headers (they are not an input) or by the raw token as a cookie', () => {
-    expect(check({ pathname: '/admin', session: TOKEN }, exposed)).toMatchObject({
-      action: 'login',
-      clearSession: true,
-    });
-  });
-
-  it('count forged sessions as failed guesses and stop checking them at the limit', () => {
-    const limiter = createFailureLimiter({ max: 5, windowMs: 60_000 });
-    for (let i = 0; i < 5; i++) {
-      expect(
-        check({ pathname: '/api/admin/overview', session: `v1.${NOW + 1000}.guess${i}` }, exposed, limiter),
-      ).toMatchObject({
-        status: 401,
-        clearSession: true,
-      });
+  it('do not take other or empty cookies for a session', () => {
+    for (const cookie of [
+      'skillchat.session_token=',
+      'skillchat.device=abc',
+      'x-skillchat.session_token=abc',
+      'session=1',
+    ]) {
+      expect(check({ pathname: '/api/chats', cookie }, exposed)).toMatchObject({ status: 401 });
     }
-    const valid = createSessionValue(TOKEN, NOW);
-    expect(check({ pathname: '/api/admin/overview', session: valid }, exposed, limiter)).toMatchObject({
-      status: 429,
-      retryAfter: 60,
-    });
   });
 
-  it('do not count an expired session as a guess', () => {
-    const limiter = createFailureLimiter({ max: 1, windowMs: 60_000 });
-    const expired = createSessionValue(TOKEN, NOW - 13 * 3600 * 1000);
-    expect(check({ pathname: '/admin', session: expired }, exposed, limiter)).toMatchObject({ action: 'login' });
-    expect(limiter.retryAfter(NOW)).toBeNull();
-  });
-
-  it('are closed when exposed without a token', () => {
-    expect(check({ pathname: '/admin' }, locked)).toMatchObject({ action: 'login' });
-    expect(check({ pathname: '/api/admin/overview' }, locked)).toMatchObject({
+  it('still require Origin on writes with a session', () => {
+    expect(check({ method: 'POST', pathname: '/api/admin/rescan', cookie: SESSION }, exposed)).toMatchObject({
       status: 403,
-      code: 'forbidden:admin_locked',
     });
   });
-});
 
-describe('attemptLogin', () => {
-  it('accepts the token and returns a session', () => {
-    const result = attemptLogin(` ${TOKEN} `, exposed, createFailureLimiter(), NOW);
-    expect(result).toMatchObject({ ok: true });
-    expect(result.ok && result.session).toMatch(/^v1\./);
-  });
-
-  it('refuses a wrong token, and rate-limits after 5 failures even for the right one', () => {
-    const limiter = createFailureLimiter();
-    for (let i = 0; i < 5; i++) {
-      expect(attemptLogin(`wrong-${i}`, exposed, limiter, NOW + i)).toMatchObject({ ok: false, status: 401 });
+  it('let the ways in, the health check and static files through without a session', () => {
+    for (const pathname of [
+      '/login',
+      '/setup',
+      '/api/status',
+      '/api/auth/sign-in/email',
+      '/api/auth/get-session',
+      '/_next/static/chunks/app.js',
+      '/favicon.ico',
+    ]) {
+      expect(check({ pathname }, exposed)).toEqual({ action: 'allow' });
     }
-    expect(attemptLogin(TOKEN, exposed, limiter, NOW + 10)).toMatchObject({ ok: false, status: 429, retryAfter: 60 });
-    expect(attemptLogin(TOKEN, exposed, limiter, NOW + 60_000)).toMatchObject({ ok: true });
+    expect(check({ method: 'POST', pathname: '/api/setup', origin: 'http://127.0.0.1:3100' }, exposed)).toEqual({
+      action: 'allow',
+    });
   });
 
-  it('does not count empty input as a guess', () => {
-    const limiter = createFailureLimiter({ max: 1, windowMs: 60_000 });
-    expect(attemptLogin('', exposed, limiter, NOW)).toMatchObject({ status: 400 });
-    expect(attemptLogin(42, exposed, limiter, NOW)).toMatchObject({ status: 400 });
-    expect(limiter.retryAfter(NOW)).toBeNull();
+  it('are not skipped by paths that only look public', () => {
+    for (const p of ['/login/../api/chats', '/api/authx', '/loginx', '/api/status/x', '/setupx']) {
+      expect(isPublicPath(p)).toBe(false);
+    }
+    for (const p of ['/LOGIN', '/login/', '/api//auth/sign-out']) expect(isPublicPath(p)).toBe(true);
   });
 
-  it('has nothing to do when admin is open, and refuses when locked', () => {
-    expect(attemptLogin('x', loopback, createFailureLimiter(), NOW)).toEqual({ ok: true, session: null });
-    expect(attemptLogin(TOKEN, locked, createFailureLimiter(), NOW)).toMatchObject({ status: 403 });
+  it('read the session cookie by exact name', () => {
+    expect(hasSessionCookie(null)).toBe(false);
+    expect(hasSessionCookie('skillchat.session_token=v')).toBe(true);
+    expect(hasSessionCookie('a=b;skillchat.session_token = v')).toBe(true);
+    expect(hasSessionCookie('skillchat.session_token_x=v')).toBe(false);
   });
 });
 
 describe('safeNextPath', () => {
-  it('keeps admin paths and refuses anything else', () => {
+  it('keeps paths of this app and refuses anything else', () => {
     expect(safeNextPath('/admin/skills/pdf')).toBe('/admin/skills/pdf');
+    expect(safeNextPath('/chat/1')).toBe('/chat/1');
     for (const next of [
       null,
       '',
-      '/',
       '//evil.example/admin',
       '/\\evil.example',
       'https://evil.example/admin',
-      '/chat/1',
-      '/admin/login',
+      '/login',
+      '/setup',
+      '/api/chats',
       '/admin x',
     ]) {
-      expect(safeNextPath(next)).toBe('/admin');
+      expect(safeNextPath(next)).toBe('/');
     }
   });
 });

@@ -1,15 +1,14 @@
 /**
- * The access decision for one request, shared by the proxy (every route) and the admin pages and route handlers
- * (a second check, so a path the proxy's matcher or normalisation missed still cannot reach admin data).
+ * The access decision for one request, made by the proxy for every route before anything renders.
  *
  * Order: the raw `Host` against the allowlist (DNS rebinding), then `Origin` on state-changing methods (cross-site
- * writes), then the admin session for admin paths. Forwarding headers (`X-Forwarded-For`, `X-Forwarded-Host`,
- * `Forwarded`) are not inputs: they are whatever the client sends.
+ * writes), then, on an exposed server, that the request carries a session cookie at all (cheap, no database): an
+ * API without one gets 401 JSON, a page a redirect to /login. Whether the session is valid, and the person an admin,
+ * is checked by the route handlers and pages themselves (`server/auth/current-user.ts`). Forwarding headers
+ * (`X-Forwarded-For`, `X-Forwarded-Host`, `Forwarded`) are not inputs: they are whatever the client sends.
  */
 import { formatHost, isHostAllowed, isOriginAllowed, parseHostHeader, parseOrigin } from './hosts';
 import type { AccessPolicy } from './policy';
-import type { FailureLimiter } from './rate-limit';
-import { checkSessionValue } from './token';
 
 export interface RequestFacts {
   method: string;
@@ -19,34 +18,35 @@ export interface RequestFacts {
   host: string | null;
   /** The raw `Origin` header. */
   origin: string | null;
-  /** The admin session cookie's value. */
-  session: string | null;
+  /** The raw `Cookie` header (only whether it holds a session cookie matters here). */
+  cookie: string | null;
 }
 
 export type Decision =
   | { action: 'allow' }
-  /** An admin page without a session: send the browser to the login form. */
-  | { action: 'login'; next: string; clearSession: boolean }
+  /** A page without a session on an exposed server: send the browser to the sign-in form. */
+  | { action: 'login'; next: string }
   | {
       action: 'deny';
-      status: 400 | 401 | 403 | 421 | 429;
+      status: 400 | 401 | 403 | 421;
       /** `kind:surface`, as in the app's JSON errors. */
       code: string;
       reason: string;
       format: 'text' | 'json';
-      retryAfter?: number;
-      /** The request carried a session cookie that failed: clear it so the browser stops presenting it. */
-      clearSession?: boolean;
     };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Admin paths anyone may reach (after the Host and Origin checks): the way in and out. */
-const PUBLIC_ADMIN_PATHS = new Set(['/admin/login', '/api/admin/login', '/api/admin/logout']);
+/** better-auth's session cookie (`cookiePrefix` in `server/auth/auth.ts`), and its name under `Secure` cookies. */
+export const SESSION_COOKIES = ['skillchat.session_token', '__Secure-skillchat.session_token'];
+
+/** Paths anyone may reach on an exposed server (after the Host and Origin checks): the ways in, and health. */
+const PUBLIC_PATHS = new Set(['/login', '/setup', '/api/setup', '/api/status', '/favicon.ico']);
 
 /**
  * A path as the router may understand it: percent-decoded, repeated slashes collapsed, lowercase, without a
- * trailing slash. Only used to decide whether a path is an admin path, so erring towards "admin" is safe.
+ * trailing slash. Used to decide whether a path is public; a spelling the router would not serve as a public page
+ * at worst needs a session it did not need.
  */
 export function normalisePath(pathname: string): string {
   let decoded = pathname;
@@ -62,9 +62,19 @@ export function normalisePath(pathname: string): string {
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
-export function isAdminPath(pathname: string): boolean {
+/** Reachable without a session: sign-in, setup, better-auth's own routes, the health check, Next's assets. */
+export function isPublicPath(pathname: string): boolean {
   const p = normalisePath(pathname);
-  return p === '/admin' || p.startsWith('/admin/') || p === '/api/admin' || p.startsWith('/api/admin/');
+  return PUBLIC_PATHS.has(p) || p === '/api/auth' || p.startsWith('/api/auth/') || p.startsWith('/_next/');
+}
+
+/** Whether a `Cookie` header carries a non-empty better-auth session cookie (not whether it is valid). */
+export function hasSessionCookie(cookieHeader: string | null | undefined): boolean {
+  if (!cookieHeader) return false;
+  return cookieHeader.split(';').some((part) => {
+    const eq = part.indexOf('=');
+    return eq > 0 && SESSION_COOKIES.includes(part.slice(0, eq).trim()) && part.slice(eq + 1).trim() !== '';
+  });
 }
 
 function isApiPath(pathname: string): boolean {
@@ -72,13 +82,7 @@ function isApiPath(pathname: string): boolean {
   return p === '/api' || p.startsWith('/api/');
 }
 
-export interface CheckOptions {
-  limiter: FailureLimiter;
-  now?: number;
-}
-
-export function checkRequest(facts: RequestFacts, policy: AccessPolicy, options: CheckOptions): Decision {
-  const now = options.now ?? Date.now();
+export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decision {
   const format = isApiPath(facts.pathname) ? 'json' : 'text';
 
   const host = parseHostHeader(facts.host);
@@ -125,63 +129,21 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy, options:
     }
   }
 
-  if (!isAdminPath(facts.pathname) || PUBLIC_ADMIN_PATHS.has(normalisePath(facts.pathname))) return { action: 'allow' };
-
-  const admin = policy.admin;
-  if (admin.mode === 'open') return { action: 'allow' };
-  if (admin.mode === 'locked') {
-    if (format === 'text') return { action: 'login', next: facts.pathname, clearSession: false };
-    return {
-      action: 'deny',
-      status: 403,
-      code: 'forbidden:admin_locked',
-      reason: `Admin is disabled: ${admin.reason}`,
-      format,
-    };
-  }
-
-  const session = facts.session ?? '';
-  if (session === '') {
-    if (format === 'text') return { action: 'login', next: facts.pathname, clearSession: false };
-    return {
-      action: 'deny',
-      status: 401,
-      code: 'unauthorized:admin',
-      reason: 'Admin login required (POST /api/admin/login)',
-      format,
-    };
-  }
-  // A presented session is a credential: it is checked only while the failure limit allows, or the cookie would be
-  // an unlimited way to guess the token.
-  const retryAfter = options.limiter.retryAfter(now);
-  if (retryAfter !== null) {
-    return {
-      action: 'deny',
-      status: 429,
-      code: 'rate_limited:admin',
-      reason: `Too many failed admin logins; try again in ${retryAfter} s`,
-      format,
-      retryAfter,
-    };
-  }
-  const result = checkSessionValue(session, admin.token, now);
-  if (result === 'valid') return { action: 'allow' };
-  if (result === 'invalid') options.limiter.recordFailure(now);
-  if (format === 'text') return { action: 'login', next: facts.pathname, clearSession: true };
+  if (!policy.exposed || isPublicPath(facts.pathname) || hasSessionCookie(facts.cookie)) return { action: 'allow' };
+  if (format === 'text') return { action: 'login', next: facts.pathname };
   return {
     action: 'deny',
     status: 401,
-    code: 'unauthorized:admin',
-    reason: result === 'expired' ? 'Admin session expired; log in again' : 'Admin session not valid; log in again',
+    code: 'unauthorized:session',
+    reason: 'Sign in first (POST /api/auth/sign-in/email, or open /login)',
     format,
-    clearSession: true,
   };
 }
 
-/** A same-site path to return to after login: only admin pages, never another origin (`//evil`, `/\\evil`). */
+/** A same-site path to return to after sign-in: a path of this app, never another origin (`//evil`, `/\\evil`). */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next?.startsWith('/admin') || next.startsWith('//') || /[\\\s]/.test(next)) return '/admin';
+  if (!next?.startsWith('/') || next.startsWith('//') || /[\\\s]/.test(next)) return '/';
   const p = normalisePath(next);
-  if (p === '/admin/login' || !(p === '/admin' || p.startsWith('/admin/'))) return '/admin';
+  if (p === '/login' || p === '/setup' || p.startsWith('/api/') || p.startsWith('//')) return '/';
   return next;
 }

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { isHostAllowed, parseHostHeader } from './hosts';
 import { buildAccessPolicy } from './policy';
 
-const TOKEN = 'a-long-enough-admin-token';
-
 function policy(
   env: Record<string, string | undefined>,
   allowedHosts: string[] = [],
@@ -20,7 +18,6 @@ describe('exposure', () => {
   it('is loopback-only when Next listens on 127.0.0.1', () => {
     const p = policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000' });
     expect(p.exposed).toBe(false);
-    expect(p.admin).toEqual({ mode: 'open' });
   });
 
   it.each([
@@ -30,7 +27,6 @@ describe('exposure', () => {
   ])('is exposed when Next reports %s (%s)', (origin) => {
     const p = policy({ __NEXT_PRIVATE_ORIGIN: origin });
     expect(p.exposed).toBe(true);
-    expect(p.admin.mode).toBe('locked');
   });
 
   it('is exposed when the listen address is unknown, whatever SKILLCHAT_HOST says', () => {
@@ -82,27 +78,5 @@ describe('allowed hosts', () => {
     const p = policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000' }, ['http://chat.lan/']);
     expect(p.warnings).toHaveLength(1);
     expect(p.configuredHosts).toEqual([]);
-  });
-});
-
-describe('admin access', () => {
-  it('requires a configured token, even on loopback', () => {
-    expect(policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000', SKILLCHAT_ADMIN_TOKEN: TOKEN }).admin).toEqual({
-      mode: 'token',
-      token: TOKEN,
-    });
-    expect(policy({ __NEXT_PRIVATE_ORIGIN: 'http://0.0.0.0:3000', SKILLCHAT_ADMIN_TOKEN: ` ${TOKEN} ` }).admin).toEqual(
-      {
-        mode: 'token',
-        token: TOKEN,
-      },
-    );
-  });
-
-  it('is locked when exposed without a token, or with a short one', () => {
-    const exposed = policy({ __NEXT_PRIVATE_ORIGIN: 'http://localhost:3000' });
-    expect(exposed.admin.mode).toBe('locked');
-    const short = policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000', SKILLCHAT_ADMIN_TOKEN: 'short' });
-    expect(short.admin).toMatchObject({ mode: 'locked', reason: expect.stringContaining('shorter') });
   });
 });

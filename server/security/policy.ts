@@ -7,7 +7,7 @@
  * those names cannot be told apart from a wildcard bind), an unknown bind, or a loopback bind that a reverse proxy
  * serves under another name. The listen address comes from what Next itself records at `listen()`
  * (`__NEXT_PRIVATE_ORIGIN`), not from `SKILLCHAT_HOST`, so `next start -H 0.0.0.0` run by hand with a leftover
- * `SKILLCHAT_HOST=127.0.0.1` still counts as exposed. In doubt, the admin token is required.
+ * `SKILLCHAT_HOST=127.0.0.1` still counts as exposed. In doubt, accounts are required.
  */
 import {
   type AllowedHost,
@@ -17,15 +17,6 @@ import {
   parseAllowedHost,
   parseHostHeader,
 } from './hosts';
-import { MIN_TOKEN_LENGTH } from './token';
-
-export type AdminAccess =
-  /** Loopback-only and no token configured: the admin pages are open. */
-  | { mode: 'open' }
-  /** A token is configured and required. */
-  | { mode: 'token'; token: string }
-  /** A token is required but none usable is configured: the admin pages are refused, with the reason. */
-  | { mode: 'locked'; reason: string };
 
 export interface AccessPolicy {
   exposed: boolean;
@@ -35,7 +26,6 @@ export interface AccessPolicy {
   allowedHosts: AllowedHost[];
   /** The operator's `allowedHosts` alone: the names a reverse proxy may put in `Origin`. */
   configuredHosts: AllowedHost[];
-  admin: AdminAccess;
   /** Configuration problems worth a log line (an unparseable allowed host, ...). */
   warnings: string[];
 }
@@ -110,21 +100,5 @@ export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
     allowedHosts.push({ hostname: bracketed(listen), port: null }); // e.g. 127.0.0.2
   }
 
-  const token = input.env.SKILLCHAT_ADMIN_TOKEN?.trim() ?? '';
-  let admin: AdminAccess;
-  if (token !== '' && token.length < MIN_TOKEN_LENGTH) {
-    admin = { mode: 'locked', reason: `SKILLCHAT_ADMIN_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters` };
-  } else if (token !== '') {
-    // A configured token is always required, loopback or not: the operator asked for it.
-    admin = { mode: 'token', token };
-  } else if (exposed) {
-    admin = {
-      mode: 'locked',
-      reason: 'the server is reachable from the network and SKILLCHAT_ADMIN_TOKEN is not set (npm start sets one)',
-    };
-  } else {
-    admin = { mode: 'open' };
-  }
-
-  return { exposed, exposure, allowedHosts, configuredHosts, admin, warnings };
+  return { exposed, exposure, allowedHosts, configuredHosts, warnings };
 }

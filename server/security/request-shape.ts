@@ -18,8 +18,10 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/models', methods: ['GET'] },
   { pattern: '/api/skills', methods: ['GET'] },
   { pattern: '/api/status', methods: ['GET'] },
-  { pattern: '/api/admin/login', methods: ['POST'] },
-  { pattern: '/api/admin/logout', methods: ['POST'] },
+  { pattern: '/api/auth/[...all]', methods: ['GET', 'POST'] },
+  { pattern: '/api/setup', methods: ['POST'] },
+  { pattern: '/api/admin/users', methods: ['GET', 'POST'] },
+  { pattern: '/api/admin/users/[email]', methods: ['PATCH', 'DELETE'] },
   { pattern: '/api/admin/overview', methods: ['GET'] },
   { pattern: '/api/admin/rescan', methods: ['POST'] },
   { pattern: '/api/admin/skills/install', methods: ['POST'] },
@@ -44,6 +46,12 @@ export type ShapeDecision =
 
 function matches(pattern: string, segments: readonly string[]): boolean {
   const parts = pattern.split('/').slice(1);
+  // A catch-all (`[...all]`) takes one or more segments.
+  if (parts.at(-1)?.startsWith('[...')) {
+    return (
+      segments.length >= parts.length && parts.slice(0, -1).every((p, i) => p.startsWith('[') || p === segments[i])
+    );
+  }
   return parts.length === segments.length && parts.every((p, i) => p.startsWith('[') || p === segments[i]);
 }
 

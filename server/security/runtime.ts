@@ -25,7 +25,7 @@ export function getAccessPolicy(): AccessPolicy {
     });
     for (const warning of policy.warnings) console.warn(`[skillchat] ${warning}`);
     console.log(
-      `[skillchat] access: ${policy.exposure}; admin ${policy.admin.mode === 'token' ? 'requires the token' : policy.admin.mode}`,
+      `[skillchat] access: ${policy.exposure}; ${policy.exposed ? 'accounts required (sign in at /login)' : 'no sign-in (loopback only)'}`,
     );
     g.__skillchatAccessPolicy = policy;
   }

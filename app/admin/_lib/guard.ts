@@ -1,20 +1,17 @@
 /**
- * The admin pages' own access check (the proxy's runs first; this one keeps a page safe if a request reaches it
- * some other way). Sends a browser without a session to the login form.
+ * The admin pages' own access check (the proxy only saw a session cookie): sends a browser without a valid
+ * session to /login, and tells a member that the page is for admins.
  */
-import { headers } from 'next/headers';
-import { redirect } from 'next/navigation';
-import type { Decision } from '@/server/security/check';
-import { checkAdminHeaders } from '@/server/security/guard';
+import { pageUser } from '../../_lib/page-user';
 
-export type AdminDenial = Extract<Decision, { action: 'deny' }>;
+export interface AdminDenial {
+  status: 403;
+  reason: string;
+}
 
-/** Null when the page may render; a denial (rate limit, locked admin) to show otherwise. */
+/** Null when the page may render; a denial to show otherwise. */
 export async function requireAdmin(pathname: string): Promise<AdminDenial | null> {
-  const decision = checkAdminHeaders('GET', pathname, await headers());
-  if (decision.action === 'allow') return null;
-  if (decision.action === 'login') {
-    redirect(decision.next === '/admin' ? '/admin/login' : `/admin/login?next=${encodeURIComponent(decision.next)}`);
-  }
-  return decision;
+  const user = await pageUser(pathname);
+  if (user.role === 'admin') return null;
+  return { status: 403, reason: 'This page is for admins. Ask an admin if you need access.' };
 }

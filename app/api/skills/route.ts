@@ -1,4 +1,5 @@
 import { getApp } from '@/server/app';
+import { requireUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { argumentHint } from '@/server/skills/arguments';
 import { lookalikeWarning } from '@/server/skills/confusables';
@@ -9,6 +10,7 @@ export const dynamic = 'force-dynamic';
 const MAX_RESULTS = 50;
 
 export const GET = handle(async (request: Request) => {
+  await requireUser(request);
   const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200);
   const { registry, access } = await getApp();
   const all = (await registry.current()).skills;

@@ -1,11 +1,14 @@
 import { getApp } from '@/server/app';
+import { currentUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(async () => {
+/** Public for health checks: without a session (on an exposed server) it only says the server is up. */
+export const GET = handle(async (request: Request) => {
+  if (!(await currentUser(request))) return json({ ok: true });
   const { models, registry } = await getApp();
   const { skills } = await registry.current();
   const model = models.defaultEntry();
-  return json({ model: { label: model.label, kind: model.provider }, skillCount: skills.length });
+  return json({ ok: true, model: { label: model.label, kind: model.provider }, skillCount: skills.length });
 });

@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AppShell } from '@/components/app-shell';
 import { ChatView } from '@/components/chat/chat-view';
+import { currentUser } from '@/server/auth/current-user';
 import { listChatSummaries, loadChatView, modelMenu } from '@/server/chat/queries';
+import { accountOf, pageUser } from '../../_lib/page-user';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,17 +18,20 @@ interface ChatPageProps {
 const loadView = cache((id: string) => loadChatView(id));
 
 export async function generateMetadata({ params }: ChatPageProps): Promise<Metadata> {
+  // Metadata renders beside the page: without a valid session it names no chat.
+  if (!(await currentUser(await headers()))) return { title: 'skillchat' };
   const view = await loadView((await params).id);
   return { title: view ? `${view.chat.title} · skillchat` : 'Chat not found · skillchat' };
 }
 
 export default async function ChatPage({ params }: ChatPageProps) {
   const { id } = await params;
+  const user = await pageUser(`/chat/${encodeURIComponent(id)}`);
   const view = await loadView(id);
   if (!view) notFound();
   const [chats, models] = await Promise.all([listChatSummaries(), modelMenu()]);
   return (
-    <AppShell chats={chats} activeChatId={id}>
+    <AppShell chats={chats} activeChatId={id} account={accountOf(user)}>
       <ChatView
         // A different chat is a different conversation: start its useChat state from scratch.
         key={id}

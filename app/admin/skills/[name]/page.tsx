@@ -39,9 +39,10 @@ export default async function AdminSkillPage({
   const absolute = (await searchParams).paths === 'absolute';
   const skill = await loadAdminSkill(await getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
-  const loggedIn = getAccessPolicy().admin.mode === 'token';
-  const loaded = await (await getApp()).registry.get(skill.name);
-  const editable = loaded ? writableRootOf((await getApp()).config, loaded.dir) !== null : false;
+  const loggedIn = getAccessPolicy().exposed;
+  const app = await getApp();
+  const loaded = await app.registry.get(skill.name);
+  const editable = loaded ? writableRootOf(app.config, loaded.dir) !== null : false;
 
   return (
     <>

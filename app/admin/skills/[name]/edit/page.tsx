@@ -31,7 +31,7 @@ export default async function EditSkillPage({ params }: { params: Promise<{ name
   const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) notFound();
-  const loggedIn = getAccessPolicy().admin.mode === 'token';
+  const loggedIn = getAccessPolicy().exposed;
   const writable = writableRootOf(app.config, skill.dir) !== null;
   const text = writable ? await fs.promises.readFile(skill.file, 'utf8') : '';
   const check = writable ? await checkDraft(text, path.basename(skill.dir), app.config.limits) : null;

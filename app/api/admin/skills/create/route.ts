@@ -1,19 +1,18 @@
 /** POST /api/admin/skills/create `{ name, description? }`: a new skill from the template, in the install root. */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { createSkill } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ name: z.string().max(200), description: z.string().max(1024).optional() }).strict();
 
 export const POST = handle(async (request: Request) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const body = bodySchema.safeParse(await readJsonBody(request));
   if (!body.success) throw new AppError('bad_request:skill-name', 'Send { "name": "my-skill", "description": "…" }');
   const name = await createSkill(await getApp(), body.data.name, body.data.description ?? '');

@@ -6,13 +6,13 @@
  */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { type InstallMode, installErrorResponse, installForAdmin } from '@/server/install/admin';
 import type { InstallSource } from '@/server/install/install';
 import { InstallError } from '@/server/install/types';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -51,8 +51,7 @@ async function readSource(request: Request): Promise<{ source: InstallSource; mo
 }
 
 export const POST = handle(async (request: Request) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const app = await getApp();
   const { source, mode } = await readSource(request);
   try {

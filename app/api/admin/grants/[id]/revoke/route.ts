@@ -3,18 +3,17 @@
  * grant row stays (with its revocation time) as a record. A write, so the proxy has already required `Origin`.
  */
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { revokeGrant } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
 export const POST = handle(async (request: Request, { params }: Params) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { id } = await params;
   if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError('bad_request:grant', `Invalid grant id: ${id.slice(0, 40)}`);
   const grantId = Number(id);

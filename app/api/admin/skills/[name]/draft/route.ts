@@ -1,19 +1,18 @@
 /** POST /api/admin/skills/:name/draft `{ text }`: the editor's live check of a draft SKILL.md; nothing is written. */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { checkDraft } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ text: z.string() }).strict();
 
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const app = await getApp();
   const limit = app.config.limits.maxSkillFileBytes;

@@ -1,14 +1,13 @@
 /** GET /api/admin/skills/:name/export: the loaded skill as a `.skill` archive (zip), regular files only. */
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { handle, notFound } from '@/server/http';
 import { exportForAdmin } from '@/server/install/admin';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const zip = await exportForAdmin(await getApp(), name);
   if (!zip) throw notFound('skill', name);

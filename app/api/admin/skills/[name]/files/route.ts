@@ -5,19 +5,18 @@
  */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { listEditableFiles, readTextFile, saveTextFile } from '@/server/authoring/files';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ text: z.string() }).strict();
 
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const rel = new URL(request.url).searchParams.get('path');
   const app = await getApp();
@@ -26,8 +25,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
 });
 
 export const PUT = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const rel = new URL(request.url).searchParams.get('path');
   if (rel === null) throw new AppError('bad_request:file-path', 'Give the file as ?path=<relative path>');

@@ -1,20 +1,19 @@
 /** POST /api/admin/skills/:name/mode `{ mode }`: sets a skill's mode over the config (null goes back to it). */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { SKILL_MODES } from '@/server/config';
 import { setModeOverride } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ mode: z.enum(SKILL_MODES).nullable() }).strict();
 
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const parsed = bodySchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {

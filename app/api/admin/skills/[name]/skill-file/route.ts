@@ -5,19 +5,18 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { checkDraft, saveSkillFile, writableRootOf } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z.object({ text: z.string() }).strict();
 
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const app = await getApp();
   const skill = await app.registry.get(name);
@@ -33,8 +32,7 @@ export const GET = handle(async (request: Request, { params }: { params: Promise
 });
 
 export const PUT = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const app = await getApp();
   const body = bodySchema.safeParse(await readJsonBody(request, app.config.limits.maxSkillFileBytes * 2 + 1024));

@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/authoring/trigger-admin';
 import { MAX_PROMPTS, MAX_RUNS } from '@/server/authoring/trigger-check';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,15 +21,13 @@ const bodySchema = z
   .strict();
 
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   return json({ checks: await storedTriggerChecks(await getApp(), name) });
 });
 
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const body = bodySchema.safeParse(await readJsonBody(request));
   if (!body.success) {

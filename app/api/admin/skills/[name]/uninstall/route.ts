@@ -1,15 +1,14 @@
 /** POST /api/admin/skills/:name/uninstall: removes a skill from the install root (others are not ours to delete). */
 import { getApp } from '@/server/app';
+import { requireAdmin } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { installErrorResponse, uninstallForAdmin } from '@/server/install/admin';
 import { InstallError } from '@/server/install/types';
-import { guardAdminRequest } from '@/server/security/guard';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ name: string }> }) => {
-  const denied = guardAdminRequest(request);
-  if (denied) return denied;
+  await requireAdmin(request);
   const { name } = await params;
   const app = await getApp();
   try {

@@ -1,0 +1,26 @@
+/**
+ * PATCH /api/admin/users/:email: one change (`{ disabled }`, `{ role }` or `{ password }`). DELETE: removes the
+ * account. Admins only; the last enabled admin can be neither disabled, demoted nor deleted.
+ */
+
+import { getApp } from '@/server/app';
+import { deleteUserByEmail, updateUserFromBody } from '@/server/auth/admin-api';
+import { requireAdmin } from '@/server/auth/current-user';
+import { readJsonBody } from '@/server/chat/request';
+import { handle, json } from '@/server/http';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ email: string }> };
+
+export const PATCH = handle(async (request: Request, { params }: Params) => {
+  await requireAdmin(request);
+  await updateUserFromBody((await getApp()).auth, (await params).email, await readJsonBody(request));
+  return json({ ok: true });
+});
+
+export const DELETE = handle(async (request: Request, { params }: Params) => {
+  await requireAdmin(request);
+  await deleteUserByEmail((await getApp()).auth, (await params).email);
+  return json({ ok: true });
+});

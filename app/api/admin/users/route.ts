@@ -1,0 +1,20 @@
+/** GET /api/admin/users: every account. POST: a new one (`{ email, password, role, name? }`). Admins only. */
+
+import { getApp } from '@/server/app';
+import { createUserFromBody, listUserRows } from '@/server/auth/admin-api';
+import { requireAdmin } from '@/server/auth/current-user';
+import { readJsonBody } from '@/server/chat/request';
+import { handle, json } from '@/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (request: Request) => {
+  await requireAdmin(request);
+  return json({ users: await listUserRows((await getApp()).auth) });
+});
+
+export const POST = handle(async (request: Request) => {
+  await requireAdmin(request);
+  const user = await createUserFromBody((await getApp()).auth, await readJsonBody(request));
+  return json({ user }, { status: 201 });
+});

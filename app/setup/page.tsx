@@ -1,0 +1,36 @@
+/**
+ * /setup: the first admin of an exposed server, for whoever holds the setup token printed on the server's console.
+ * Once an admin exists it only says so.
+ */
+import type { Metadata } from 'next';
+import { SetupForm } from '@/components/auth/setup-form';
+import { getApp } from '@/server/app';
+import { needsFirstAdmin } from '@/server/auth/first-admin';
+import { getAccessPolicy } from '@/server/security/runtime';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Set up · skillchat' };
+
+export default async function SetupPage() {
+  const open = getAccessPolicy().exposed && (await needsFirstAdmin((await getApp()).auth));
+  return (
+    <main className="auth-page">
+      <section className="auth-card" data-testid="setup-page">
+        <h1>Set up skillchat</h1>
+        {open ? (
+          <>
+            <p className="auth-card__lead">
+              Create the first admin account with the setup token printed on the server&apos;s console (or run{' '}
+              <code>npm run user -- add EMAIL --role admin</code> on the server).
+            </p>
+            <SetupForm />
+          </>
+        ) : (
+          <p data-testid="setup-closed">
+            Setup is done: this server has an admin. <a href="/login">Sign in</a>, or ask an admin for an account.
+          </p>
+        )}
+      </section>
+    </main>
+  );
+}

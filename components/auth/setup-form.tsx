@@ -1,0 +1,74 @@
+'use client';
+/** The first-run form: setup token + the first admin's email, name and password, posted to /api/setup. */
+import { type FormEvent, useState } from 'react';
+
+export function SetupForm() {
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = Object.fromEntries(new FormData(event.currentTarget));
+    setBusy(true);
+    setError(null);
+    try {
+      const response = await fetch('/api/setup', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(data),
+      });
+      if (response.ok) setDone(true);
+      else {
+        const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+        setError(typeof body?.error === 'string' ? body.error : `Setup failed (${response.status}).`);
+      }
+    } catch {
+      setError('The server did not answer. Check your connection and try again.');
+    }
+    setBusy(false);
+  }
+
+  if (done) {
+    return (
+      <p data-testid="setup-done">
+        The admin account is ready. <a href="/login?next=/admin">Sign in</a>.
+      </p>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} data-testid="setup-form">
+      <label className="auth-field">
+        <span>Setup token</span>
+        <input name="token" autoComplete="off" required spellCheck={false} data-testid="setup-token" />
+      </label>
+      <label className="auth-field">
+        <span>Email</span>
+        <input type="email" name="email" autoComplete="username" required data-testid="setup-email" />
+      </label>
+      <label className="auth-field">
+        <span>Name</span>
+        <input name="name" autoComplete="name" data-testid="setup-name" />
+      </label>
+      <label className="auth-field">
+        <span>Password (8 characters or more)</span>
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          data-testid="setup-password"
+        />
+      </label>
+      {error && (
+        <p className="auth-error" role="alert" data-testid="setup-error">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={busy} data-testid="setup-submit">
+        Create the admin account
+      </button>
+    </form>
+  );
+}
