@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { deleteAccount } from '../server/auth/account-data';
 import { type Auth, createAuth } from '../server/auth/auth';
 import { loadAuthSecret } from '../server/auth/secret';
 import {
   addUser,
-  deleteUser,
   disableUser,
   enableUser,
   listUsers,
@@ -20,8 +20,7 @@ import {
   UserAdminError,
 } from '../server/auth/users';
 import { ConfigError, loadConfig } from '../server/config';
-import { closeDb, openDb } from '../server/db/client';
-import { closePgDb, isPostgresUrl, openPgDb } from '../server/db/pg';
+import { closeDatabase, openDatabase } from '../server/db/client';
 
 const USAGE = `Usage: npm run user -- COMMAND [ARGS]
 
@@ -95,7 +94,9 @@ function oneEmail(positionals: string[], command: string): string {
   return email;
 }
 
-async function run(auth: Auth, argv: string[]): Promise<string> {
+type AccountData = Parameters<typeof deleteAccount>[2];
+
+async function run(auth: Auth, argv: string[], data: AccountData): Promise<string> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -126,9 +127,10 @@ async function run(auth: Auth, argv: string[]): Promise<string> {
       await setRole(auth, email, parseRole(role));
       return `${email} is now ${role}`;
     }
-    case 'delete':
-      await deleteUser(auth, oneEmail(args, 'delete'));
-      return `Deleted ${args[0]}`;
+    case 'delete': {
+      const { chats } = await deleteAccount(auth, oneEmail(args, 'delete'), data);
+      return `Deleted ${args[0]} and their ${chats} chat(s)`;
+    }
     case 'list': {
       const users = await listUsers(auth);
       if (values.json) return JSON.stringify(users, null, 2);
@@ -148,26 +150,20 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const dataDir = path.dirname(config.databasePath);
-  const url = process.env.DATABASE_URL;
-  const opened = isPostgresUrl(url)
-    ? await openPgDb(url).then((db) => ({ db, dialect: 'pg' as const, close: () => closePgDb(db) }))
-    : (() => {
-        // A CLI beside a running server must not mark the server's answers in progress as interrupted.
-        const db = openDb(config.databasePath, { recoverStreaming: false });
-        return { db, dialect: 'sqlite' as const, close: async () => closeDb(db) };
-      })();
+  // A CLI beside a running server must not mark the server's answers in progress as interrupted.
+  const db = await openDatabase(config, { recoverStreaming: false });
   try {
     const auth = createAuth({
-      db: opened.db,
-      dialect: opened.dialect,
+      db: db.native.db,
+      dialect: db.dialect,
       secret: loadAuthSecret(dataDir),
       baseURL: 'http://127.0.0.1',
       logLevel: 'error',
     });
-    process.stdout.write(`${await run(auth, argv)}\n`);
+    process.stdout.write(`${await run(auth, argv, { db, workspaceDir: config.scripts.workspace.dir })}\n`);
     return 0;
   } finally {
-    await opened.close();
+    await closeDatabase(db);
   }
 }
 

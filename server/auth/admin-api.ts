@@ -3,11 +3,11 @@
  * runs the operation in `users.ts` / `first-admin.ts`, and words their expected failures as `AppError`s (4xx JSON).
  */
 import { AppError } from '../errors';
+import { deleteAccount } from './account-data';
 import type { Auth } from './auth';
 import { createFirstAdmin, SetupError } from './first-admin';
 import {
   addUser,
-  deleteUser,
   disableUser,
   enableUser,
   listUsers,
@@ -94,8 +94,13 @@ export async function updateUserFromBody(auth: Auth, email: string, body: unknow
   }
 }
 
-export async function deleteUserByEmail(auth: Auth, email: string): Promise<void> {
-  await deleteUser(auth, email).catch(accountError);
+/** Deletes the account and everything that was theirs (account-data.ts). */
+export async function deleteUserByEmail(
+  auth: Auth,
+  email: string,
+  data: Parameters<typeof deleteAccount>[2],
+): Promise<void> {
+  await deleteAccount(auth, email, data).catch(accountError);
 }
 
 export async function setupFromBody(auth: Auth, body: unknown): Promise<UserRow> {

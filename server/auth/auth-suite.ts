@@ -2,8 +2,15 @@
  * The account behaviour both databases must show: `auth.test.ts` runs it on SQLite, `auth.pg.test.ts` on a
  * scratch PostgreSQL. `open` returns a migrated drizzle database and a function that closes it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { APIError } from 'better-auth/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db';
+import { createChat, listChats } from '../db/chats';
+import { ensureWorkspace } from '../workspace/workspace';
+import { deleteAccount } from './account-data';
 import { type AuthDialect, createAuth } from './auth';
 import { DEVICE_COOKIE } from './client-key';
 import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from './first-admin';
@@ -12,6 +19,8 @@ import { addUser, deleteUser, disableUser, listUsers, setPassword } from './user
 
 export interface OpenedDb {
   db: object;
+  /** The same database as the app's query layer sees it (chats, messages). */
+  database: Database;
   close(): Promise<void> | void;
   /** The stored credential hash of a user, read with the dialect's own driver. */
   passwordHashOf(userId: string): Promise<string | null>;
@@ -182,6 +191,30 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
       await expect(deleteUser(auth, 'ann@example.test')).rejects.toMatchObject({ code: 'last_admin' });
       await expect(disableUser(auth, 'ann@example.test')).rejects.toMatchObject({ code: 'last_admin' });
       await expect(deleteUser(auth, 'nobody@example.test')).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it("deleting an account deletes that person's chats and their files, nobody else's", async () => {
+      const d = opened.database;
+      const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-ws-'));
+      try {
+        const erin = await addUser(auth, { email: 'erin@example.test', password: 'erin password', role: 'member' });
+        const finn = await addUser(auth, { email: 'finn@example.test', password: 'finn password', role: 'member' });
+        await createChat({ id: `${dialect}-erin-1`, userId: erin.id }, d);
+        await createChat({ id: `${dialect}-erin-2`, userId: erin.id }, d);
+        await createChat({ id: `${dialect}-finn-1`, userId: finn.id }, d);
+        const erinFiles = await ensureWorkspace(workspaceDir, `${dialect}-erin-1`);
+        const finnFiles = await ensureWorkspace(workspaceDir, `${dialect}-finn-1`);
+
+        expect(await deleteAccount(auth, 'erin@example.test', { db: d, workspaceDir })).toEqual({ chats: 2 });
+
+        expect(await listChats({ userId: erin.id }, d)).toEqual([]);
+        expect((await listChats({ userId: finn.id }, d)).map((c) => c.id)).toEqual([`${dialect}-finn-1`]);
+        expect(fs.existsSync(erinFiles)).toBe(false);
+        expect(fs.existsSync(finnFiles)).toBe(true);
+        expect((await listUsers(auth)).map((u) => u.email)).not.toContain('erin@example.test');
+      } finally {
+        fs.rmSync(workspaceDir, { recursive: true, force: true });
+      }
     });
   });
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, inject } from 'vitest';
 import { createScratchDatabase } from '../../test/pg-scratch';
+import { pgDatabase } from '../db/client';
 import { closePgDb, openPgDb } from '../db/pg';
 import { accounts } from '../db/schema-auth-pg';
 import { describeAuth } from './auth-suite';
@@ -12,6 +13,7 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
     const db = await openPgDb(await createScratchDatabase(baseUrl, 'auth'));
     return {
       db,
+      database: pgDatabase(db),
       close: () => closePgDb(db),
       passwordHashOf: async (userId) =>
         (await db.select({ password: accounts.password }).from(accounts).where(eq(accounts.userId, userId)))[0]

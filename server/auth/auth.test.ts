@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { closeDb, openDb } from '../db/client';
+import { closeDb, openDb, sqliteDatabase } from '../db/client';
 import { accounts } from '../db/schema-auth';
 import { describeAuth } from './auth-suite';
 
@@ -11,6 +11,7 @@ describeAuth('sqlite', async () => {
   const db = openDb(path.join(dir, 'auth.db'));
   return {
     db,
+    database: sqliteDatabase(db),
     close: () => {
       closeDb(db);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -132,11 +132,13 @@ export async function setRole(auth: Auth, email: string, role: Role): Promise<vo
   await ctx.internalAdapter.updateUser(user.id, { role });
 }
 
-export async function deleteUser(auth: Auth, email: string): Promise<void> {
+/** Deletes the account and its sessions; returns its id. Its chats go with `deleteAccount` (account-data.ts). */
+export async function deleteUser(auth: Auth, email: string): Promise<string> {
   const user = await findUser(auth, email);
   await assertAnotherAdmin(auth, user);
   const ctx = await auth.$context;
   await ctx.internalAdapter.deleteUser(user.id);
+  return user.id;
 }
 
 export async function listUsers(auth: Auth): Promise<UserSummary[]> {

@@ -1,6 +1,6 @@
 /**
  * PATCH /api/admin/users/:email: one change (`{ disabled }`, `{ role }` or `{ password }`). DELETE: removes the
- * account. Admins only; the last enabled admin can be neither disabled, demoted nor deleted.
+ * account with its chats and their files. Admins only; the last enabled admin can be neither disabled, demoted nor deleted.
  */
 
 import { getApp } from '@/server/app';
@@ -21,6 +21,10 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
 
 export const DELETE = handle(async (request: Request, { params }: Params) => {
   await requireAdmin(request);
-  await deleteUserByEmail((await getApp()).auth, (await params).email);
+  const app = await getApp();
+  await deleteUserByEmail(app.auth, (await params).email, {
+    db: app.db,
+    workspaceDir: app.config.scripts.workspace.dir,
+  });
   return json({ ok: true });
 });
