@@ -21,6 +21,7 @@ import { loadAdminOverview } from '@/server/admin/overview';
 import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
 import { listUserRows } from '@/server/auth/admin-api';
+import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
 import { getAccessPolicy } from '@/server/security/runtime';
@@ -48,7 +49,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const policy = getAccessPolicy();
   const sandbox = await loadSandboxStatus(app.config.scripts);
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
-  const users = policy.exposed ? await listUserRows(app.auth) : null;
+  const users = policy.exposed ? await listUserRows(app.auth, await usageByUser(app.db)) : null;
   const me = policy.exposed ? (await pageUser('/admin')).email : null;
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;

@@ -12,6 +12,8 @@ export interface UserRowView {
   name: string;
   role: string;
   disabled: boolean;
+  activations: number;
+  scriptRuns: number;
 }
 
 async function send(url: string, method: string, body?: unknown): Promise<string | null> {
@@ -70,6 +72,8 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
               <th>Name</th>
               <th>Role</th>
               <th>Status</th>
+              <th>Activations</th>
+              <th>Script runs</th>
               <th>Actions</th>
             </tr>
           </thead>
@@ -93,6 +97,8 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
                   </select>
                 </td>
                 <td data-testid="user-status">{u.disabled ? 'disabled' : 'active'}</td>
+                <td data-testid="user-activations">{u.activations}</td>
+                <td data-testid="user-script-runs">{u.scriptRuns}</td>
                 <td>
                   <div className="users__actions">
                     <button

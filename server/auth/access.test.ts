@@ -10,7 +10,7 @@ import { closeDb, type Db, openDb, sqliteDatabase } from '../db/client';
 import { isAppError } from '../errors';
 import { buildAccessPolicy } from '../security/policy';
 import { type AccessContext, currentUserIn, LOCAL_USER, requireAdminIn, requireUserIn } from './access';
-import { createUserFromBody, setupFromBody, updateUserFromBody } from './admin-api';
+import { createUserFromBody, listUserRows, setupFromBody, updateUserFromBody } from './admin-api';
 import { announceSetup } from './announce';
 import { authHostPatterns, createAppAuth } from './app-auth';
 import type { Auth } from './auth';
@@ -122,6 +122,18 @@ describe('who is asking', () => {
 });
 
 describe('the admin API bodies', () => {
+  it('lists each account with its own usage, and 0 for an account that has none', async () => {
+    const before = await listUserRows(auth);
+    const max = before.find((u) => u.email === 'max@example.test');
+    const rows = await listUserRows(auth, [
+      { userId: max!.id, activations: 3, scriptRuns: 1 },
+      { userId: LOCAL_USER_ID, activations: 9, scriptRuns: 9 },
+    ]);
+    const usage = Object.fromEntries(rows.map((u) => [u.email, [u.activations, u.scriptRuns]]));
+    expect(usage['max@example.test']).toEqual([3, 1]);
+    expect(usage['ada@example.test']).toEqual([0, 0]);
+  });
+
   it('creates accounts and words refusals as 4xx', async () => {
     expect(
       await createUserFromBody(auth, { email: 'new@example.test', password: 'new password', role: 'member' }),

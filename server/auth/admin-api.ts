@@ -2,6 +2,8 @@
  * The request side of account management: validates the JSON bodies of `/api/admin/users/**` and `/api/setup`,
  * runs the operation in `users.ts` / `first-admin.ts`, and words their expected failures as `AppError`s (4xx JSON).
  */
+
+import type { UserUsage } from '../db/activations';
 import { AppError } from '../errors';
 import { deleteAccount } from './account-data';
 import type { Auth } from './auth';
@@ -58,12 +60,22 @@ function role(value: unknown): Role {
 
 export interface UserRow extends Omit<UserSummary, 'createdAt'> {
   createdAt: string;
+  /** Skill activations and script runs in this person's chats (0 for a new account). */
+  activations: number;
+  scriptRuns: number;
 }
 
-const row = (u: UserSummary): UserRow => ({ ...u, createdAt: u.createdAt.toISOString() });
+const row = (u: UserSummary, usage?: UserUsage): UserRow => ({
+  ...u,
+  createdAt: u.createdAt.toISOString(),
+  activations: usage?.activations ?? 0,
+  scriptRuns: usage?.scriptRuns ?? 0,
+});
 
-export async function listUserRows(auth: Auth): Promise<UserRow[]> {
-  return (await listUsers(auth)).map(row);
+/** The accounts with their usage (`usageByUser` of server/db), for /admin. */
+export async function listUserRows(auth: Auth, usage: readonly UserUsage[] = []): Promise<UserRow[]> {
+  const byId = new Map(usage.map((u) => [u.userId, u]));
+  return (await listUsers(auth)).map((u) => row(u, byId.get(u.id)));
 }
 
 export async function createUserFromBody(auth: Auth, body: unknown): Promise<UserRow> {

@@ -4,13 +4,15 @@ import { getApp } from '@/server/app';
 import { createUserFromBody, listUserRows } from '@/server/auth/admin-api';
 import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
+import { usageByUser } from '@/server/db/activations';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = handle(async (request: Request) => {
   await requireAdmin(request);
-  return json({ users: await listUserRows((await getApp()).auth) });
+  const app = await getApp();
+  return json({ users: await listUserRows(app.auth, await usageByUser(app.db)) });
 });
 
 export const POST = handle(async (request: Request) => {
