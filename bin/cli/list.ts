@@ -10,8 +10,8 @@ import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig } from '../../server/config';
 import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
-import { type Discovered, discover } from './app';
-import { type Command, commandHelp, parseArgs } from './command';
+import { type Discovered, walk } from './app';
+import { type Command, commandHelp, type Io, parseArgs } from './command';
 
 export type SkillStatus = 'ok' | 'warnings';
 
@@ -181,6 +181,31 @@ export function formatList(data: ListJson): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * `scannedAt` and `durationMs` as JSON.stringify(data, null, 2) prints them: at the top level (two spaces; nested
+ * keys are indented further and strings hold no raw newline), so the text is found once.
+ */
+function timesText(scannedAt: number, durationMs: number): string {
+  return `\n  "scannedAt": ${JSON.stringify(scannedAt)},\n  "durationMs": ${JSON.stringify(durationMs)},\n`;
+}
+
+/** Prints a kept answer (for `--json`: with this run's scan time); false if it is not one this code wrote. */
+function printKept(kept: Buffer, json: boolean, started: number, io: Io): boolean {
+  const write = (bytes: Uint8Array) => (io.outBytes ? io.outBytes(bytes) : io.out(Buffer.from(bytes).toString()));
+  if (!json) {
+    write(kept);
+    return true;
+  }
+  const eol = kept.indexOf(10);
+  const headLength = Number(kept.subarray(0, eol).toString());
+  if (eol === -1 || !Number.isSafeInteger(headLength) || eol + 1 + headLength > kept.length) return false;
+  const body = kept.subarray(eol + 1);
+  write(body.subarray(0, headLength));
+  write(Buffer.from(timesText(Date.now(), performance.now() - started)));
+  write(body.subarray(headLength));
+  return true;
+}
+
 export const listCommand: Command = {
   name: 'list',
   args: '[OPTIONS]',
@@ -202,9 +227,30 @@ export const listCommand: Command = {
       io.out(commandHelp(listCommand));
       return 0;
     }
-    const { config, result, tokens } = await discover(parsed.options.get('--root') ?? []);
+    const started = performance.now();
+    const json = parsed.flags.has('--json');
+    const walked = await walk(parsed.options.get('--root') ?? []);
+    // The answer depends on the walk (the snapshot's key), the format and the config's access rules.
+    const snapshot = walked.snapshot(json ? 'list --json' : 'list', JSON.stringify(walked.config));
+    if (snapshot?.hit && printKept(snapshot.hit, json, started, io)) return 0;
+
+    const { config, result, tokens } = await walked.finish();
     const data = await toListJson(result, config, tokens);
-    io.out(parsed.flags.has('--json') ? `${JSON.stringify(data, null, 2)}\n` : formatList(data));
+    if (!json) {
+      const text = formatList(data);
+      io.out(text);
+      snapshot?.save(text);
+      return 0;
+    }
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    io.out(text);
+    // Kept without the scan's time, which each run prints afresh.
+    const times = timesText(data.scannedAt, data.durationMs);
+    const at = text.indexOf(times);
+    if (snapshot && at !== -1 && text.indexOf(times, at + 1) === -1) {
+      const head = Buffer.from(text.slice(0, at));
+      snapshot.save(Buffer.concat([Buffer.from(`${head.length}\n`), head, Buffer.from(text.slice(at + times.length))]));
+    }
     return 0;
   },
 };
