@@ -1,17 +1,18 @@
 /**
  * `list`: what the app would load and why not the rest: roots, skills with their status and access (the same
  * records the app resolves: server/access/), folders that were not loaded, collisions and the catalog's token cost.
- * The answer to "why doesn't my skill show up?". Modes set on /admin live in the app's database and are not read
- * here: the access shown is the config's.
+ * The answer to "why doesn't my skill show up?". The access shown includes the modes set on /admin, read from the
+ * app's SQLite database when it exists (bin/cli/mode-overrides.ts).
  */
 import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
-import type { AppConfig } from '../../server/config';
+import type { AppConfig, SkillMode } from '../../server/config';
 import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { type Discovered, walk } from './app';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
+import { readModeOverrides } from './mode-overrides';
 
 export type SkillStatus = 'ok' | 'warnings';
 
@@ -29,6 +30,8 @@ export interface ListedSkill extends Skill {
 export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
   skills: ListedSkill[];
   catalogTokens: number;
+  /** Modes set on /admin (in the app's database) that the access above includes, by skill name. */
+  modeOverrides: Record<string, SkillMode>;
 }
 
 /** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
@@ -54,8 +57,11 @@ export async function toListJson(
   result: DiscoveryResult,
   config: Pick<AppConfig, 'appDir' | 'permissions' | 'skills'>,
   tokens?: Discovered['tokens'],
+  modeOverrides: ReadonlyMap<string, SkillMode> = new Map(),
 ): Promise<ListJson> {
-  const records = createAccessResolver({ ...config, roots: result.roots }).resolveAll(result.skills);
+  const resolver = createAccessResolver({ ...config, roots: result.roots });
+  for (const [name, mode] of modeOverrides) resolver.setModeOverride(name, mode);
+  const records = resolver.resolveAll(result.skills);
   const accessOf = (name: string): ListedAccess => {
     const { permission, effectiveMode, catalog, modelMayActivate, personMayInvoke, consent, reason } =
       records.get(name)!;
@@ -65,6 +71,7 @@ export async function toListJson(
     ...result,
     skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill), access: accessOf(skill.name) })),
     catalogTokens: await catalogTokens(result.skills, tokens),
+    modeOverrides: Object.fromEntries(modeOverrides),
   };
 }
 
@@ -123,7 +130,13 @@ export function formatList(data: ListJson): string {
   }
 
   if (data.skills.length > 0) {
-    lines.push('', 'Access (config rules and modes; /admin overrides are not read)');
+    const overridden = Object.keys(data.modeOverrides).length;
+    lines.push(
+      '',
+      overridden > 0
+        ? `Access (config rules and modes, and ${plural(overridden, 'mode')} set on /admin)`
+        : 'Access (config rules and modes)',
+    );
     lines.push(
       ...table([
         ['NAME', 'PERMISSION', 'MODE', 'CATALOG', 'MODEL', '/NAME', 'CONSENT'],
@@ -230,12 +243,17 @@ export const listCommand: Command = {
     const started = performance.now();
     const json = parsed.flags.has('--json');
     const walked = await walk(parsed.options.get('--root') ?? []);
-    // The answer depends on the walk (the snapshot's key), the format and the config's access rules.
-    const snapshot = walked.snapshot(json ? 'list --json' : 'list', JSON.stringify(walked.config));
+    const overrides = await readModeOverrides(walked.config.databasePath);
+    if (overrides.problem) io.err(`Warning: modes set on /admin not read: ${overrides.problem}\n`);
+    // The answer depends on the walk (the snapshot's key), the format, the config's access rules and /admin's modes.
+    const snapshot = walked.snapshot(
+      json ? 'list --json' : 'list',
+      JSON.stringify([walked.config, [...overrides.modes]]),
+    );
     if (snapshot?.hit && printKept(snapshot.hit, json, started, io)) return 0;
 
     const { config, result, tokens } = await walked.finish();
-    const data = await toListJson(result, config, tokens);
+    const data = await toListJson(result, config, tokens, overrides.modes);
     if (!json) {
       const text = formatList(data);
       io.out(text);

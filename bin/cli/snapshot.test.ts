@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMatcher, DEFAULT_TUNING, indexSkill } from '../../server/skills/match';
 import type { Io } from './command';
@@ -138,6 +139,26 @@ describe('kept answers of list and match', () => {
       JSON.stringify({ skills: { modes: { 'config-mode-changed': 'manual' } } }),
     );
     expect((await listJson()).skills[0]?.access.effectiveMode).toBe('manual');
+  });
+
+  it('include the modes set on /admin (the app database), and follow their changes', async () => {
+    writeSkill('admin-mode-set', 'Mode comes from /admin.');
+    expect((await listJson()).skills[0]?.access.effectiveMode).toBe('auto');
+    // As the app stores them (server/db/schema.ts skill_modes), at the config's default database path.
+    fs.mkdirSync(path.join(appDir, 'data'));
+    const db = new Database(path.join(appDir, 'data', 'skillchat.db'));
+    db.exec('CREATE TABLE skill_modes (skill_name TEXT PRIMARY KEY, mode TEXT NOT NULL, updated_at INTEGER NOT NULL)');
+    db.prepare('INSERT INTO skill_modes VALUES (?, ?, ?)').run('admin-mode-set', 'off', Date.now());
+    try {
+      const listed = await listJson();
+      expect(listed.skills[0]?.access.effectiveMode).toBe('off');
+      expect(listed.modeOverrides).toEqual({ 'admin-mode-set': 'off' });
+      expect(await run(listCommand, [])).toContain('1 mode set on /admin');
+      db.prepare('UPDATE skill_modes SET mode = ?').run('manual');
+      expect((await listJson()).skills[0]?.access.effectiveMode).toBe('manual');
+    } finally {
+      db.close();
+    }
   });
 
   it('keep list and list --json apart', async () => {
