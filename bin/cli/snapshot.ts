@@ -28,7 +28,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  */
 export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
   const file = path.join(dir, `answer-${sha256(slot).slice(0, 24)}`);
-  const header = Buffer.from(`${FORMAT} ${sha256(`${codeStamp()}\0${key}`)}\n`);
+  // The parser's code and the commands' (the same folder in the bundle, server/skills/ and bin/cli/ in the sources).
+  const version = `${codeStamp()}\0${codeStamp(import.meta.dirname)}`;
+  const header = Buffer.from(`${FORMAT} ${sha256(`${version}\0${key}`)}\n`);
   let hit: Buffer | null = null;
   try {
     const bytes = fs.readFileSync(file);

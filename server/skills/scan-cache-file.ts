@@ -27,10 +27,10 @@ interface CacheFile {
 
 /**
  * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
- * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version.
+ * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version. `dir`:
+ * another folder of code, stamped the same way.
  */
-export function codeStamp(): string {
-  const dir = import.meta.dirname;
+export function codeStamp(dir: string = import.meta.dirname): string {
   const hash = createHash('sha256').update(`${FORMAT}\0`);
   try {
     for (const name of fs.readdirSync(dir).sort()) {
