@@ -95,6 +95,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 main(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
+  outBytes: (bytes) => process.stdout.write(bytes),
   err: (text) => process.stderr.write(text),
 }).then(
   (code) => {

@@ -4,9 +4,10 @@
  */
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
-import { discoverSkills } from '../../server/skills/discovery';
+import { discoverSkills, walkRoots } from '../../server/skills/discovery';
 import { defaultCacheDir, openScanCache, type PersistedScanCache } from '../../server/skills/scan-cache-file';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
+import { openSnapshot, type Snapshot } from './snapshot';
 
 export { PROJECT_DIR } from './command';
 
@@ -37,24 +38,57 @@ export interface Discovered {
   tokens: PersistedScanCache['tokens'];
 }
 
+/** The roots walked (every skill file stat'ed), nothing parsed yet: enough to tell whether a kept answer holds. */
+export interface Walked {
+  config: AppConfig;
+  /**
+   * The answer kept for this walk by the command named `slot`, which also depends on `key` (options, config);
+   * null when the scan cache is off.
+   */
+  snapshot(slot: string, key: string): Snapshot | null;
+  /** Parses what the scan cache cannot answer and builds the result (call once). */
+  finish(): Promise<Discovered>;
+}
+
 /**
  * Scans with the scan cache kept on disk (server/skills/scan-cache-file.ts): a run after the first parses only the
- * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it.
+ * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it (and keeps no answers).
  */
-export async function discover(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Discovered> {
+export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Walked> {
   const config = loadAppConfig(env);
   const roots = rootsFromOptions(rootDirs, config);
   if (env.SKILLCHAT_SCAN_CACHE === 'off') {
-    const result = await discoverSkills(roots, { limits: config.limits });
-    return { config, result, tokens: (_input, count) => count() };
+    return {
+      config,
+      snapshot: () => null,
+      finish: async () => {
+        const result = await discoverSkills(roots, { limits: config.limits });
+        return { config, result, tokens: (_input, count) => count() };
+      },
+    };
   }
-  const persisted = openScanCache(defaultCacheDir(env), roots, config.limits);
-  const result = await discoverSkills(roots, { limits: config.limits, cache: persisted.cache });
-  persisted.save();
-  const tokens: Discovered['tokens'] = async (input, count) => {
-    const n = await persisted.tokens(input, count);
-    persisted.save();
-    return n;
+  const cacheDir = defaultCacheDir(env);
+  const walked = await walkRoots(roots, { limits: config.limits });
+  return {
+    config,
+    snapshot: (slot, key) =>
+      openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key, walked.fingerprint()])),
+    finish: async () => {
+      // Read only now: a kept answer needs none of it.
+      const persisted = openScanCache(cacheDir, roots, config.limits);
+      const result = await walked.finish(persisted.cache);
+      persisted.save();
+      const tokens: Discovered['tokens'] = async (input, count) => {
+        const n = await persisted.tokens(input, count);
+        persisted.save();
+        return n;
+      };
+      return { config, result, tokens };
+    },
   };
-  return { config, result, tokens };
+}
+
+/** `walk`, then `finish`. */
+export async function discover(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Discovered> {
+  return (await walk(rootDirs, env)).finish();
 }

@@ -17,6 +17,8 @@ export const PROGRAM = 'skills';
 /** Where output goes; commands never touch `process` directly, so each one is a plain function. */
 export interface Io {
   out(text: string): void;
+  /** Bytes to stdout as they are (a kept answer: no decoding and encoding again); else `out` of their text. */
+  outBytes?(bytes: Uint8Array): void;
   err(text: string): void;
 }
 

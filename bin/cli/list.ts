@@ -1,17 +1,18 @@
 /**
  * `list`: what the app would load and why not the rest: roots, skills with their status and access (the same
  * records the app resolves: server/access/), folders that were not loaded, collisions and the catalog's token cost.
- * The answer to "why doesn't my skill show up?". Modes set on /admin live in the app's database and are not read
- * here: the access shown is the config's.
+ * The answer to "why doesn't my skill show up?". The access shown includes the modes set on /admin, read from the
+ * app's SQLite database when it exists (bin/cli/mode-overrides.ts).
  */
 import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
-import type { AppConfig } from '../../server/config';
+import type { AppConfig, SkillMode } from '../../server/config';
 import { isProblem } from '../../server/skills/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
-import { type Discovered, discover } from './app';
-import { type Command, commandHelp, parseArgs } from './command';
+import { type Discovered, walk } from './app';
+import { type Command, commandHelp, type Io, parseArgs } from './command';
+import { readModeOverrides } from './mode-overrides';
 
 export type SkillStatus = 'ok' | 'warnings';
 
@@ -29,6 +30,8 @@ export interface ListedSkill extends Skill {
 export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
   skills: ListedSkill[];
   catalogTokens: number;
+  /** Modes set on /admin (in the app's database) that the access above includes, by skill name. */
+  modeOverrides: Record<string, SkillMode>;
 }
 
 /** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
@@ -54,8 +57,11 @@ export async function toListJson(
   result: DiscoveryResult,
   config: Pick<AppConfig, 'appDir' | 'permissions' | 'skills'>,
   tokens?: Discovered['tokens'],
+  modeOverrides: ReadonlyMap<string, SkillMode> = new Map(),
 ): Promise<ListJson> {
-  const records = createAccessResolver({ ...config, roots: result.roots }).resolveAll(result.skills);
+  const resolver = createAccessResolver({ ...config, roots: result.roots });
+  for (const [name, mode] of modeOverrides) resolver.setModeOverride(name, mode);
+  const records = resolver.resolveAll(result.skills);
   const accessOf = (name: string): ListedAccess => {
     const { permission, effectiveMode, catalog, modelMayActivate, personMayInvoke, consent, reason } =
       records.get(name)!;
@@ -65,6 +71,7 @@ export async function toListJson(
     ...result,
     skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill), access: accessOf(skill.name) })),
     catalogTokens: await catalogTokens(result.skills, tokens),
+    modeOverrides: Object.fromEntries(modeOverrides),
   };
 }
 
@@ -123,7 +130,13 @@ export function formatList(data: ListJson): string {
   }
 
   if (data.skills.length > 0) {
-    lines.push('', 'Access (config rules and modes; /admin overrides are not read)');
+    const overridden = Object.keys(data.modeOverrides).length;
+    lines.push(
+      '',
+      overridden > 0
+        ? `Access (config rules and modes, and ${plural(overridden, 'mode')} set on /admin)`
+        : 'Access (config rules and modes)',
+    );
     lines.push(
       ...table([
         ['NAME', 'PERMISSION', 'MODE', 'CATALOG', 'MODEL', '/NAME', 'CONSENT'],
@@ -181,6 +194,31 @@ export function formatList(data: ListJson): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * `scannedAt` and `durationMs` as JSON.stringify(data, null, 2) prints them: at the top level (two spaces; nested
+ * keys are indented further and strings hold no raw newline), so the text is found once.
+ */
+function timesText(scannedAt: number, durationMs: number): string {
+  return `\n  "scannedAt": ${JSON.stringify(scannedAt)},\n  "durationMs": ${JSON.stringify(durationMs)},\n`;
+}
+
+/** Prints a kept answer (for `--json`: with this run's scan time); false if it is not one this code wrote. */
+function printKept(kept: Buffer, json: boolean, started: number, io: Io): boolean {
+  const write = (bytes: Uint8Array) => (io.outBytes ? io.outBytes(bytes) : io.out(Buffer.from(bytes).toString()));
+  if (!json) {
+    write(kept);
+    return true;
+  }
+  const eol = kept.indexOf(10);
+  const headLength = Number(kept.subarray(0, eol).toString());
+  if (eol === -1 || !Number.isSafeInteger(headLength) || eol + 1 + headLength > kept.length) return false;
+  const body = kept.subarray(eol + 1);
+  write(body.subarray(0, headLength));
+  write(Buffer.from(timesText(Date.now(), performance.now() - started)));
+  write(body.subarray(headLength));
+  return true;
+}
+
 export const listCommand: Command = {
   name: 'list',
   args: '[OPTIONS]',
@@ -202,9 +240,35 @@ export const listCommand: Command = {
       io.out(commandHelp(listCommand));
       return 0;
     }
-    const { config, result, tokens } = await discover(parsed.options.get('--root') ?? []);
-    const data = await toListJson(result, config, tokens);
-    io.out(parsed.flags.has('--json') ? `${JSON.stringify(data, null, 2)}\n` : formatList(data));
+    const started = performance.now();
+    const json = parsed.flags.has('--json');
+    const walked = await walk(parsed.options.get('--root') ?? []);
+    const overrides = await readModeOverrides(walked.config.databasePath);
+    if (overrides.problem) io.err(`Warning: modes set on /admin not read: ${overrides.problem}\n`);
+    // The answer depends on the walk (the snapshot's key), the format, the config's access rules and /admin's modes.
+    const snapshot = walked.snapshot(
+      json ? 'list --json' : 'list',
+      JSON.stringify([walked.config, [...overrides.modes]]),
+    );
+    if (snapshot?.hit && printKept(snapshot.hit, json, started, io)) return 0;
+
+    const { config, result, tokens } = await walked.finish();
+    const data = await toListJson(result, config, tokens, overrides.modes);
+    if (!json) {
+      const text = formatList(data);
+      io.out(text);
+      snapshot?.save(text);
+      return 0;
+    }
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    io.out(text);
+    // Kept without the scan's time, which each run prints afresh.
+    const times = timesText(data.scannedAt, data.durationMs);
+    const at = text.indexOf(times);
+    if (snapshot && at !== -1 && text.indexOf(times, at + 1) === -1) {
+      const head = Buffer.from(text.slice(0, at));
+      snapshot.save(Buffer.concat([Buffer.from(`${head.length}\n`), head, Buffer.from(text.slice(at + times.length))]));
+    }
     return 0;
   },
 };

@@ -2,9 +2,79 @@
  * `match`: which skills the offline model would pick for a message, best first. Empty output means none is
  * relevant enough: the first answer to "why didn't my skill trigger?".
  */
-import { createMatcher } from '../../server/skills/match';
-import { discover } from './app';
+import { createMatcher, DEFAULT_TUNING, indexSkill, type Matcher, type MatcherDoc } from '../../server/skills/match';
+import { walk } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
+
+/**
+ * The index as kept: every term once (`terms`), each skill's MatcherDoc as numbers into it (its sequence, then its
+ * fields as term, field pairs). Numbers parse several times faster than the same terms spelled out each time.
+ */
+interface KeptIndex {
+  names: string[];
+  terms: string[];
+  docs: Array<[number[], number[]]>;
+}
+
+export function packIndex(names: string[], docs: readonly MatcherDoc[]): KeptIndex {
+  const ids = new Map<string, number>();
+  const terms: string[] = [];
+  const id = (term: string) => {
+    let n = ids.get(term);
+    if (n === undefined) {
+      n = terms.push(term) - 1;
+      ids.set(term, n);
+    }
+    return n;
+  };
+  return {
+    names,
+    terms,
+    docs: docs.map(([sequence, fields]) => [sequence.map(id), fields.flatMap(([term, field]) => [id(term), field])]),
+  };
+}
+
+export function unpackIndex(kept: KeptIndex): MatcherDoc[] {
+  const { terms } = kept;
+  return kept.docs.map(([sequence, fields]) => {
+    const pairs: Array<[string, number]> = [];
+    for (let i = 0; i < fields.length; i += 2) pairs.push([terms[fields[i]!]!, fields[i + 1]!]);
+    return [sequence.map((n) => terms[n]!), pairs];
+  });
+}
+
+/**
+ * The matcher over the skills `list` shows. Its index is kept with the walk (bin/cli/snapshot.ts): an unchanged
+ * catalog is matched without parsing a skill or analysing a description again.
+ */
+async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
+  const walked = await walk(rootDirs);
+  const snapshot = walked.snapshot('match', '');
+  if (snapshot?.hit) {
+    try {
+      const kept = JSON.parse(snapshot.hit.toString()) as KeptIndex;
+      const docs = unpackIndex(kept);
+      return createMatcher(
+        kept.names.map((name) => ({ name, description: '' })),
+        DEFAULT_TUNING,
+        docs,
+      );
+    } catch {
+      // Damaged: built again below.
+    }
+  }
+  const { result } = await walked.finish();
+  const docs = result.skills.map(indexSkill);
+  snapshot?.save(
+    JSON.stringify(
+      packIndex(
+        result.skills.map((s) => s.name),
+        docs,
+      ),
+    ),
+  );
+  return createMatcher(result.skills, DEFAULT_TUNING, docs);
+}
 
 export const matchCommand: Command = {
   name: 'match',
@@ -28,8 +98,7 @@ export const matchCommand: Command = {
       return 0;
     }
     const text = parsed.positionals.join(' ');
-    const { result } = await discover(parsed.options.get('--root') ?? []);
-    const matched = createMatcher(result.skills).match(text);
+    const matched = (await matcherFor(parsed.options.get('--root') ?? [])).match(text);
     // Tab-separated so the scores can be cut out with standard tools.
     const scores = parsed.flags.has('--scores');
     io.out(matched.map((m) => (scores ? `${m.name}\t${m.score.toFixed(3)}\n` : `${m.name}\n`)).join(''));

@@ -87,12 +87,31 @@ function visitCapDiagnostic(root: SkillRoot, limits: Limits): Diagnostic {
 }
 
 export async function discoverSkills(roots: readonly SkillRoot[], options: DiscoverOptions): Promise<DiscoveryResult> {
+  const walked = await walkRoots(roots, options);
+  return walked.finish(options.cache);
+}
+
+/** The first half of a scan: the roots walked and every skill file stat'ed, nothing parsed yet. */
+export interface WalkedRoots {
+  /**
+   * Everything the result is computed from besides the skill files' contents, which the stat of each file stands
+   * for (path, size, mtime, inode): the roots and limits, what the walk found and said. Two walks with the same
+   * fingerprint give the same result while the code is the same (the caller adds its version).
+   */
+  fingerprint(): string;
+  /**
+   * Parses what `cache` (the one given to walkRoots, or another whose entries to reuse) cannot answer and builds
+   * the result. Call once.
+   */
+  finish(cache?: ScanCache): Promise<DiscoveryResult>;
+}
+
+export async function walkRoots(roots: readonly SkillRoot[], options: DiscoverOptions): Promise<WalkedRoots> {
   const started = performance.now();
   const { limits } = options;
   const load = options.load ?? loadSkill;
   const cache = options.cache ?? createScanCache();
   const limitsKey = JSON.stringify(limits);
-  const previous = cache.limits === limitsKey ? cache.entries : new Map<string, CacheEntry>();
 
   const inspected = await Promise.all(roots.map(inspectRoot));
   // Walks are reused only for the same roots and limits; `changed` without a previous walk is a full scan.
@@ -112,33 +131,58 @@ export async function discoverSkills(roots: readonly SkillRoot[], options: Disco
   const capped = budgets.map((b) => b.capped);
   cache.walk = { key: walkKey, rootPaths: roots.map((r) => r.path), roots: walked, capped };
   const inspectedKey = JSON.stringify(inspected);
+  /** What the walk found, in precedence order: the same real folder counts once, first. */
+  const collect = () => {
+    const rootDiagnostics: Diagnostic[] = [];
+    const candidates: Candidate[] = [];
+    const seenReal = new Set<string>();
+    roots.forEach((_, i) => {
+      const { diagnostic } = inspected[i]!;
+      if (diagnostic) rootDiagnostics.push(diagnostic);
+      rootDiagnostics.push(...(walked[i]?.diagnostics ?? []));
+      if (capped[i]) rootDiagnostics.push(visitCapDiagnostic(roots[i]!, limits));
+      for (const c of walked[i]?.candidates ?? []) {
+        if (seenReal.has(c.real)) continue;
+        seenReal.add(c.real);
+        candidates.push(c);
+      }
+    });
+    return { rootDiagnostics, candidates };
+  };
+  const fingerprintOf = ({ rootDiagnostics, candidates }: ReturnType<typeof collect>) =>
+    JSON.stringify([
+      roots,
+      limitsKey,
+      inspected,
+      rootDiagnostics,
+      capped,
+      candidates.map((c) => [c.key, c.file, c.real, c.size, c.mtimeMs, c.ino]),
+    ]);
+
   const last = cache.last;
   if (last && last.inspected === inspectedKey && walked.every((node, i) => node === last.roots[i])) {
     // Every folder and skill file is as it was: the same result (watcher: the event was on a resource, say).
-    return { ...last.result, scannedAt: Date.now(), durationMs: performance.now() - started };
+    return {
+      fingerprint: () => fingerprintOf(collect()),
+      finish: async () => ({ ...last.result, scannedAt: Date.now(), durationMs: performance.now() - started }),
+    };
   }
 
-  const rootDiagnostics: Diagnostic[] = [];
-  const candidates: Candidate[] = [];
-  const seenReal = new Set<string>();
-  roots.forEach((_, i) => {
-    const { diagnostic } = inspected[i]!;
-    if (diagnostic) rootDiagnostics.push(diagnostic);
-    rootDiagnostics.push(...(walked[i]?.diagnostics ?? []));
-    if (capped[i]) rootDiagnostics.push(visitCapDiagnostic(roots[i]!, limits));
-    for (const c of walked[i]?.candidates ?? []) {
-      if (seenReal.has(c.real)) continue;
-      seenReal.add(c.real);
-      candidates.push(c);
-    }
-  });
+  const found = collect();
+  const { rootDiagnostics, candidates } = found;
+  return {
+    fingerprint: () => fingerprintOf(found),
+    finish: async (finishCache = cache) => {
+      const previous = finishCache.limits === limitsKey ? finishCache.entries : new Map<string, CacheEntry>();
+      const { loaded, entries } = await loadCandidates(candidates, previous, limits, load);
+      // Only what this scan saw stays cached: removed skills do not accumulate.
+      finishCache.limits = limitsKey;
+      finishCache.entries = entries;
+      if (finishCache !== cache) finishCache.walk = cache.walk;
 
-  const { loaded, entries } = await loadCandidates(candidates, previous, limits, load);
-  // Only what this scan saw stays cached: removed skills do not accumulate.
-  cache.limits = limitsKey;
-  cache.entries = entries;
-
-  const result = resolveCollisions(roots, inspected, rootDiagnostics, candidates, loaded);
-  cache.last = { roots: walked, inspected: inspectedKey, result };
-  return { ...result, scannedAt: Date.now(), durationMs: performance.now() - started };
+      const result = resolveCollisions(roots, inspected, rootDiagnostics, candidates, loaded);
+      finishCache.last = { roots: walked, inspected: inspectedKey, result };
+      return { ...result, scannedAt: Date.now(), durationMs: performance.now() - started };
+    },
+  };
 }

@@ -124,6 +124,18 @@ function indexDoc(name: string, description: string): Doc {
   return { fields, sequence: [...nameTerms, '', ...descriptionTerms] };
 }
 
+/**
+ * A skill as the matcher indexes it (its terms, in order, and each term's best field), in a form that survives
+ * JSON: a fresh process (`skills match`) keeps the index of an unchanged catalog instead of analysing 10,000
+ * descriptions again. Only `indexSkill` makes one.
+ */
+export type MatcherDoc = [sequence: string[], fields: Array<[string, number]>];
+
+export function indexSkill(skill: { name: string; description: string }): MatcherDoc {
+  const doc = indexDoc(skill.name, skill.description);
+  return [doc.sequence, [...doc.fields]];
+}
+
 /** Index of the first element of a sorted array that is >= `value`. */
 function lowerBound(sorted: readonly string[], value: string): number {
   let lo = 0;
@@ -155,9 +167,14 @@ function findExpansions(acronym: string, docs: readonly Doc[]): string[][] {
   return [...found.values()];
 }
 
+/**
+ * `indexed`: the skills' MatcherDocs (from `indexSkill`, same order), when kept from an earlier run; the
+ * descriptions are then not read.
+ */
 export function createMatcher(
   skills: ReadonlyArray<{ name: string; description: string }>,
   tuning: MatcherTuning = DEFAULT_TUNING,
+  indexed?: readonly MatcherDoc[],
 ): Matcher {
   const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
   const fieldCredit = (field: number) =>
@@ -167,7 +184,10 @@ export function createMatcher(
   const lowerNames = names.map((n) => n.normalize('NFKC').toLowerCase());
   const total = skills.length;
 
-  const docs = skills.map((s) => indexDoc(s.name, s.description));
+  if (indexed && indexed.length !== total) throw new Error('createMatcher: one MatcherDoc per skill');
+  const docs: Doc[] = indexed
+    ? indexed.map(([sequence, fields]) => ({ sequence, fields: new Map(fields) }))
+    : skills.map((s) => indexDoc(s.name, s.description));
   const postings = new Map<string, number[]>();
   // How many skills carry a term in their name: "skill" is in most descriptions ("use this skill") but in one name.
   const nameDf = new Map<string, number>();

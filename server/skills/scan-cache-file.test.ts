@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../limits';
 import { discoverSkills, type SkillLoader } from './discovery';
-import { openScanCache } from './scan-cache-file';
+import type { CacheEntry } from './scan-cache';
+import { openScanCache, packEntry, unpackEntry } from './scan-cache-file';
 import { loadSkill } from './skill-file';
 import type { SkillRoot } from './types';
 
@@ -116,5 +117,30 @@ describe('scan cache on disk', () => {
     expect(await second.persisted.tokens('names and descriptions', count)).toBe(100);
     expect(await second.persisted.tokens('other skills', count)).toBe(200);
     expect(counted).toBe(2);
+  });
+
+  it('stores an entry compactly and reads it back the same, key order included', () => {
+    const skill = {
+      name: 'alpha',
+      description: 'The alpha skill.',
+      dir: '/real/alpha',
+      file: '/skills/alpha/SKILL.md',
+      root: '/skills',
+      relDir: 'alpha',
+      scope: 'project' as const,
+      frontmatter: { description: 'The alpha skill.', name: ' alpha ', license: 'MIT' },
+      size: 10,
+      mtimeMs: 1.5,
+      diagnostics: [],
+    };
+    const entry: CacheEntry = { file: skill.file, size: 10, mtimeMs: 1.5, ino: 7, skill, diagnostics: [] };
+    // `dir` differs from the folder in the key (a link) and the frontmatter's name from the skill's: kept as they are.
+    const key = '/skills/alpha\0/skills\0project\0alpha';
+    const packed = packEntry(key, entry);
+    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(entry).length);
+    const [back, restored] = unpackEntry(JSON.parse(JSON.stringify(packed)));
+    expect(back).toBe(key);
+    expect(restored).toEqual(entry);
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(entry));
   });
 });

@@ -14,23 +14,23 @@ import { type CacheEntry, createScanCache, type ScanCache } from './scan-cache';
 import type { SkillRoot } from './types';
 
 /** Bumped by hand when an entry's shape changes; the code stamp below catches parser changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface CacheFile {
   format: number;
   version: string;
   limits: string;
-  entries: Array<[string, CacheEntry]>;
+  entries: PackedEntry[];
   /** Token counts by their input's sha256: the o200k table alone takes ~150 ms to load. */
   tokens?: Record<string, number>;
 }
 
 /**
  * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
- * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version.
+ * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version. `dir`:
+ * another folder of code, stamped the same way.
  */
-function codeStamp(): string {
-  const dir = import.meta.dirname;
+export function codeStamp(dir: string = import.meta.dirname): string {
   const hash = createHash('sha256').update(`${FORMAT}\0`);
   try {
     for (const name of fs.readdirSync(dir).sort()) {
@@ -42,6 +42,92 @@ function codeStamp(): string {
     hash.update(String(Date.now())); // unreadable: never match, so never reuse
   }
   return hash.digest('hex').slice(0, 24);
+}
+
+/**
+ * An entry as stored: `[key, file, size, mtimeMs, ino, diagnostics, skill, derived]`. A skill repeats most of its
+ * entry (its file, size and mtime; its folder, root, scope and relDir are in the key; its frontmatter's name and
+ * description are usually its own), and reading 10,000 skills is mostly parsing this file, so each repeated field
+ * is stored as null and flagged in `derived` (a bit per field, below). The null keeps the field where it was, so
+ * the unpacked skill has its keys in the same order (`list --json` prints them). Only exact copies are left out.
+ */
+type PackedEntry = [
+  string,
+  string,
+  number,
+  number,
+  number,
+  CacheEntry['diagnostics'],
+  Record<string, unknown> | null,
+  number,
+];
+
+/** The `derived` bits: the field, and where its value comes from on unpacking. */
+const DERIVED = [
+  ['dir', 0],
+  ['root', 1],
+  ['scope', 2],
+  ['relDir', 3],
+  ['file', 'file'],
+  ['size', 'size'],
+  ['mtimeMs', 'mtimeMs'],
+] as const;
+const FRONTMATTER_NAME = 1 << DERIVED.length;
+const FRONTMATTER_DESCRIPTION = FRONTMATTER_NAME << 1;
+
+function keyParts(key: string): string[] {
+  // walk.ts: `${dir}\0${root.path}\0${root.scope}\0${relDir}`; a path holds no NUL.
+  return key.split('\0');
+}
+
+export function packEntry(key: string, entry: CacheEntry): PackedEntry {
+  const { skill } = entry;
+  let derived = 0;
+  let packed: Record<string, unknown> | null = null;
+  if (skill) {
+    const parts = keyParts(key);
+    const copy: Record<string, unknown> = { ...skill };
+    DERIVED.forEach(([field, from], bit) => {
+      const value = typeof from === 'number' ? parts[from] : entry[from];
+      if (value !== undefined && copy[field] === value) {
+        copy[field] = null;
+        derived |= 1 << bit;
+      }
+    });
+    const fm = skill.frontmatter as Record<string, unknown> | undefined;
+    if (fm && (fm.name === skill.name || fm.description === skill.description)) {
+      const fmCopy = { ...fm };
+      if (fm.name === skill.name) {
+        fmCopy.name = null;
+        derived |= FRONTMATTER_NAME;
+      }
+      if (fm.description === skill.description) {
+        fmCopy.description = null;
+        derived |= FRONTMATTER_DESCRIPTION;
+      }
+      copy.frontmatter = fmCopy;
+    }
+    packed = copy;
+  }
+  return [key, entry.file, entry.size, entry.mtimeMs, entry.ino, entry.diagnostics, packed, derived];
+}
+
+export function unpackEntry([key, file, size, mtimeMs, ino, diagnostics, packed, derived]: PackedEntry): [
+  string,
+  CacheEntry,
+] {
+  const entry: CacheEntry = { file, size, mtimeMs, ino, skill: null, diagnostics };
+  if (packed) {
+    const parts = keyParts(key);
+    DERIVED.forEach(([field, from], bit) => {
+      if (derived & (1 << bit)) packed[field] = typeof from === 'number' ? parts[from] : entry[from];
+    });
+    const fm = packed.frontmatter as Record<string, unknown>;
+    if (derived & FRONTMATTER_NAME) fm.name = packed.name;
+    if (derived & FRONTMATTER_DESCRIPTION) fm.description = packed.description;
+    entry.skill = packed as unknown as CacheEntry['skill'];
+  }
+  return [key, entry];
 }
 
 /** `$SKILLCHAT_CACHE_DIR`, else `$XDG_CACHE_HOME/skillchat`, else `~/.cache/skillchat`. */
@@ -75,7 +161,7 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
     const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<CacheFile>;
     if (parsed.format === FORMAT && parsed.version === version && parsed.limits === limitsKey) {
       cache.limits = limitsKey;
-      cache.entries = new Map(parsed.entries);
+      cache.entries = new Map(parsed.entries?.map(unpackEntry));
       tokens = parsed.tokens ?? {};
     }
   } catch {
@@ -84,7 +170,13 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
   const loaded = cache.entries;
   let tokensChanged = false;
   const write = () => {
-    const body: CacheFile = { format: FORMAT, version, limits: limitsKey, entries: [...cache.entries], tokens };
+    const body: CacheFile = {
+      format: FORMAT,
+      version,
+      limits: limitsKey,
+      entries: Array.from(cache.entries, ([key, entry]) => packEntry(key, entry)),
+      tokens,
+    };
     const tmp = `${file}.${process.pid}.tmp`;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
