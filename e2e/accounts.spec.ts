@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ChatPage } from './chat-page';
 import { freePort, type OwnServer, startOwnServer } from './own-server';
 import { screenshotPath } from './screenshot-path';
 
@@ -14,6 +15,8 @@ test.describe.configure({ mode: 'serial' });
 
 const ADMIN = { email: 'ada@example.test', password: 'ada-password-1', name: 'Ada' };
 const MEMBER = { email: 'max@example.test', password: 'max-password-1' };
+const OTHER = { email: 'mia@example.test', password: 'mia-password-1' };
+const FORM = path.join(import.meta.dirname, '..', '.skills', 'pdf-forms', 'assets', 'sample-form.pdf');
 
 let server: OwnServer;
 let tmp: string;
@@ -155,6 +158,80 @@ test('the member signs in, sees the account menu, and signs out', async ({ page 
   expect((await page.request.get(`${server.origin}/api/chats`, { maxRedirects: 0 })).status()).toBe(401);
   await page.goto(`${server.origin}/`);
   await expect(page).toHaveURL(`${server.origin}/login`);
+});
+
+test("two members never see each other's chats or files", async ({ browser }) => {
+  // The admin adds a second member through the admin API (the form is covered above).
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await adminPage.goto(`${server.origin}/login`);
+  await signIn(adminPage, ADMIN);
+  await expect(adminPage).toHaveURL(`${server.origin}/`);
+  const created = await adminPage.request.post(`${server.origin}/api/admin/users`, {
+    headers: { origin: server.origin },
+    data: { ...OTHER, role: 'member' },
+  });
+  expect(created.status()).toBe(201);
+  await admin.close();
+
+  // Max chats and uploads a file.
+  const maxContext = await browser.newContext();
+  const maxPage = await maxContext.newPage();
+  await maxPage.goto(`${server.origin}/login`);
+  await signIn(maxPage, MEMBER);
+  await expect(maxPage).toHaveURL(`${server.origin}/`);
+  const max = new ChatPage(maxPage);
+  await maxPage.getByTestId('file-input').setInputFiles(FORM);
+  await expect(maxPage.getByTestId('composer-attachment')).toHaveAttribute('data-name', 'sample-form.pdf');
+  await max.send('Quarterly plan for the lighthouse project');
+  const chatId = await max.chatId();
+  await max.waitForAnswer(1);
+  await expect(max.chatItems).toHaveCount(1);
+
+  // Mia sees none of it: not in her list, not by search, not by id (404, as if it did not exist).
+  const miaContext = await browser.newContext();
+  const miaPage = await miaContext.newPage();
+  await miaPage.goto(`${server.origin}/login`);
+  await signIn(miaPage, OTHER);
+  await expect(miaPage).toHaveURL(`${server.origin}/`);
+  const mia = new ChatPage(miaPage);
+  await expect(miaPage.getByTestId('account-menu')).toContainText(OTHER.email);
+  await expect(mia.chatItems).toHaveCount(0);
+  const get = (p: string) => miaPage.request.get(`${server.origin}${p}`);
+  expect(await (await get('/api/chats')).json()).toEqual({ chats: [] });
+  expect(await (await get('/api/chats?q=lighthouse')).json()).toMatchObject({ chats: [] });
+  for (const p of [
+    `/api/chats/${chatId}`,
+    `/api/chats/${chatId}/files`,
+    `/api/chats/${chatId}/files/sample-form.pdf`,
+    `/api/chats/${chatId}/export?format=json`,
+  ]) {
+    const reply = await get(p);
+    expect(reply.status(), p).toBe(404);
+    expect(await reply.json()).toMatchObject({ code: expect.stringMatching(/^not_found:/) });
+  }
+  const write = { headers: { origin: server.origin } };
+  expect((await miaPage.request.delete(`${server.origin}/api/chats/${chatId}`, write)).status()).toBe(404);
+  const rename = await miaPage.request.patch(`${server.origin}/api/chats/${chatId}`, {
+    ...write,
+    data: { title: 'mine now' },
+  });
+  expect(rename.status()).toBe(404);
+  const upload = await miaPage.request.post(`${server.origin}/api/chats/${chatId}/files`, {
+    ...write,
+    multipart: { file: { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') } },
+  });
+  expect(upload.status()).toBe(404);
+  const page = await miaPage.goto(`${server.origin}/chat/${chatId}`);
+  expect(page?.status()).toBe(404);
+  await miaContext.close();
+
+  // Max's chat and file are untouched.
+  const files = await maxPage.request.get(`${server.origin}/api/chats/${chatId}/files`);
+  expect(((await files.json()) as { files: { name: string }[] }).files.map((f) => f.name)).toEqual(['sample-form.pdf']);
+  const view = await maxPage.request.get(`${server.origin}/api/chats/${chatId}`);
+  expect(view.status()).toBe(200);
+  await maxContext.close();
 });
 
 test('the sign-in form says when an account is throttled', async ({ page }) => {
