@@ -21,6 +21,7 @@ import {
   recordDecision,
   recordScriptRun,
   renameChat,
+  renameChatIfTitle,
   replacePartsIfUnchanged,
   type StoredMessage,
   saveAnswerProgress,
@@ -106,6 +107,7 @@ export function createDbChatStore(connection: Db): ChatStore {
       // Only a chat still called by the default title gets one from its first message; a name given by a person stays.
       if (chat && chat.title === DEFAULT_CHAT_TITLE) renameChat(chatId, deriveTitle(text), db());
     },
+    renameChatIfTitle: (chatId, expected, title) => renameChatIfTitle(chatId, expected, title, db()),
     deleteMessagesAfter: (chatId, messageId) => {
       deleteMessagesAfter(chatId, messageId, {}, db());
     },

@@ -29,6 +29,8 @@ export interface ChatStore {
   getMessages(chatId: string): ChatMessage[];
   saveUserMessage(chatId: string, message: ChatMessage): void;
   setTitleFromFirstMessage(chatId: string, text: string): void;
+  /** Sets a title the app chose (the model's) only while the chat is still called `expected`; false otherwise. */
+  renameChatIfTitle(chatId: string, expected: string, title: string): boolean;
   deleteMessagesAfter(chatId: string, messageId: string): void;
   /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): void;

@@ -2,7 +2,7 @@
  * Chat queries. Every query takes the connection last: the app passes its one connection (server/app.ts), tests their own.
  */
 import { randomUUID } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { DEFAULT_CHAT_TITLE } from '../chat/title';
 import type { Db } from './client';
 import { DbError } from './errors';
@@ -79,6 +79,20 @@ export function renameChat(id: string, title: string, db: Db): Chat | null {
       .where(eq(chats.id, id))
       .returning()
       .get() ?? null
+  );
+}
+
+/**
+ * Renames only while the chat is still called `expected` (a title the app chose); false when it is not, e.g. a
+ * person renamed it meanwhile, or the chat does not exist. One conditional UPDATE, so no rename slips in between.
+ */
+export function renameChatIfTitle(id: string, expected: string, title: string, db: Db): boolean {
+  return (
+    db
+      .update(chats)
+      .set({ title: normalizeTitle(title) })
+      .where(and(eq(chats.id, id), eq(chats.title, expected)))
+      .run().changes > 0
   );
 }
 
