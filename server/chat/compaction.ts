@@ -138,7 +138,10 @@ export async function compactConversation(input: {
     // What follows the earlier summary: while it fits beside the summary, that summary is reused as it is.
     const tailStart = modelIndexOf(previousEnd + 1);
     const tail = converted.slice(tailStart);
-    const more = compactHistory(tail, { contextWindow, reservedTokens: reservedTokens + countTokens(previous.summary) });
+    const more = compactHistory(tail, {
+      contextWindow,
+      reservedTokens: reservedTokens + countTokens(previous.summary),
+    });
     if (more.dropped === 0) {
       return { messages: tail, dropped: tailStart, summary: previous, summarisedNow: false };
     }

@@ -55,7 +55,9 @@ export async function generateChatTitle(
     // Room for a reasoning model's thinking; the title itself is a few words.
     maxOutputTokens: 200,
     maxRetries: 0,
-    abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]) : AbortSignal.timeout(TITLE_TIMEOUT_MS),
+    abortSignal: signal
+      ? AbortSignal.any([signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)])
+      : AbortSignal.timeout(TITLE_TIMEOUT_MS),
   });
   const title = cleanGeneratedTitle(text);
   if (!title) throw new Error('The model answered an empty title');

@@ -83,7 +83,12 @@ const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined &
 /** What the answer's `data-compaction` part says; the summary text only on the turn that wrote it. */
 function compactionData({ dropped, summary, summarisedNow }: ConversationCompaction): ChatDataParts['compaction'] {
   if (!summary) return { dropped };
-  return { dropped, summarised: true, through: summary.through, ...(summarisedNow ? { summary: summary.summary } : {}) };
+  return {
+    dropped,
+    summarised: true,
+    through: summary.through,
+    ...(summarisedNow ? { summary: summary.summary } : {}),
+  };
 }
 
 function safeErrorMessage(error: unknown): string {
@@ -300,7 +305,10 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
                 controller.signal,
               )
           : null,
-        onError: (error) => console.warn(`[skillchat] no summary, earlier messages left out: ${safeErrorMessage(error)}`),
+        onError: (error) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          console.warn(`[skillchat] no summary (earlier messages left out instead): ${reason.slice(0, 200)}`);
+        },
       });
       const { messages, dropped } = compaction;
       if (dropped > 0) writer.write({ type: 'data-compaction', data: compactionData(compaction) });
