@@ -5,8 +5,10 @@
  */
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 
-/** A summary is a few hundred words: enough to carry names, decisions and open questions. */
+/** A summary is a few hundred words (enough to carry names, decisions and open questions): room kept for it. */
 export const SUMMARY_MAX_TOKENS = 800;
+/** The call's own cap is higher: a reasoning model spends output tokens on thinking before the summary. */
+const SUMMARY_OUTPUT_TOKENS = 2_000;
 /** Per message in the transcript: a pasted file or a long tool result is cut, its start is what matters. */
 const MESSAGE_CHARS = 4_000;
 const TOOL_CHARS = 600;
@@ -112,13 +114,14 @@ export async function summariseMessages(
       previous: input.previous,
       transcript: renderTranscript(input.messages, transcriptChars(input.contextWindow)),
     }),
-    maxOutputTokens: SUMMARY_MAX_TOKENS,
+    maxOutputTokens: SUMMARY_OUTPUT_TOKENS,
     maxRetries: 1,
     ...(signal ? { abortSignal: signal } : {}),
   });
   const summary = text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, '').trim();
   if (summary === '') throw new Error('The model answered an empty summary');
-  return summary;
+  // A model that ignores the length asked for must not fill the window it is meant to save.
+  return clip(summary, SUMMARY_MAX_TOKENS * 4);
 }
 
 /** Summary text is the model's words about untrusted content: it must not close its wrapper in the instructions. */
