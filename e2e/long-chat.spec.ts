@@ -42,7 +42,9 @@ function freePort(): Promise<number> {
 type Wire = { stream?: boolean; messages: { role: string; content: unknown }[] };
 const systemOf = (r: ReceivedRequest) => (r.body as Wire).messages.find((m) => m.role === 'system')?.content;
 const sideCalls = (instructions: string) =>
-  ollama.received.filter((r) => !(r.body as Wire).stream && systemOf(r) === instructions);
+  ollama.received.filter(
+    (r) => r.url === '/v1/chat/completions' && !(r.body as Wire).stream && systemOf(r) === instructions,
+  );
 
 test.beforeAll(async () => {
   const text = fs.readFileSync(path.join(appDir, 'server/model/fixtures/ollama-chat-text.sse.txt'), 'utf8');
@@ -86,6 +88,9 @@ test('a real model names the chat after the first answer, and summarises it when
   page,
 }) => {
   const chat = new ChatPage(page);
+  // The model list waits for discovery; the page shows what is known without waiting.
+  const listed = await (await page.request.get(`${server.origin}/api/models`)).json();
+  expect(listed.models.map((m: { label: string }) => m.label)).toContain(LABEL);
   await page.goto(`${server.origin}/`);
   await expect(chat.input).toBeVisible();
   await chat.modelPicker.selectOption({ label: LABEL });
@@ -99,7 +104,7 @@ test('a real model names the chat after the first answer, and summarises it when
   expect(sideCalls(TITLE_INSTRUCTIONS)).toHaveLength(1);
   await expect(chat.page.getByTestId('compaction-divider')).toHaveCount(0);
 
-  const note = (n: number) => `Note ${n}: ${Array.from({ length: 700 }, (_, i) => `filler${n}x${i}`).join(' ')}`;
+  const note = (n: number) => `Note ${n}: ${Array.from({ length: 180 }, (_, i) => `filler${n}x${i}`).join(' ')}`;
   for (let n = 1; n <= 3; n++) {
     await chat.send(note(n));
     await chat.waitForAnswer(n + 1);
