@@ -205,8 +205,9 @@ for (const { name, pick, answer, received } of [
     await expect(chat.toolCards('skills.activate', chat.lastAnswer())).toBeVisible();
     expect(await chat.answerText()).toContain(answer);
     await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(pick);
-    // The tool call, then the answer to its result: two requests to that provider's fake.
+    // The tool call, then the answer to its result: two requests to that provider's fake (and a title call).
     expect(received().length - before).toBe(2);
+    await expect(chat.title).toHaveText(TITLE);
     await page.reload();
     await expect(chat.modelPicker.locator('option:checked')).toHaveText(pick);
     await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(pick);
