@@ -71,7 +71,7 @@ export async function generateChatTitle(
  */
 export function titleAfterAnswer<CHUNK extends { type: string }>(
   answer: ReadableStream<CHUNK>,
-  input: { model: LanguageModel; question: string; signal: AbortSignal; save: (title: string) => void },
+  input: { model: LanguageModel; question: string; signal: AbortSignal; save: (title: string) => unknown },
 ): ReadableStream<CHUNK> {
   let text = '';
   let ended = false;
@@ -87,7 +87,9 @@ export function titleAfterAnswer<CHUNK extends { type: string }>(
       async flush() {
         if (!ended || failed || input.signal.aborted || text.trim() === '') return;
         try {
-          input.save(await generateChatTitle(input.model, { question: input.question, answer: text }, input.signal));
+          await input.save(
+            await generateChatTitle(input.model, { question: input.question, answer: text }, input.signal),
+          );
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           console.warn(`[skillchat] no title from the model (the first line stays): ${reason.slice(0, 200)}`);
