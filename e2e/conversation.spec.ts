@@ -10,6 +10,8 @@ test('Regenerate after a model activation answers from the skill instructions ag
   await expect(chat.toolCards('skills.activate')).toHaveCount(1);
   expect(await chat.answerText()).toContain('# Commit messages');
 
+  await expect(chat.chip('commit-message')).toBeVisible();
+
   await chat.regenerateButton.click();
   await chat.waitForAnswer(1);
   // The activation card went with the first answer; the instructions reach the model as <skill_content> anyway.
@@ -17,7 +19,8 @@ test('Regenerate after a model activation answers from the skill instructions ag
   const again = await chat.answerText();
   expect(again).toContain('# Commit messages');
   expect(again).toContain('CONVENTIONAL-COMMITS.md');
-  // The chips are drawn from the cards on the page; the server's list (after a reload) still has the skill.
+  // The skill is still active, so its chip stays without a reload; and after one (the server's list).
+  await expect(chat.chip('commit-message')).toBeVisible();
   await page.reload();
   await expect(chat.chip('commit-message')).toBeVisible();
   expect(await chat.answerText()).toContain('# Commit messages');
@@ -164,4 +167,45 @@ test('Stop reads "Stopped" at once; a send while an answer runs keeps the text',
   await chat.waitForAnswer(2);
   await expect(chat.userMessages).toHaveCount(2);
   await expect(chat.input).toHaveValue('');
+});
+
+test('a send refused because an answer runs (from another tab) keeps the text in the box and says why', async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send('hello there');
+  await chat.waitForAnswer(1);
+  const id = await chat.chatId();
+
+  // Another tab (here: the API, as a tab would) starts a long answer in the same chat.
+  const origin = new URL(page.url()).origin;
+  const elsewhere = page.request.post('/api/chat', {
+    headers: { origin },
+    data: {
+      chatId: id,
+      trigger: 'submit-message',
+      message: {
+        id: `other-tab-${Date.now()}`,
+        role: 'user',
+        parts: [
+          {
+            type: 'text',
+            text: '/skills-system-validation validate that skills.activate and skills.readResource work',
+          },
+        ],
+      },
+    },
+  });
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/chats/${id}`)).json()).messages.length)
+    .toBeGreaterThanOrEqual(3);
+
+  await chat.send('my follow-up question');
+  await expect(page.getByTestId('chat-error')).toContainText('still answering');
+  await expect(chat.input).toHaveValue('my follow-up question');
+  // The refused message is not shown as sent.
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.userMessages.filter({ hasText: 'my follow-up question' })).toHaveCount(0);
+  await elsewhere;
 });

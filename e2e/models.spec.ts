@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type ReplayServer, startReplayServer } from '../server/model/replay-server';
+import { type ReplayServer, type Reply, startReplayServer } from '../server/model/replay-server';
 import { ChatPage } from './chat-page';
 import { type OwnServer, startOwnServer } from './own-server';
 import { screenshotPath } from './screenshot-path';
@@ -34,11 +34,29 @@ let server: OwnServer;
 let tmp: string;
 let label: string;
 
+/** The title each fake names a chat with after its first answer (a plain, non-streamed call). */
+const TITLE = 'CSV to JSON help';
+
+/** Answers streamed (what the chat shows), as opposed to the title call after the first exchange. */
+const streamed = (r: { body: unknown }) => (r.body as { stream?: boolean }).stream === true;
+
 /** Chat Completions: the tool call first, the answer once the conversation ends with the tool's result. */
 function chatCompletions(toolCall: string, text: string) {
-  return (body: unknown) => ({
-    sse: (body as { messages: { role: string }[] }).messages.at(-1)?.role === 'tool' ? text : toolCall,
-  });
+  return (body: unknown): Reply => {
+    if (!(body as { stream?: boolean }).stream) {
+      const message = { role: 'assistant', content: TITLE };
+      return {
+        json: {
+          id: 'chatcmpl-title',
+          object: 'chat.completion',
+          created: 1763712000,
+          model: 'm',
+          choices: [{ index: 0, message, finish_reason: 'stop' }],
+        },
+      };
+    }
+    return { sse: (body as { messages: { role: string }[] }).messages.at(-1)?.role === 'tool' ? text : toolCall };
+  };
 }
 
 test.beforeAll(async () => {
@@ -52,6 +70,20 @@ test.beforeAll(async () => {
       : openaiReplay(request.body),
   );
   anthropic = await startReplayServer((request) => {
+    if (!streamed(request)) {
+      const content = [{ type: 'text', text: TITLE }];
+      return {
+        json: {
+          id: 'msg_title',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content,
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 20, output_tokens: 4 },
+        },
+      };
+    }
     const last = (request.body as { messages: { content: unknown }[] }).messages.at(-1)?.content;
     const answersTool = Array.isArray(last) && last.some((b: { type: string }) => b.type === 'tool_result');
     return { sse: fixture(answersTool ? 'anthropic-messages-text.sse.txt' : 'anthropic-messages-tool-call.sse.txt') };
@@ -127,8 +159,10 @@ test('pick the compatible model, send, reload: the pick and the label under the 
   await expect(chat.toolCards('skills.activate', chat.lastAnswer())).toBeVisible();
   await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(label);
   // The fake server really answered: the tool call and then the final text, for the model picked.
-  const completions = compatible.received.slice(asked).filter((r) => r.url === '/v1/chat/completions');
+  const completions = compatible.received.slice(asked).filter((r) => r.url === '/v1/chat/completions' && streamed(r));
   expect(completions.map((r) => (r.body as { model: string }).model)).toEqual(['replay-mini', 'replay-mini']);
+  // After the first exchange the model named the chat, and the sidebar shows it.
+  await expect(chat.chatItem(chatId)).toContainText(TITLE);
   await page.screenshot({ path: screenshotPath('models-picker.png') });
 
   await page.reload();
@@ -152,13 +186,13 @@ for (const { name, pick, answer, received } of [
     name: 'Anthropic',
     pick: ANTHROPIC_LABEL,
     answer: "The skill is loaded: csv-to-json. Paste your CSV and I'll convert it.",
-    received: () => anthropic.received.filter((r) => r.url === '/v1/messages'),
+    received: () => anthropic.received.filter((r) => r.url === '/v1/messages' && streamed(r)),
   },
   {
     name: 'Ollama',
     pick: OLLAMA_LABEL,
     answer: 'Loaded csv-to-json. Send the CSV and I will convert it.',
-    received: () => ollama.received.filter((r) => r.url === '/v1/chat/completions'),
+    received: () => ollama.received.filter((r) => r.url === '/v1/chat/completions' && streamed(r)),
   },
 ]) {
   test(`${name}: picked, it calls the tool and answers; the label stays after a reload`, async ({ page }) => {
@@ -171,8 +205,9 @@ for (const { name, pick, answer, received } of [
     await expect(chat.toolCards('skills.activate', chat.lastAnswer())).toBeVisible();
     expect(await chat.answerText()).toContain(answer);
     await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(pick);
-    // The tool call, then the answer to its result: two requests to that provider's fake.
+    // The tool call, then the answer to its result: two requests to that provider's fake (and a title call).
     expect(received().length - before).toBe(2);
+    await expect(chat.title).toHaveText(TITLE);
     await page.reload();
     await expect(chat.modelPicker.locator('option:checked')).toHaveText(pick);
     await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(pick);

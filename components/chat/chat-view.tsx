@@ -1,7 +1,7 @@
 'use client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 /**
  * One chat: header, conversation and composer, wired to the server with AI SDK's `useChat`. Only the newest message
  * travels with each request; the server holds the history. A chat on the new-chat screen is created on first send
@@ -18,7 +18,7 @@ import { type ApprovalActions, ApprovalProvider } from '@/components/tools/appro
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
 import type { Attachment, ChatActivation, ChatMessage, SkillSummary } from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
-import { TOOL_ACTIVATE } from '@/server/tools/names';
+import { activeSkillsOf, keepSeenSkills } from './active-skills';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader } from './chat-header';
 import { Composer } from './composer';
@@ -38,29 +38,29 @@ export interface ChatViewProps {
   initialModel?: string;
 }
 
-/** The chat's skills: what the server recorded, plus what this session activated since (in order of first use). */
-export function activeSkillsOf(activations: ChatActivation[], messages: ChatMessage[]): ActiveSkill[] {
-  const skills = new Map<string, ActiveSkill>();
-  for (const a of [...activations].sort((x, y) => x.firstAt - y.firstAt)) {
-    skills.set(a.skillName, { name: a.skillName, how: a.lastHow, count: a.count });
-  }
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const part of message.parts) {
-      if (part.type === 'data-activations') {
-        for (const name of part.data.names) if (!skills.has(name)) skills.set(name, { name });
-      } else if (part.type === `tool-${TOOL_ACTIVATE}` && part.state === 'output-available') {
-        const { name, how } = part.output;
-        if (!skills.has(name)) skills.set(name, { name, how });
-      }
-    }
-  }
-  return [...skills.values()];
-}
+/** Resolves a waiting send with whether the server took its message; set by `onSend`, settled by the transport. */
+type SendWatch = { current: ((accepted: boolean) => void) | null };
 
-function createTransport(unsent: UnsentApprovals) {
+function createTransport(unsent: UnsentApprovals, sendWatch: SendWatch) {
+  const settle = (accepted: boolean) => {
+    sendWatch.current?.(accepted);
+    sendWatch.current = null;
+  };
   return new DefaultChatTransport<ChatMessage>({
     api: '/api/chat',
+    // The response's status arrives long before the answer ends: it tells the composer whether the message was
+    // taken or refused (409 while another tab's answer runs), so a refused one goes back into the box.
+    fetch: async (input, init) => {
+      const sending = init?.method === 'POST';
+      try {
+        const response = await fetch(input, init);
+        if (sending) settle(response.ok);
+        return response;
+      } catch (error) {
+        if (sending) settle(false);
+        throw error;
+      }
+    },
     prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
       body: chatRequestBody({ id, messages, trigger }, unsent),
     }),
@@ -90,9 +90,10 @@ export function ChatView({
   // Both live as long as the page: answers given on cards until a request carries them, and which were "always".
   const [unsent] = useState<UnsentApprovals>(() => new Map());
   const [alwaysIds] = useState(() => new Set<string>());
-  const transport = useMemo(() => createTransport(unsent), [unsent]);
+  const [sendWatch] = useState<SendWatch>(() => ({ current: null }));
+  const transport = useMemo(() => createTransport(unsent, sendWatch), [unsent, sendWatch]);
 
-  const { messages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
+  const { messages, setMessages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
     useChat<ChatMessage>({
       id: chatId,
       messages: initialMessages,
@@ -122,7 +123,12 @@ export function ChatView({
     [busy, alwaysIds, unsent, clearError, addToolApprovalResponse],
   );
   const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : DEFAULT_CHAT_TITLE);
-  const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
+  const seenSkills = useRef<ActiveSkill[]>([]);
+  const skills = useMemo(() => {
+    // Idempotent (merging the same list again changes nothing), so a repeated render keeps it consistent.
+    seenSkills.current = keepSeenSkills(seenSkills.current, activeSkillsOf(initialActivations, messages));
+    return seenSkills.current;
+  }, [initialActivations, messages]);
 
   // A chat exists on the server before its first file is uploaded or its first message sent.
   const ensureCreated = useCallback(
@@ -153,14 +159,27 @@ export function ChatView({
       clearError();
       if (!(await ensureCreated(text))) return false;
       touchChat(chatId);
+      const accepted = new Promise<boolean>((resolve) => {
+        sendWatch.current = resolve;
+      });
       // The time shows at once; the server stores its own.
-      void sendMessage({
+      const sent = sendMessage({
         text,
         metadata: { createdAt: Date.now(), ...(attachments.length > 0 ? { attachments } : {}) },
+      }).then(
+        () => true,
+        () => false,
+      );
+      if (await Promise.race([accepted, sent])) return true;
+      // Refused (an answer still runs, from another tab) or never arrived: the message is not in the chat. It
+      // leaves the list and goes back into the box; the error line says why.
+      setMessages((list) => {
+        const last = list.at(-1);
+        return last?.role === 'user' ? list.slice(0, -1) : list;
       });
-      return true;
+      return false;
     },
-    [chatId, clearError, ensureCreated, sendMessage, touchChat],
+    [chatId, clearError, ensureCreated, sendMessage, touchChat, sendWatch, setMessages],
   );
 
   const [filesVersion, setFilesVersion] = useState(0);

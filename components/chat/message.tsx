@@ -5,7 +5,7 @@ import { memo } from 'react';
 import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
-import type { Attachment, ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatDataParts, ChatMessage } from '@/server/chat/types';
 import { splitInvocation } from '@/server/skills/invocation';
 import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
@@ -60,6 +60,31 @@ function UserMessage({ message }: { message: ChatMessage }) {
   );
 }
 
+/** Where the model's input of this answer starts: earlier messages were summarised (a real model) or left out. */
+function CompactionDivider({ data }: { data: ChatDataParts['compaction'] }) {
+  if (!data.summarised) {
+    return (
+      <div className="compaction-divider" data-testid="compaction-divider" data-kind="dropped" role="note">
+        <span>Earlier messages left out to fit the model's context window</span>
+      </div>
+    );
+  }
+  return (
+    <div className="compaction-divider" data-testid="compaction-divider" data-kind="summarised" role="note">
+      {data.summary ? (
+        <details className="compaction-divider__details">
+          <summary>Earlier messages summarised</summary>
+          <p className="compaction-divider__summary" data-testid="compaction-summary">
+            {data.summary}
+          </p>
+        </details>
+      ) : (
+        <span>Earlier messages summarised</span>
+      )}
+    </div>
+  );
+}
+
 function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) {
   if (part.type === 'text') {
     if (!part.text) return null;
@@ -79,13 +104,7 @@ function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) 
     );
   }
   if (isToolUIPart(part)) return <ToolPart part={part} />;
-  if (part.type === 'data-compaction') {
-    return (
-      <div className="compaction-divider" data-testid="compaction-divider">
-        Earlier messages left out to fit the model's context window ({part.data.dropped})
-      </div>
-    );
-  }
+  if (part.type === 'data-compaction') return <CompactionDivider data={part.data} />;
   // Data parts (activations feed the header chips), step boundaries and sources have no inline rendering.
   return null;
 }

@@ -1,13 +1,18 @@
 /**
- * A long chat against the model's context window: when the history would fill too much of it, the oldest turns are
- * left out of the model's input and a note says so. Activated skills' instructions are not part of the history (they
- * are re-attached whole in the instructions, `skill-content.ts`), so they always survive.
+ * A long chat against the model's context window: when the history would fill too much of it, the oldest turns
+ * leave the model's input. A real model summarises them (`summary.ts`) and the summary takes their place; the
+ * offline model, which cannot summarise, drops them with a note. Activated skills' instructions are not part of the
+ * history (they are re-attached whole in the instructions, after the summary: `skill-content.ts`), so they always
+ * survive.
  *
- * What is done with the dropped turns: they are left out, with a note in the instructions. Summarising them with a
- * real model is not done yet (see the issue); the offline model could not summarise anyway.
+ * A summary is stored with the answer of the turn that wrote it (its `data-compaction` part, keyed by the id of the
+ * last message it covers), and later turns reuse it until what follows it no longer fits; then the next turns are
+ * folded into it by one more call.
  */
 import type { ModelMessage } from 'ai';
 import { countTokens } from '../skills/catalog';
+import { SUMMARY_MAX_TOKENS } from './summary';
+import type { ChatMessage } from './types';
 
 /** Share of the context window the history may fill before older turns are left out. */
 export const HISTORY_SHARE = 0.6;
@@ -57,4 +62,110 @@ export function compactHistory(
 /** The line added to the instructions when turns were left out. */
 export function compactionNote(dropped: number): string {
   return `\n\nearlier_messages_left_out: ${dropped} (the chat is longer than the model's context window allows; earlier messages were left out of this request. Activated skills' instructions above are complete.)`;
+}
+
+/** A summary of a chat's first messages, up to and including the message `through`. */
+export interface ConversationSummary {
+  summary: string;
+  through: string;
+}
+
+export interface ConversationCompaction extends Compaction {
+  /** The summary that replaces the left-out messages; none: they were only dropped (offline model, or it failed). */
+  summary?: ConversationSummary;
+  /** The summary was written on this turn (false: an earlier answer's was reused). */
+  summarisedNow?: boolean;
+}
+
+/** Writes the summary of `messages`, folding in `previous` (the summary of what came before them) when given. */
+export type Summarise = (input: { previous?: string; messages: ModelMessage[] }) => Promise<string>;
+
+/** The newest summary an earlier answer of the chat wrote, if any. */
+export function latestSummary(history: readonly ChatMessage[]): ConversationSummary | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i]!;
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (part.type === 'data-compaction' && part.data.summary && part.data.through) {
+        return { summary: part.data.summary, through: part.data.through };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Index of the `n`-th (0-based) user message, or the length when there are fewer. Every user UI message converts
+ * to exactly one user model message, so user messages are where the two lists line up.
+ */
+function nthUser(messages: readonly { role: string }[], n: number): number {
+  let seen = 0;
+  for (let i = 0; i < messages.length; i++) {
+    if (messages[i]!.role !== 'user') continue;
+    if (seen === n) return i;
+    seen++;
+  }
+  return messages.length;
+}
+
+const usersBefore = (messages: readonly { role: string }[], end: number) =>
+  messages.slice(0, end).filter((m) => m.role === 'user').length;
+
+/**
+ * The history to send for one turn. `history` are the chat's messages `converted` was made from, in order. Without
+ * `summarise` (the offline model) this is `compactHistory`. With it, the left-out messages are replaced by a summary:
+ * the earlier answers' newest one while the messages after it still fit, otherwise a new one (the old one extended).
+ * A failed summary falls back to dropping, reported through `onError`.
+ */
+export async function compactConversation(input: {
+  history: readonly ChatMessage[];
+  converted: ModelMessage[];
+  contextWindow: number | undefined;
+  reservedTokens: number;
+  summarise: Summarise | null;
+  onError?: (error: unknown) => void;
+}): Promise<ConversationCompaction> {
+  const { history, converted, contextWindow, reservedTokens, summarise } = input;
+  const plain = compactHistory(converted, { contextWindow, reservedTokens });
+  if (plain.dropped === 0 || !summarise) return plain;
+
+  const modelIndexOf = (uiIndex: number) => nthUser(converted, usersBefore(history, uiIndex));
+  const previous = latestSummary(history);
+  const previousEnd = previous ? history.findIndex((m) => m.id === previous.through) : -1;
+  let from = 0;
+  let cut: number;
+  if (previous && previousEnd >= 0 && history[previousEnd + 1]?.role === 'user') {
+    // What follows the earlier summary: while it fits beside the summary, that summary is reused as it is.
+    const tailStart = modelIndexOf(previousEnd + 1);
+    const tail = converted.slice(tailStart);
+    const more = compactHistory(tail, {
+      contextWindow,
+      reservedTokens: reservedTokens + countTokens(previous.summary),
+    });
+    if (more.dropped === 0) {
+      return { messages: tail, dropped: tailStart, summary: previous, summarisedNow: false };
+    }
+    from = tailStart;
+    cut = tailStart + more.dropped;
+  } else {
+    // Room for the summary that is about to be written.
+    cut = compactHistory(converted, { contextWindow, reservedTokens: reservedTokens + SUMMARY_MAX_TOKENS }).dropped;
+  }
+  const through = history[nthUser(history, usersBefore(converted, cut)) - 1];
+  if (!through) return plain;
+  try {
+    const summary = await summarise({
+      ...(from > 0 && previous ? { previous: previous.summary } : {}),
+      messages: converted.slice(from, cut),
+    });
+    return {
+      messages: converted.slice(cut),
+      dropped: cut,
+      summary: { summary, through: through.id },
+      summarisedNow: true,
+    };
+  } catch (error) {
+    input.onError?.(error);
+    return plain;
+  }
 }

@@ -24,6 +24,7 @@ import {
   recordDecision,
   recordScriptRun,
   renameChat,
+  renameChatIfTitle,
   replacePartsIfUnchanged,
   type StoredMessage,
   saveAnswerProgress,
@@ -120,6 +121,7 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
       // Only a chat still called by the default title gets one from its first message; a name given by a person stays.
       if (chat && chat.title === DEFAULT_CHAT_TITLE) await renameChat(chatId, deriveTitle(text), d, userId);
     },
+    renameChatIfTitle: (chatId, expected, title) => renameChatIfTitle(chatId, expected, title, d, userId),
     deleteMessagesAfter: async (chatId, messageId) => {
       if (await owned(chatId)) await deleteMessagesAfter(chatId, messageId, {}, d);
     },

@@ -2,8 +2,11 @@
  * System instructions for a chat turn. Order matters for provider prompt caching: the fixed policy and the catalog
  * come first (they change only when the skill set changes), the chat's activated names and their
  * `<skill_content>` last (they change on activation), and the explicit-invocation line only on the step that forces activation.
+ * A long chat's summary of its earlier messages comes before the skills' instructions, which are re-attached after it
+ * whole (the summary never stands in for them).
  */
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '../tools/names';
+import { summaryBlock } from './summary';
 
 const POLICY_WITH_SKILLS = `You are skillchat, a helpful assistant that can use Agent Skills.
 Skills are folders of instructions and files. The available_skills catalog below lists each skill's name and description.
@@ -27,11 +30,20 @@ export interface InstructionsInput {
   explicitSkill?: string;
   /** `<skill_content>` blocks of the skills activated before this turn (`renderActiveSkills`), or empty. */
   skillContent?: string;
+  /** The model's summary of the chat's earlier messages, when they were left out (`compaction.ts`). */
+  summary?: string;
 }
 
-export function buildInstructions({ catalog, activatedNames, explicitSkill, skillContent }: InstructionsInput): string {
-  if (catalog === null) return POLICY_WITHOUT_SKILLS;
+export function buildInstructions({
+  catalog,
+  activatedNames,
+  explicitSkill,
+  skillContent,
+  summary,
+}: InstructionsInput): string {
+  if (catalog === null) return summary ? `${POLICY_WITHOUT_SKILLS}\n\n${summaryBlock(summary)}` : POLICY_WITHOUT_SKILLS;
   const lines = [POLICY_WITH_SKILLS, '', catalog, '', `activated_skill_names: ${JSON.stringify([...activatedNames])}`];
+  if (summary) lines.push('', summaryBlock(summary));
   if (skillContent) {
     lines.push('', ACTIVE_SKILLS_HEADER, skillContent);
   }

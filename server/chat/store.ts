@@ -38,6 +38,8 @@ export interface ChatStore {
   getMessages(chatId: string): Promise<ChatMessage[]>;
   saveUserMessage(chatId: string, message: ChatMessage): Promise<void>;
   setTitleFromFirstMessage(chatId: string, text: string): Promise<void>;
+  /** Sets a title the app chose (the model's) only while the chat is still called `expected`; false otherwise. */
+  renameChatIfTitle(chatId: string, expected: string, title: string): Promise<boolean>;
   deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;
   /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): Promise<void>;

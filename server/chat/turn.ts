@@ -10,6 +10,7 @@ import {
   convertToModelMessages,
   createUIMessageStream,
   createUIMessageStreamResponse,
+  type InferUIMessageChunk,
   isStepCount,
   type LanguageModel,
   streamText,
@@ -34,7 +35,8 @@ import { TOOL_ACTIVATE } from '../tools/names';
 import { listWorkspace } from '../workspace/workspace';
 import { type ActiveTurn, claimTurn, SHUTDOWN_REASON } from './active-turns';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
-import { compactHistory, compactionNote } from './compaction';
+import { type ConversationCompaction, compactConversation, compactionNote } from './compaction';
+import { titleAfterAnswer } from './generated-title';
 import { buildInstructions } from './instructions';
 import { persistAsItStreams } from './progress';
 import { messageText } from './request';
@@ -42,7 +44,9 @@ import { resumableStreams } from './resumable';
 import { renderActiveSkills } from './skill-content';
 import { buildSkillView, type SkillSource } from './skill-view';
 import type { ChatStore } from './store';
-import type { ActivateOutput, ChatMessage, ChatRequestBody } from './types';
+import { summariseMessages } from './summary';
+import { deriveTitle } from './title';
+import type { ActivateOutput, ChatDataParts, ChatMessage, ChatRequestBody } from './types';
 
 /** `workspace_files: [...]` for the instructions, or nothing for a chat without files. */
 async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
@@ -61,8 +65,11 @@ export interface TurnDeps {
   config: AppConfig;
   /** Loaded skills (the registry's current scan), with its matcher and use counts when known. */
   skills: Omit<SkillSource, 'access'>;
-  /** The chat's model (`ModelRegistry.choose`); `note` says why it is not the one the chat picked. */
-  model: { model: LanguageModel; label: string; contextWindow?: number; note?: string };
+  /**
+   * The chat's model (`ModelRegistry.choose`); `note` says why it is not the one the chat picked. `provider` absent
+   * or `offline`: the offline model, which neither names chats nor summarises (a real model does both).
+   */
+  model: { model: LanguageModel; label: string; contextWindow?: number; note?: string; provider?: string };
   /** Who may use which skill, and how (server/access/). */
   access: AccessResolver;
   /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
@@ -70,6 +77,19 @@ export interface TurnDeps {
 }
 
 export { stopTurn, waitForTurn } from './active-turns';
+
+const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';
+
+/** What the answer's `data-compaction` part says; the summary text only on the turn that wrote it. */
+function compactionData({ dropped, summary, summarisedNow }: ConversationCompaction): ChatDataParts['compaction'] {
+  if (!summary) return { dropped };
+  return {
+    dropped,
+    summarised: true,
+    through: summary.through,
+    ...(summarisedNow ? { summary: summary.summary } : {}),
+  };
+}
 
 function safeErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -169,6 +189,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const { chatId } = body;
 
   const stored = await store.getMessages(chatId);
+  const firstExchange = body.trigger === 'submit-message' && stored.length === 0;
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
   const view = buildSkillView({
     source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills) },
@@ -264,18 +285,36 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         : history;
       const tools = createSkillTools(ctx);
       const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
-      const baseInstructions = (explicitSkill?: string) =>
-        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent }) +
+      const baseInstructions = (explicitSkill?: string, summary?: string) =>
+        buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent, summary }) +
         workspaceLine;
       // A long chat: the oldest turns leave the model's input (the skills' instructions stay, above) and the
       // answer carries a marker the chat shows as a divider.
-      const { messages, dropped } = compactHistory(converted, {
+      // A real model summarises them instead, and the summary goes before the skills' instructions.
+      const realModel = isRealModel(deps.model);
+      const compaction = await compactConversation({
+        history: forModel,
+        converted,
         contextWindow: deps.model.contextWindow,
         reservedTokens: countTokens(baseInstructions()),
+        summarise: realModel
+          ? (input) =>
+              summariseMessages(
+                deps.model.model,
+                { ...input, contextWindow: deps.model.contextWindow ?? 0 },
+                controller.signal,
+              )
+          : null,
+        onError: (error) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          console.warn(`[skillchat] no summary (earlier messages left out instead): ${reason.slice(0, 200)}`);
+        },
       });
-      if (dropped > 0) writer.write({ type: 'data-compaction', data: { dropped } });
+      const { messages, dropped } = compaction;
+      if (dropped > 0) writer.write({ type: 'data-compaction', data: compactionData(compaction) });
+      const summary = compaction.summary?.summary;
       const instructionsFor = (explicitSkill?: string) =>
-        baseInstructions(explicitSkill) + (dropped > 0 ? compactionNote(dropped) : '');
+        baseInstructions(explicitSkill, summary) + (dropped > 0 && !summary ? compactionNote(dropped) : '');
       const result = streamText({
         model: deps.model.model,
         instructions: instructionsFor(),
@@ -301,14 +340,25 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
           return { activeTools };
         },
       });
+      const answer: ReadableStream<InferUIMessageChunk<ChatMessage>> = toUIMessageStream({
+        stream: result.stream,
+        tools,
+        redactToolErrors: false,
+        messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
+        onError: safeErrorMessage,
+      });
+      // After the first exchange a real model names the chat, unless a person already did (then the title is not
+      // the one derived from the first message any more).
+      const question = messageText(history.at(-1)!);
       writer.merge(
-        toUIMessageStream({
-          stream: result.stream,
-          tools,
-          redactToolErrors: false,
-          messageMetadata: ({ part }) => (part.type === 'start' ? metadata : undefined),
-          onError: safeErrorMessage,
-        }),
+        firstExchange && realModel
+          ? titleAfterAnswer(answer, {
+              model: deps.model.model,
+              question,
+              signal: controller.signal,
+              save: (title) => store.renameChatIfTitle(chatId, deriveTitle(question), title),
+            })
+          : answer,
       );
     },
     onError: safeErrorMessage,

@@ -51,8 +51,12 @@ export interface WorkspaceFileView extends Attachment {
 export type ChatDataParts = {
   /** Sent after each activation so the header chips update live. */
   activations: { names: string[] };
-  /** The oldest messages were left out of this answer's input to fit the model's context window. */
-  compaction: { dropped: number };
+  /**
+   * The oldest messages were left out of this answer's input to fit the model's context window: `dropped` model
+   * messages, replaced by a summary when `summarised` (a real model). The turn that wrote the summary stores it here
+   * (`summary`, covering every message up to `through`), so later turns reuse it (server/chat/compaction.ts).
+   */
+  compaction: { dropped: number; summarised?: boolean; summary?: string; through?: string };
 };
 
 export type ChatTools = ToolTypes;

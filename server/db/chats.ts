@@ -138,6 +138,27 @@ export async function renameChat(id: string, title: string, d: Database, userId?
   return rows[0] ?? null;
 }
 
+/**
+ * Renames only while the chat is still called `expected` (a title the app chose); false when it is not, e.g. a
+ * person renamed it meanwhile, or the chat does not exist. One conditional UPDATE, so no rename slips in between.
+ */
+export async function renameChatIfTitle(
+  id: string,
+  expected: string,
+  title: string,
+  d: Database,
+  userId?: string,
+): Promise<boolean> {
+  const rows = await withDb(d, (db) =>
+    db
+      .update(d.t.chats)
+      .set({ title: normalizeTitle(title) })
+      .where(and(chatWhere(d, id, userId), eq(d.t.chats.title, expected)))
+      .returning({ id: d.t.chats.id }),
+  );
+  return rows.length > 0;
+}
+
 /** Sets the chat's model (`provider:model`; null: the app's default). Null when the chat does not exist. */
 export async function setChatModel(
   id: string,
