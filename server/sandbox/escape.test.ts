@@ -205,9 +205,10 @@ suite('escape suite (bubblewrap)', () => {
     expect(r.errorCode).toBe('limit-exceeded');
     expect(r.error).toMatch(/more than 500 files and folders \(the workspace limit\).*removed.*stopped/);
     expect(r.stdout).not.toContain('finished');
-    expect(r.durationMs).toBeLessThan(3000);
+    // Stopped by the entry cap, long before the 30 s wall limit (the bound leaves room for a loaded machine).
+    expect(r.durationMs).toBeLessThan(10_000);
     expect(fs.readdirSync(workspaceDir(few.workspace.dir, r.chatId))).toEqual([]);
-  }, 20_000);
+  }, 60_000);
 
   it('a folder tree deeper than PATH_MAX is bounded and removed', async () => {
     const few = { ...config, workspace: { ...config.workspace, maxWorkspaceEntries: 500 } };
@@ -223,7 +224,7 @@ suite('escape suite (bubblewrap)', () => {
     expect(fs.readdirSync(workspaceDir(few.workspace.dir, r.chatId))).toEqual([]);
     const after = await run('ok2.sh', 'echo fine');
     expect(after.stdout).toBe('fine\n');
-  }, 20_000);
+  }, 60_000);
 
   it('is killed on abort (Stop)', async () => {
     const controller = new AbortController();
@@ -235,6 +236,7 @@ suite('escape suite (bubblewrap)', () => {
       signal: controller.signal,
     });
     expect(r).toMatchObject({ errorCode: 'aborted', exitCode: 130 });
-    expect(r.durationMs).toBeLessThan(3000);
+    // Killed at the abort, not when `sleep 30` ends.
+    expect(r.durationMs).toBeLessThan(10_000);
   });
 });
