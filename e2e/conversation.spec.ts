@@ -1,6 +1,7 @@
 /** Issue 13, the chat people expect: skills across a long chat, search, export, timestamps. */
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
+import { screenshotPath } from './screenshot-path';
 
 test('Regenerate after a model activation answers from the skill instructions again', async ({ page }) => {
   const chat = new ChatPage(page);
@@ -46,6 +47,7 @@ test('the sidebar search finds chats by title and by what was said in them', asy
   await expect(hits).toHaveCount(1);
   await expect(hits.first()).toContainText('Savanna notes');
   await expect(hits.first()).toContainText(`${word} migration`);
+  await page.screenshot({ path: screenshotPath('search.png') });
 
   await search.fill('savan');
   await expect(hits).toHaveCount(1);
