@@ -91,18 +91,17 @@ async function activeTail(tx: Database, chatId: string, after: number): Promise<
 /** Stores the active tail in version row `slotId`, hides the groups nested in it, and deletes its rows. */
 async function stashTail(tx: Database, chatId: string, slotId: number, tail: MessageRow[]): Promise<void> {
   const { messages, messageVersions } = tx.t;
-  await tx.db.update(messageVersions).set({ messages: toStoredRows(tail) }).where(eq(messageVersions.id, slotId));
+  await tx.db
+    .update(messageVersions)
+    .set({ messages: toStoredRows(tail) })
+    .where(eq(messageVersions.id, slotId));
   const ids = tail.map((m) => m.id);
   if (ids.length === 0) return;
   await tx.db
     .update(messageVersions)
     .set({ ownerId: slotId })
     .where(
-      and(
-        eq(messageVersions.chatId, chatId),
-        isNull(messageVersions.ownerId),
-        inArray(messageVersions.parentId, ids),
-      ),
+      and(eq(messageVersions.chatId, chatId), isNull(messageVersions.ownerId), inArray(messageVersions.parentId, ids)),
     );
   await tx.db.delete(messages).where(and(eq(messages.chatId, chatId), inArray(messages.id, ids)));
 }
@@ -213,7 +212,10 @@ export async function switchVersion(chatId: string, parentId: string, versionNo:
       );
     }
     await tx.db.update(v).set({ messages: null }).where(eq(v.id, target.id));
-    await tx.db.update(v).set({ ownerId: null }).where(and(eq(v.chatId, chatId), eq(v.ownerId, target.id)));
+    await tx.db
+      .update(v)
+      .set({ ownerId: null })
+      .where(and(eq(v.chatId, chatId), eq(v.ownerId, target.id)));
   });
 }
 
