@@ -378,6 +378,18 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         await expect(switchVersion('c', 'nope', 1, d)).rejects.toMatchObject({ code: 'invalid-input' });
       });
 
+      it('gives a stored message a fresh id when its id was taken meanwhile', async () => {
+        await replaceTail('c', 'u1', null, d);
+        // A browser reuses the stored answer's id for a message in another chat.
+        await createChat({ id: 'other' }, d);
+        await saveUserMessage('other', userMessage('a1', 'mine now'), d);
+        await switchVersion('c', 'u1', 1, d);
+        const [u1, back] = await getMessages('c', d);
+        expect(u1!.id).toBe('u1');
+        expect(back!.id).not.toBe('a1');
+        expect(back!.parts).toEqual([{ type: 'text', text: 'answer one' }]);
+      });
+
       it('goes with its chat', async () => {
         await replaceTail('c', 'u1', null, d);
         await deleteChat('c', d);

@@ -5,6 +5,7 @@
  * the chat). Groups nested inside a stored tail are owned by that version row and come back with it.
  * Callers check that the chat is the person's (the store does).
  */
+import { randomUUID } from 'node:crypto';
 import type { UIMessage } from 'ai';
 import { and, asc, eq, gt, inArray, isNull, max, sql } from 'drizzle-orm';
 import { type Database, lockChat, withDb, withTransaction } from './client';
@@ -196,9 +197,23 @@ export async function switchVersion(chatId: string, parentId: string, versionNo:
     }
     const rows = fromStoredRows(target.messages);
     if (rows.length > 0) {
+      // Ids are global and come from browsers: one taken meanwhile (here or in another chat) gets a fresh id.
+      const taken = new Set(
+        (
+          await tx.db
+            .select({ id: messages.id })
+            .from(messages)
+            .where(
+              inArray(
+                messages.id,
+                rows.map((r) => r.id),
+              ),
+            )
+        ).map((m) => m.id),
+      );
       await tx.db.insert(messages).values(
         rows.map((r, i) => ({
-          id: r.id,
+          id: taken.has(r.id) ? randomUUID() : r.id,
           chatId,
           seq: after + 1 + i,
           role: r.role as MessageRow['role'],
