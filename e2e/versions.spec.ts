@@ -30,6 +30,7 @@ for (const viewport of [
       // Cancel leaves the message as it was.
       await chat.userMessages.first().getByTestId('message-edit').click();
       await page.getByTestId('message-edit-input').fill('never sent');
+      await page.screenshot({ path: screenshotPath(`versions-editing-${viewport.name}.png`) });
       await page.getByRole('button', { name: 'Cancel' }).click();
       await expect(chat.userMessages.first()).toContainText('What is a haiku about autumn leaves?');
 
@@ -41,6 +42,7 @@ for (const viewport of [
       await expect(label).toHaveText('2/2');
       const secondAnswerId = await chat.lastAnswer().getAttribute('data-message-id');
       expect(secondAnswerId).not.toBe(firstAnswerId);
+      await chat.userMessages.first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: screenshotPath(`versions-edit-${viewport.name}.png`) });
 
       // Back to the original message and its answer.
@@ -83,6 +85,7 @@ for (const viewport of [
       // The regenerated answer still has the skill's instructions; the chip stays.
       expect(await chat.answerText()).toContain('# Commit messages');
       await expect(chat.chip('commit-message')).toBeVisible();
+      await chat.lastAnswer().getByTestId('version-switcher').scrollIntoViewIfNeeded();
       await page.screenshot({ path: screenshotPath(`versions-regenerate-${viewport.name}.png`) });
 
       await chat.lastAnswer().getByRole('button', { name: 'Previous version of this answer' }).click();

@@ -133,7 +133,13 @@ export function ChatView({
     [busy, alwaysIds, unsent, clearError, addToolApprovalResponse],
   );
   const title = chats.find((c) => c.id === chatId)?.title ?? (created ? initialTitle : DEFAULT_CHAT_TITLE);
-  const skills = useMemo(() => activeSkillsOf(initialActivations, messages), [initialActivations, messages]);
+  // Once active, a skill stays in the header for the page's life: a regenerated answer or another version shown
+  // (issue 13) may no longer carry the card that activated it, but the chat's activation stands (the server's list).
+  const [seenSkills] = useState(() => new Map<string, ActiveSkill>());
+  const skills = useMemo(() => {
+    for (const skill of activeSkillsOf(initialActivations, messages)) seenSkills.set(skill.name, skill);
+    return [...seenSkills.values()];
+  }, [initialActivations, messages, seenSkills]);
 
   // A chat exists on the server before its first file is uploaded or its first message sent.
   const ensureCreated = useCallback(

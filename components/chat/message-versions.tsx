@@ -20,7 +20,7 @@ export function VersionSwitcher({
 }) {
   const { index, count, parentId } = group;
   return (
-    <nav className="version-switcher" aria-label={`Versions of this ${what}`} data-testid="version-switcher">
+    <fieldset className="version-switcher" aria-label={`Versions of this ${what}`} data-testid="version-switcher">
       <button
         type="button"
         className="version-switcher__button"
@@ -44,7 +44,7 @@ export function VersionSwitcher({
       >
         ›
       </button>
-    </nav>
+    </fieldset>
   );
 }
 
