@@ -91,7 +91,12 @@ export function EditMessageForm({
         <button type="button" className="button button--ghost" onClick={onCancel} data-testid="message-edit-cancel">
           Cancel
         </button>
-        <button type="submit" className="button" disabled={!text.trim()} data-testid="message-edit-save">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={!text.trim()}
+          data-testid="message-edit-save"
+        >
           Save &amp; resend
         </button>
       </div>
