@@ -33,6 +33,12 @@ for (const viewport of [
       await page.screenshot({ path: screenshotPath(`versions-editing-${viewport.name}.png`) });
       await page.getByRole('button', { name: 'Cancel' }).click();
       await expect(chat.userMessages.first()).toContainText('What is a haiku about autumn leaves?');
+      await expect(chat.userMessages.first().getByTestId('message-edit')).toBeFocused();
+      // Keyboard: Enter opens the editor, Escape closes it, focus comes back to Edit.
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('message-edit-input')).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(chat.userMessages.first().getByTestId('message-edit')).toBeFocused();
 
       await editAndResend(chat, page, 'Write a limerick about a cat instead');
       await chat.waitForAnswer(1);

@@ -45,6 +45,14 @@ export function MessageList({
   onEditMessage,
 }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
+  // After Cancel, focus goes back to the message's Edit button (keyboard users keep their place).
+  const [refocusId, setRefocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocusId === null) return;
+    const selector = `[data-message-id="${CSS.escape(refocusId)}"] [data-testid="message-edit"]`;
+    scrollRef.current?.querySelector<HTMLButtonElement>(selector)?.focus();
+    setRefocusId(null);
+  }, [refocusId]);
   const groups = new Map((versions ?? []).map((g) => [g.parentId, g]));
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
@@ -100,7 +108,10 @@ export function MessageList({
             <EditMessageForm
               key={message.id}
               initialText={textOf(message)}
-              onCancel={() => setEditingId(null)}
+              onCancel={() => {
+                setEditingId(null);
+                setRefocusId(message.id);
+              }}
               onSave={(text) => {
                 setEditingId(null);
                 onEditMessage(message.id, text);
