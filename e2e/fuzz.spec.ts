@@ -113,6 +113,7 @@ const ROUTES = [
   '/api/chats',
   '/api/chats/:id',
   '/api/chats/:id/stop',
+  '/api/chats/:id/versions',
   '/api/skills',
   '/api/status',
   '/api/models',

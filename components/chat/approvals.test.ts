@@ -59,4 +59,14 @@ describe('approval answers', () => {
       trigger: 'regenerate-message',
     });
   });
+
+  it('mark an edited message with its id (issue 13), and only when it is the message sent', () => {
+    const unsent: UnsentApprovals = new Map();
+    expect(
+      chatRequestBody({ id: 'c1', messages: [user], trigger: 'submit-message', messageId: user.id }, unsent),
+    ).toEqual({ chatId: 'c1', trigger: 'submit-message', message: user, messageId: user.id });
+    expect(
+      chatRequestBody({ id: 'c1', messages: [user], trigger: 'submit-message', messageId: 'other' }, unsent),
+    ).toEqual({ chatId: 'c1', trigger: 'submit-message', message: user });
+  });
 });

@@ -33,15 +33,23 @@ export function shouldSendApprovals(messages: ChatMessage[], unsent: UnsentAppro
  * user message (the server holds the history). Answers are taken out of `unsent` as they are sent.
  */
 export function chatRequestBody(
-  request: { id: string; messages: ChatMessage[]; trigger: 'submit-message' | 'regenerate-message' },
+  request: {
+    id: string;
+    messages: ChatMessage[];
+    trigger: 'submit-message' | 'regenerate-message';
+    /** Set by `sendMessage({ messageId })`: the message edits a sent one (issue 13). */
+    messageId?: string;
+  },
   unsent: UnsentApprovals,
 ): ChatRequestBody {
-  const { id, messages, trigger } = request;
+  const { id, messages, trigger, messageId } = request;
   if (trigger === 'regenerate-message') return { chatId: id, trigger };
   const approvals = unsentAnswersOf(messages, unsent);
   if (approvals.length > 0) {
     for (const answer of approvals) unsent.delete(answer.approvalId);
     return { chatId: id, trigger: 'approval-response', approvals };
   }
-  return { chatId: id, trigger, message: messages.at(-1) };
+  const message = messages.at(-1);
+  if (messageId && message?.id === messageId) return { chatId: id, trigger, message, messageId };
+  return { chatId: id, trigger, message };
 }

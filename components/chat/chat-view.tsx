@@ -12,11 +12,18 @@ import { useChats } from '@/components/chats-context';
 import { uploadFile } from '@/components/files/api';
 import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FilesPanel } from '@/components/files/files-panel';
-import { createChat, errorMessageFrom, setChatModel, stopChat } from '@/components/lib/api';
+import {
+  createChat,
+  errorMessageFrom,
+  listVersions,
+  setChatModel,
+  stopChat,
+  switchVersion,
+} from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
-import type { Attachment, ChatActivation, ChatMessage, SkillSummary } from '@/server/chat/types';
+import type { Attachment, ChatActivation, ChatMessage, SkillSummary, VersionGroup } from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
 import { activeSkillsOf, keepSeenSkills } from './active-skills';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
@@ -32,6 +39,8 @@ export interface ChatViewProps {
   initialTitle: string;
   initialMessages: ChatMessage[];
   initialActivations: ChatActivation[];
+  /** Issue 13: the groups of versions on the chat's path (edited messages, regenerated answers). */
+  initialVersions?: VersionGroup[];
   /** The models to pick from, and the default for a chat that has not picked one. */
   models: ModelMenu;
   /** The chat's picked model, if any. */
@@ -61,8 +70,8 @@ function createTransport(unsent: UnsentApprovals, sendWatch: SendWatch) {
         throw error;
       }
     },
-    prepareSendMessagesRequest: ({ id, messages, trigger }) => ({
-      body: chatRequestBody({ id, messages, trigger }, unsent),
+    prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
+      body: chatRequestBody({ id, messages, trigger, messageId }, unsent),
     }),
     // A reload or a second tab follows the running answer: the server replays it from its start (204 when idle).
     prepareReconnectToStreamRequest: ({ id }) => ({ api: `/api/chats/${encodeURIComponent(id)}/stream` }),
@@ -75,6 +84,7 @@ export function ChatView({
   initialTitle,
   initialMessages,
   initialActivations,
+  initialVersions,
   models,
   initialModel,
 }: ChatViewProps) {
@@ -93,6 +103,7 @@ export function ChatView({
   const [sendWatch] = useState<SendWatch>(() => ({ current: null }));
   const transport = useMemo(() => createTransport(unsent, sendWatch), [unsent, sendWatch]);
 
+  const [versions, setVersions] = useState<VersionGroup[]>(initialVersions ?? []);
   const { messages, setMessages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
     useChat<ChatMessage>({
       id: chatId,
@@ -222,6 +233,49 @@ export function ChatView({
     void regenerate();
   }, [clearError, regenerate]);
 
+  // Issue 13: an edit or a regenerated answer made a version on the server; fetch the switchers' counts.
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    const nowBusy = status === 'submitted' || status === 'streaming';
+    if (wasBusy.current && !nowBusy && created) {
+      listVersions(chatId)
+        .then(setVersions)
+        .catch(() => {});
+    }
+    wasBusy.current = nowBusy;
+  }, [status, chatId, created]);
+
+  const onEditMessage = useCallback(
+    (messageId: string, text: string) => {
+      setSendError(null);
+      clearError();
+      const before = messages.find((m) => m.id === messageId);
+      touchChat(chatId);
+      void sendMessage({
+        text,
+        messageId,
+        metadata: {
+          createdAt: Date.now(),
+          ...(before?.metadata?.attachments ? { attachments: before.metadata.attachments } : {}),
+        },
+      });
+    },
+    [chatId, clearError, messages, sendMessage, touchChat],
+  );
+
+  const onSwitchVersion = useCallback(
+    (parentId: string, version: number) => {
+      setSendError(null);
+      switchVersion(chatId, parentId, version)
+        .then((view) => {
+          setMessages(view.messages);
+          setVersions(view.versions);
+        })
+        .catch((e: unknown) => setSendError(e instanceof Error ? e.message : 'Could not show that version'));
+    },
+    [chatId, setMessages],
+  );
+
   // The cut answer stays as it is; the model is asked for the rest in a new turn, with the partial answer in view.
   const onContinue = useCallback(() => {
     void onSend('Continue where your last answer stopped.', []);
@@ -266,6 +320,9 @@ export function ChatView({
             status={status}
             onRegenerate={onRegenerate}
             onContinue={onContinue}
+            versions={versions}
+            onSwitchVersion={onSwitchVersion}
+            onEditMessage={created ? onEditMessage : undefined}
             empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
           />
         </ApprovalProvider>

@@ -5,9 +5,10 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 're
  * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
  */
 import { RefreshIcon } from '@/components/icons';
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage, VersionGroup } from '@/server/chat/types';
 import { announcementFor } from './announce';
 import { Message } from './message';
+import { EditMessageForm } from './message-versions';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
 const FOLLOW_THRESHOLD = 96;
@@ -19,9 +20,40 @@ interface MessageListProps {
   /** Asks for the rest of an answer that was cut short (interrupted by a restart, or stopped). */
   onContinue: () => void;
   empty: ReactNode;
+  /** Issue 13: the groups of versions on this path, by the message they follow (`''`: the chat's start). */
+  versions?: VersionGroup[];
+  onSwitchVersion?: (parentId: string, version: number) => void;
+  /** Sends an edited message again; the later answers become a version. */
+  onEditMessage?: (messageId: string, text: string) => void;
 }
 
-export function MessageList({ messages, status, onRegenerate, onContinue, empty }: MessageListProps) {
+function textOf(message: ChatMessage): string {
+  return message.parts
+    .filter((p): p is { type: 'text'; text: string } => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+export function MessageList({
+  messages,
+  status,
+  onRegenerate,
+  onContinue,
+  empty,
+  versions,
+  onSwitchVersion,
+  onEditMessage,
+}: MessageListProps) {
+  const [editingId, setEditingId] = useState<string | null>(null);
+  // After Cancel, focus goes back to the message's Edit button (keyboard users keep their place).
+  const [refocusId, setRefocusId] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocusId === null) return;
+    const selector = `[data-message-id="${CSS.escape(refocusId)}"] [data-testid="message-edit"]`;
+    scrollRef.current?.querySelector<HTMLButtonElement>(selector)?.focus();
+    setRefocusId(null);
+  }, [refocusId]);
+  const groups = new Map((versions ?? []).map((g) => [g.parentId, g]));
   const scrollRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const busy = status === 'submitted' || status === 'streaming';
@@ -71,13 +103,32 @@ export function MessageList({ messages, status, onRegenerate, onContinue, empty 
   return (
     <div className="messages" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
       <div className="messages__inner">
-        {messages.map((message, index) => (
-          <Message
-            key={message.id}
-            message={message}
-            streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
-          />
-        ))}
+        {messages.map((message, index) =>
+          editingId === message.id && onEditMessage ? (
+            <EditMessageForm
+              key={message.id}
+              initialText={textOf(message)}
+              onCancel={() => {
+                setEditingId(null);
+                setRefocusId(message.id);
+              }}
+              onSave={(text) => {
+                setEditingId(null);
+                onEditMessage(message.id, text);
+              }}
+            />
+          ) : (
+            <Message
+              key={message.id}
+              message={message}
+              streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
+              group={groups.get(messages[index - 1]?.id ?? '')}
+              busy={busy}
+              onSwitchVersion={onSwitchVersion}
+              onEdit={message.role === 'user' && onEditMessage ? setEditingId : undefined}
+            />
+          ),
+        )}
         {waiting ? (
           <div className="message message--assistant message--pending" data-testid="message-pending">
             <span className="typing" role="status" aria-label="The assistant is answering">

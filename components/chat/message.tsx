@@ -5,10 +5,11 @@ import { memo } from 'react';
 import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
-import type { Attachment, ChatDataParts, ChatMessage } from '@/server/chat/types';
+import type { Attachment, ChatDataParts, ChatMessage, VersionGroup } from '@/server/chat/types';
 import { splitInvocation } from '@/server/skills/invocation';
 import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';
+import { VersionSwitcher } from './message-versions';
 
 type Part = ChatMessage['parts'][number];
 
@@ -42,7 +43,24 @@ function MessageTime({ at }: { at: number | undefined }) {
   );
 }
 
-function UserMessage({ message }: { message: ChatMessage }) {
+/** Issue 13: what a message offers besides its text: Edit (a sent message) and the versions switcher. */
+export interface MessageVersionProps {
+  /** The group of versions that starts at this message, if any. */
+  group?: VersionGroup;
+  /** An answer is running: nothing may change the history. */
+  busy?: boolean;
+  onSwitchVersion?: (parentId: string, version: number) => void;
+  /** Set on the person's messages: opens the inline editor for this message. */
+  onEdit?: (messageId: string) => void;
+}
+
+function UserMessage({
+  message,
+  group,
+  busy,
+  onSwitchVersion,
+  onEdit,
+}: { message: ChatMessage } & MessageVersionProps) {
   const text = message.parts
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
     .map((p) => p.text)
@@ -55,7 +73,24 @@ function UserMessage({ message }: { message: ChatMessage }) {
         {rest}
       </div>
       <MessageAttachments files={message.metadata?.attachments} />
-      <MessageTime at={message.metadata?.createdAt} />
+      <div className="message__meta message__meta--user">
+        {group && onSwitchVersion ? (
+          <VersionSwitcher group={group} disabled={busy === true} onSwitch={onSwitchVersion} what="message" />
+        ) : null}
+        {onEdit ? (
+          <button
+            type="button"
+            className="copy-button"
+            aria-label="Edit this message and send it again"
+            disabled={busy}
+            onClick={() => onEdit(message.id)}
+            data-testid="message-edit"
+          >
+            Edit
+          </button>
+        ) : null}
+        <MessageTime at={message.metadata?.createdAt} />
+      </div>
     </div>
   );
 }
@@ -109,8 +144,12 @@ function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) 
   return null;
 }
 
-export const Message = memo(function Message({ message, streaming }: { message: ChatMessage; streaming: boolean }) {
-  if (message.role === 'user') return <UserMessage message={message} />;
+export const Message = memo(function Message({
+  message,
+  streaming,
+  ...versions
+}: { message: ChatMessage; streaming: boolean } & MessageVersionProps) {
+  if (message.role === 'user') return <UserMessage message={message} {...versions} />;
   if (message.role !== 'assistant') return null;
   return (
     <div
@@ -135,8 +174,16 @@ export const Message = memo(function Message({ message, streaming }: { message: 
           {message.metadata.error ? `: ${message.metadata.error}` : '.'}
         </p>
       ) : null}
-      {message.metadata?.model || message.metadata?.createdAt || !streaming ? (
+      {message.metadata?.model || message.metadata?.createdAt || !streaming || versions.group ? (
         <div className="message__meta">
+          {versions.group && versions.onSwitchVersion ? (
+            <VersionSwitcher
+              group={versions.group}
+              disabled={versions.busy === true}
+              onSwitch={versions.onSwitchVersion}
+              what="answer"
+            />
+          ) : null}
           {streaming ? null : <CopyButton message={message} />}
           {message.metadata?.model ? <span data-testid="answer-model">{message.metadata.model}</span> : null}
           {message.metadata?.model && message.metadata?.createdAt ? ' · ' : null}

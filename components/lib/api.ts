@@ -2,7 +2,7 @@
  * Browser-side calls to the app's JSON API. Every state-changing request is a same-origin fetch so the browser sends
  * `Origin` (the server refuses cross-site writes). Failures become `ApiError` with the server's `{ error }` message.
  */
-import type { ChatSummary, SkillSummary } from '@/server/chat/types';
+import type { ChatMessage, ChatSummary, SkillSummary, VersionGroup } from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
 
 export class ApiError extends Error {
@@ -91,4 +91,21 @@ export function setChatModel(id: string, model: string): Promise<ChatSummary> {
 /** Every model available now, after the server has asked the model servers. */
 export function listModels(signal?: AbortSignal): Promise<ModelMenu> {
   return request<ModelMenu>('/api/models', { signal });
+}
+
+/** Issue 13: the chat's groups of versions (edited messages, regenerated answers). */
+export function listVersions(id: string): Promise<VersionGroup[]> {
+  return request<{ versions: VersionGroup[] }>(`/api/chats/${encodeURIComponent(id)}/versions`).then((r) => r.versions);
+}
+
+/** Shows version `version` of the group after `parentId`; the chat's messages and versions after the switch. */
+export function switchVersion(
+  id: string,
+  parentId: string,
+  version: number,
+): Promise<{ messages: ChatMessage[]; versions: VersionGroup[] }> {
+  return request(`/api/chats/${encodeURIComponent(id)}/versions`, {
+    method: 'POST',
+    body: JSON.stringify({ parentId, version }),
+  });
 }

@@ -20,12 +20,14 @@ import {
   getMessages,
   hasGrant,
   listChats,
+  listVersionGroups,
   recordActivation,
   recordDecision,
   recordScriptRun,
   renameChat,
   renameChatIfTitle,
   replacePartsIfUnchanged,
+  replaceTail,
   type StoredMessage,
   saveAnswerProgress,
   saveMessage,
@@ -33,6 +35,7 @@ import {
   searchChats,
   setChatModel,
   startAssistantMessage,
+  switchVersion,
   touchChat,
 } from '../db';
 import type { ChatStore, ChatStores } from './store';
@@ -105,6 +108,7 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
         chat: summary(chat),
         messages: withStatus(await getMessageRecords<ChatMessage>(id, d)),
         activations: await activationsOf(id),
+        versions: await listVersionGroups(id, d),
       };
     },
     getChat: async (id) => {
@@ -125,6 +129,16 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     deleteMessagesAfter: async (chatId, messageId) => {
       if (await owned(chatId)) await deleteMessagesAfter(chatId, messageId, {}, d);
     },
+    replaceTail: async (chatId, parentId, replacement) => {
+      if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
+      await replaceTail(chatId, parentId, replacement, d);
+    },
+    switchVersion: async (chatId, parentId, version) => {
+      if (!(await owned(chatId))) return false;
+      await switchVersion(chatId, parentId, version, d);
+      return true;
+    },
+    listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
     startAssistantMessage: async (chatId, id, metadata) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       await startAssistantMessage(chatId, id, metadata ? { metadata } : {}, d);

@@ -43,6 +43,7 @@ export const chatRequestSchema = z
     message: userMessageSchema.optional(),
     trigger: z.enum(['submit-message', 'regenerate-message', 'approval-response']).default('submit-message'),
     approvals: z.array(approvalSchema).min(1).max(20).optional(),
+    messageId: z.string().min(1).max(100).optional(),
   })
   .loose();
 
@@ -64,7 +65,7 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
 export function parseChatRequest(raw: unknown): ChatRequestBody {
   const parsed = chatRequestSchema.safeParse(raw);
   if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat request: ${describeIssues(parsed.error)}`);
-  const { chatId, trigger, message, approvals } = parsed.data;
+  const { chatId, trigger, message, approvals, messageId } = parsed.data;
   if (trigger === 'approval-response') {
     if (!approvals) throw new AppError('bad_request:chat', 'Invalid chat request: approvals are required');
     return { chatId, trigger, approvals };
@@ -88,7 +89,10 @@ export function parseChatRequest(raw: unknown): ChatRequestBody {
       (message.metadata as { attachments?: unknown } | undefined)?.attachments,
     );
     if (attachments.success && attachments.data.length > 0) clean.metadata = { attachments: attachments.data };
-    return { chatId, trigger, message: clean };
+    if (messageId !== undefined && messageId !== message.id) {
+      throw new AppError('bad_request:chat', 'Invalid chat request: an edit keeps the id of the message it edits');
+    }
+    return { chatId, trigger, message: clean, ...(messageId ? { messageId } : {}) };
   }
   return { chatId, trigger };
 }

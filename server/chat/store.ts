@@ -4,7 +4,7 @@
  */
 import type { PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
-import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+import type { ChatActivation, ChatMessage, ChatSummary, VersionGroup } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
 
@@ -12,6 +12,8 @@ export interface ChatView {
   chat: ChatSummary;
   messages: ChatMessage[];
   activations: ChatActivation[];
+  /** Issue 13: the groups of versions on the active path (edited messages, regenerated answers). */
+  versions?: VersionGroup[];
 }
 
 /**
@@ -41,6 +43,14 @@ export interface ChatStore {
   /** Sets a title the app chose (the model's) only while the chat is still called `expected`; false otherwise. */
   renameChatIfTitle(chatId: string, expected: string, title: string): Promise<boolean>;
   deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;
+  /**
+   * Issue 13: keeps the tail after `parentId` (`''`: the chat's start) as a version and puts `replacement` in its
+   * place (null: nothing yet, the answer about to stream). Throws `chat-not-found` for another person's chat.
+   */
+  replaceTail(chatId: string, parentId: string, replacement: ChatMessage | null): Promise<void>;
+  /** Makes version `version` of the group after `parentId` active. False when the chat is not the person's. */
+  switchVersion(chatId: string, parentId: string, version: number): Promise<boolean>;
+  listVersions(chatId: string): Promise<VersionGroup[]>;
   /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): Promise<void>;
   finishAssistantMessage(

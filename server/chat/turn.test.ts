@@ -259,6 +259,35 @@ describe('runChatTurn', () => {
     const messages = await store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
+    // Issue 13: the previous answer is kept as version 1 of 2, and can be shown again.
+    expect((await store.loadChatView(chat.id))!.versions).toEqual([{ parentId: messages[0]!.id, index: 2, count: 2 }]);
+    await store.switchVersion(chat.id, messages[0]!.id, 1);
+    expect((await store.getMessages(chat.id)).map((m) => m.id)).toEqual([messages[0]!.id, answer.id]);
+  });
+
+  it('an edited message replaces the later answers, which stay as version 1/2', async () => {
+    const { chat } = await store.createChat({ id: 'edit' });
+    const first = await send(chat.id, 'hello');
+    await send(chat.id, 'and more');
+    const edited: ChatMessage = { ...userMessage('hello again'), id: first.view.messages[0]!.id };
+    const response = await runChatTurn(
+      { chatId: chat.id, trigger: 'submit-message', message: edited, messageId: edited.id },
+      deps(),
+    );
+    await response.text();
+    await waitForTurn(chat.id);
+    const view = (await store.loadChatView(chat.id))!;
+    expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(text(view.messages[0]!)).toBe('hello again');
+    expect(view.versions).toEqual([{ parentId: '', index: 2, count: 2 }]);
+    await store.switchVersion(chat.id, '', 1);
+    const old = await store.getMessages(chat.id);
+    expect(old).toHaveLength(4);
+    expect(text(old[0]!)).toBe('hello');
+    // Without `messageId` the same id is still a resend, refused.
+    await expect(
+      runChatTurn({ chatId: chat.id, trigger: 'submit-message', message: { ...edited, id: old[0]!.id } }, deps()),
+    ).rejects.toMatchObject({ code: 'conflict:chat' });
   });
 
   it('regenerate after a model activation answers from the instructions, re-attached as <skill_content>', async () => {

@@ -147,6 +147,12 @@ async function prepareHistory(
   if (body.trigger === 'submit-message') {
     // The time is the server's: a browser's clock is neither trusted nor in step with the answers' times.
     const message: ChatMessage = { ...body.message!, metadata: { ...body.message!.metadata, createdAt: Date.now() } };
+    const edited = body.messageId ? history.findIndex((m) => m.id === body.messageId && m.role === 'user') : -1;
+    if (edited >= 0) {
+      // Issue 13: an edit and resend. The tail from the edited message on is kept as a version.
+      await store.replaceTail(chatId, history[edited - 1]?.id ?? '', message);
+      return { history: [...history.slice(0, edited), message], answerId: randomUUID() };
+    }
     if (history.some((m) => m.id === message.id)) {
       throw new AppError('conflict:chat', `Message "${message.id}" was already sent`);
     }
@@ -166,7 +172,8 @@ async function prepareHistory(
   }
   const lastUser = history.findLastIndex((m) => m.role === 'user');
   if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
-  await store.deleteMessagesAfter(chatId, history[lastUser]!.id);
+  // Issue 13: the previous answer is kept as a version, not deleted.
+  await store.replaceTail(chatId, history[lastUser]!.id, null);
   return { history: history.slice(0, lastUser + 1), answerId: randomUUID() };
 }
 

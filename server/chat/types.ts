@@ -81,6 +81,18 @@ export interface ChatRequestBody {
   message?: ChatMessage;
   trigger: 'submit-message' | 'regenerate-message' | 'approval-response';
   approvals?: ApprovalAnswer[];
+  /** Issue 13: set (to `message.id`) when the message edits a sent one; the later answers become a version. */
+  messageId?: string;
+}
+
+/**
+ * Issue 13: a group of versions on the chat's path, shown under the first message after `parentId` (`''`: the
+ * chat's first message): version `index` of `count`, 1-based.
+ */
+export interface VersionGroup {
+  parentId: string;
+  index: number;
+  count: number;
 }
 
 export interface ChatSummary {

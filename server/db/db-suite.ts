@@ -43,6 +43,7 @@ import {
 import { addGrant, listGrants, recordDecision, recordScriptRun } from './permissions';
 import { searchChats } from './search';
 import { listModeOverrides, setModeOverride } from './skill-modes';
+import { listVersionGroups, replaceTail, switchVersion } from './versions';
 
 export interface OpenedDatabase {
   d: Database;
@@ -299,6 +300,111 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         expect(records[2]?.message.parts).toEqual([{ type: 'text', text: 'kept' }]);
         expect(records[3]?.readError).toBe('stored metadata is not valid JSON');
         expect(records[3]?.message).toEqual(userMessage('u4', 'meta'));
+      });
+    });
+
+    describe('versions (issue 13)', () => {
+      const ids = async () => (await getMessages('c', d)).map((m) => m.id);
+      const text = async () =>
+        (await getMessages('c', d)).map((m) => (m.parts[0] as { text?: string } | undefined)?.text ?? '');
+
+      beforeEach(async () => {
+        await createChat({ id: 'c' }, d);
+        await saveUserMessage('c', userMessage('u1', 'one'), d);
+        await startAssistantMessage('c', 'a1', {}, d);
+        await finishAssistantMessage('a1', { parts: [{ type: 'text', text: 'answer one' }], status: 'complete' }, d);
+      });
+
+      it('keeps a regenerated answer as version 1/2 and swaps back and forth', async () => {
+        expect(await replaceTail('c', 'u1', null, d)).toBe(2);
+        expect(await ids()).toEqual(['u1']);
+        await startAssistantMessage('c', 'a2', {}, d);
+        await finishAssistantMessage('a2', { parts: [{ type: 'text', text: 'answer two' }], status: 'complete' }, d);
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: 'u1', index: 2, count: 2 }]);
+
+        await switchVersion('c', 'u1', 1, d);
+        expect(await text()).toEqual(['one', 'answer one']);
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: 'u1', index: 1, count: 2 }]);
+        // The stored row comes back whole: status and times.
+        const [, a1] = await getMessageRecords('c', d);
+        expect(a1).toMatchObject({ status: 'complete', seq: 2 });
+
+        await switchVersion('c', 'u1', 2, d);
+        expect(await ids()).toEqual(['u1', 'a2']);
+        // A third answer: 3/3, both earlier ones kept.
+        expect(await replaceTail('c', 'u1', null, d)).toBe(3);
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: 'u1', index: 3, count: 3 }]);
+      });
+
+      it('keeps an edited message and its answers as a version, with the versions nested inside', async () => {
+        await saveUserMessage('c', userMessage('u2', 'two'), d);
+        await startAssistantMessage('c', 'a2', {}, d);
+        // Regenerate the second answer: a group after u2, nested in the tail from u1.
+        await replaceTail('c', 'u2', null, d);
+        await startAssistantMessage('c', 'a2b', {}, d);
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: 'u2', index: 2, count: 2 }]);
+
+        // Edit the first message (same id, as the AI SDK sends it): the whole chat becomes version 1.
+        expect(await replaceTail('c', '', userMessage('u1', 'one, edited'), d)).toBe(2);
+        expect(await text()).toEqual(['one, edited']);
+        await startAssistantMessage('c', 'b1', {}, d);
+        // The group after u2 belongs to the old version: not shown, and not under the new u1's answer.
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: '', index: 2, count: 2 }]);
+
+        await switchVersion('c', '', 1, d);
+        expect(await ids()).toEqual(['u1', 'a1', 'u2', 'a2b']);
+        expect(await text()).toContain('one');
+        expect(await listVersionGroups('c', d)).toEqual(
+          expect.arrayContaining([
+            { parentId: '', index: 1, count: 2 },
+            { parentId: 'u2', index: 2, count: 2 },
+          ]),
+        );
+        await switchVersion('c', 'u2', 1, d);
+        expect(await ids()).toEqual(['u1', 'a1', 'u2', 'a2']);
+
+        await switchVersion('c', '', 2, d);
+        expect(await ids()).toEqual(['u1', 'b1']);
+        expect(await text()).toEqual(['one, edited', '']);
+        expect(await listVersionGroups('c', d)).toEqual([{ parentId: '', index: 2, count: 2 }]);
+      });
+
+      it('versions nothing when there is no tail, and refuses unknown parents and versions', async () => {
+        expect(await replaceTail('c', 'a1', null, d)).toBeNull();
+        expect(await listVersionGroups('c', d)).toEqual([]);
+        await expect(replaceTail('c', 'missing', null, d)).rejects.toMatchObject({ code: 'invalid-input' });
+        await replaceTail('c', 'u1', null, d);
+        await expect(switchVersion('c', 'u1', 7, d)).rejects.toMatchObject({ code: 'invalid-input' });
+        await expect(switchVersion('c', 'nope', 1, d)).rejects.toMatchObject({ code: 'invalid-input' });
+      });
+
+      it('gives a stored message a fresh id when its id was taken meanwhile', async () => {
+        await replaceTail('c', 'u1', null, d);
+        // A browser reuses the stored answer's id for a message in another chat.
+        await createChat({ id: 'other' }, d);
+        await saveUserMessage('other', userMessage('a1', 'mine now'), d);
+        await switchVersion('c', 'u1', 1, d);
+        const [u1, back] = await getMessages('c', d);
+        expect(u1!.id).toBe('u1');
+        expect(back!.id).not.toBe('a1');
+        expect(back!.parts).toEqual([{ type: 'text', text: 'answer one' }]);
+      });
+
+      it('goes with its chat', async () => {
+        await replaceTail('c', 'u1', null, d);
+        await deleteChat('c', d);
+        const rows = await d.db.select().from(d.t.messageVersions);
+        expect(rows).toEqual([]);
+      });
+
+      it('is scoped to the chat owner through the store', async () => {
+        const other = createDbChatStore(d, 'someone-else');
+        await expect(other.replaceTail('c', 'u1', null)).rejects.toMatchObject({ code: 'chat-not-found' });
+        expect(await other.switchVersion('c', 'u1', 1)).toBe(false);
+        expect(await other.listVersions('c')).toEqual([]);
+        const mine = createDbChatStore(d, LOCAL_USER_ID);
+        await mine.replaceTail('c', 'u1', null);
+        expect((await mine.loadChatView('c'))!.versions).toEqual([{ parentId: 'u1', index: 2, count: 2 }]);
       });
     });
 

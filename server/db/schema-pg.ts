@@ -73,6 +73,23 @@ export const messages = pgTable(
   ],
 );
 
+/** See `schema.ts`. */
+export const messageVersions = pgTable(
+  'message_versions',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id').notNull(),
+    versionNo: integer('version_no').notNull(),
+    messages: text('messages'),
+    ownerId: integer('owner_id'),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('message_versions_chat_idx').on(t.chatId, t.parentId)],
+);
+
 export const activations = pgTable(
   'activations',
   {

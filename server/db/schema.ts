@@ -86,6 +86,29 @@ export const messages = sqliteTable(
   ],
 );
 
+/**
+ * Versions of a chat's tail (issue 13: edit and resend, Regenerate). `messages` is the active path; a group of
+ * versions hangs after `parent_id` (the message before the tail, `''` for the chat's start). Each row is one
+ * version: `messages` holds the JSON of its stored rows, NULL for the version now active (its rows are in
+ * `messages`). `owner_id` is the version row whose stored tail contains `parent_id`: a group nested in a tail that
+ * is not shown (NULL while its parent is on the active path). See `server/db/versions.ts`.
+ */
+export const messageVersions = sqliteTable(
+  'message_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id').notNull(),
+    versionNo: integer('version_no').notNull(),
+    messages: text('messages'),
+    ownerId: integer('owner_id'),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('message_versions_chat_idx').on(t.chatId, t.parentId)],
+);
+
 /** One row per (chat, skill): a summary kept in step with `activation_events` by `recordActivation`. */
 export const activations = sqliteTable(
   'activations',
@@ -208,6 +231,7 @@ export const triggerChecks = sqliteTable(
 
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
+export type MessageVersionRow = typeof messageVersions.$inferSelect;
 export type ActivationRow = typeof activations.$inferSelect;
 export type ActivationEventRow = typeof activationEvents.$inferSelect;
 export type PermissionGrantRow = typeof permissionGrants.$inferSelect;

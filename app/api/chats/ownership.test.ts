@@ -38,7 +38,15 @@ describe('chat routes for another person', () => {
     const chats = await import('./route');
     const exported = await import('./[id]/export/route');
     const files = await import('./[id]/files/route');
+    const versions = await import('./[id]/versions/route');
     who.id = 'bob';
+    expect((await versions.GET(req('api/chats/alice-chat/versions'), params('alice-chat'))).status).toBe(404);
+    const switchTo = req('api/chats/alice-chat/versions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ parentId: '', version: 1 }),
+    });
+    expect((await versions.POST(switchTo, params('alice-chat'))).status).toBe(404);
     expect((await chat.GET(req('api/chats/alice-chat'), params('alice-chat'))).status).toBe(404);
     expect((await exported.GET(req('api/chats/alice-chat/export'), params('alice-chat'))).status).toBe(404);
     expect((await files.GET(req('api/chats/alice-chat/files'), params('alice-chat'))).status).toBe(404);
@@ -65,5 +73,7 @@ describe('chat routes for another person', () => {
     expect(view.status).toBe(200);
     expect(await view.json()).toMatchObject({ chat: { title: 'Alice only' }, messages: [{ id: 'm1' }] });
     expect((await files.GET(req('api/chats/alice-chat/files'), params('alice-chat'))).status).toBe(200);
+    const mine = await versions.GET(req('api/chats/alice-chat/versions'), params('alice-chat'));
+    expect(await mine.json()).toEqual({ versions: [] });
   });
 });

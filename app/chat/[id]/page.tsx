@@ -40,6 +40,7 @@ export default async function ChatPage({ params }: ChatPageProps) {
         initialTitle={view.chat.title}
         initialMessages={view.messages}
         initialActivations={view.activations}
+        initialVersions={view.versions}
         models={models}
         initialModel={view.chat.model}
       />

@@ -1,0 +1,40 @@
+/**
+ * Issue 13: browsing versions of a chat (edited messages, regenerated answers). The switch takes the chat's turn
+ * slot for its few queries, so it never moves a tail an answer is being written into (409 while one runs).
+ */
+import { z } from 'zod';
+import { AppError } from '../errors';
+import { notFound } from '../http';
+import { claimTurn } from './active-turns';
+import type { ChatStore } from './store';
+import type { ChatMessage, VersionGroup } from './types';
+
+export const switchVersionSchema = z
+  .object({
+    /** The message the group hangs after (`''`: the chat's start). */
+    parentId: z.string().max(100),
+    version: z.number().int().min(1).max(10_000),
+  })
+  .strict();
+
+export interface VersionsView {
+  messages: ChatMessage[];
+  versions: VersionGroup[];
+}
+
+export async function switchChatVersion(store: ChatStore, chatId: string, raw: unknown): Promise<VersionsView> {
+  const parsed = switchVersionSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError('bad_request:chat', `Invalid version switch: ${parsed.error.issues[0]?.message}`);
+  }
+  if (!(await store.getChat(chatId))) throw notFound('chat', chatId);
+  const turn = claimTurn(chatId);
+  try {
+    await store.switchVersion(chatId, parsed.data.parentId, parsed.data.version);
+  } finally {
+    turn.release();
+  }
+  const view = await store.loadChatView(chatId);
+  if (!view) throw notFound('chat', chatId);
+  return { messages: view.messages, versions: view.versions ?? [] };
+}
