@@ -34,3 +34,4 @@ export {
 export * from './search';
 export * from './skill-modes';
 export * from './trigger-checks';
+export * from './turn-leases';
