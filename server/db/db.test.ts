@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
 import { describeDb } from './db-suite';
+import { describeLeases } from './lease-suite';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
 import { describeSearch } from './search-suite';
 
@@ -16,6 +17,7 @@ async function openMemory() {
 }
 describeDb('sqlite', openMemory);
 describeSearch('sqlite', openMemory);
+describeLeases('sqlite', openMemory);
 
 let dir: string;
 let dbFile: string;
