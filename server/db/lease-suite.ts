@@ -137,5 +137,27 @@ export function describeLeases(dialect: 'sqlite' | 'pg', open: () => Promise<Ope
         await there.close();
       }
     });
+
+    it.runIf(dialect === 'pg')(
+      'on PostgreSQL a Stop reaches the holder at once through NOTIFY, with no tick',
+      async () => {
+        const timings = { heartbeatMs: 600_000, expiryMs: 1_200_000 };
+        const here = createTurnLeases(d, { instanceId: 'here', timings });
+        const there = createTurnLeases(d, { instanceId: 'there', timings });
+        try {
+          await here.start();
+          let abort!: () => void;
+          const aborted = new Promise<void>((resolve) => {
+            abort = resolve;
+          });
+          expect(await here.acquire(chatId, abort)).toBe(true);
+          expect(await there.requestStop(chatId)).toBe(true);
+          await aborted;
+        } finally {
+          await here.close();
+          await there.close();
+        }
+      },
+    );
   });
 }
