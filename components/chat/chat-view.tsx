@@ -1,7 +1,7 @@
 'use client';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 /**
  * One chat: header, conversation and composer, wired to the server with AI SDK's `useChat`. Only the newest message
  * travels with each request; the server holds the history. A chat on the new-chat screen is created on first send
@@ -12,7 +12,7 @@ import { useChats } from '@/components/chats-context';
 import { uploadFile } from '@/components/files/api';
 import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FilesPanel } from '@/components/files/files-panel';
-import { createChat, errorMessageFrom, setChatModel, stopChat } from '@/components/lib/api';
+import { createChat, errorCodeFrom, errorMessageFrom, setChatModel, stopChat } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
@@ -92,7 +92,7 @@ export function ChatView({
   const [alwaysIds] = useState(() => new Set<string>());
   const transport = useMemo(() => createTransport(unsent), [unsent]);
 
-  const { messages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
+  const { messages, setMessages, sendMessage, regenerate, stop, status, error, clearError, addToolApprovalResponse } =
     useChat<ChatMessage>({
       id: chatId,
       messages: initialMessages,
@@ -107,6 +107,23 @@ export function ChatView({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
+  // The text of the last send, given back to the box when the server refuses it because the chat is still
+  // answering (in another tab, or on another instance): then the error offers to stop that answer.
+  const lastSent = useRef<string | null>(null);
+  const [answeringElsewhere, setAnsweringElsewhere] = useState(false);
+  useEffect(() => {
+    if (!error) return;
+    const text = lastSent.current;
+    lastSent.current = null;
+    if (text === null || errorCodeFrom(error.message) !== 'conflict:chat') return;
+    // Not stored: take the message back out of the list and put its text back into the box.
+    setMessages((list) => (list.at(-1)?.role === 'user' ? list.slice(0, -1) : list));
+    setDraft({ text });
+    setAnsweringElsewhere(true);
+  }, [error, setMessages]);
+  useEffect(() => {
+    if (status === 'ready') lastSent.current = null;
+  }, [status]);
   const approvals = useMemo<ApprovalActions>(
     () => ({
       busy,
@@ -150,9 +167,11 @@ export function ChatView({
   const onSend = useCallback(
     async (text: string, attachments: Attachment[]): Promise<boolean> => {
       setSendError(null);
+      setAnsweringElsewhere(false);
       clearError();
       if (!(await ensureCreated(text))) return false;
       touchChat(chatId);
+      lastSent.current = text;
       // The time shows at once; the server stores its own.
       void sendMessage({
         text,
@@ -198,6 +217,7 @@ export function ChatView({
   );
 
   const onRegenerate = useCallback(() => {
+    lastSent.current = null;
     setSendError(null);
     clearError();
     void regenerate();
@@ -215,6 +235,14 @@ export function ChatView({
     void stopChat(chatId).catch(() => {});
     void stop();
   }, [chatId, stop, messages]);
+
+  // Stop for an answer this page is not following (another tab or instance): the server stops it where it runs.
+  const onStopElsewhere = useCallback(() => {
+    setAnsweringElsewhere(false);
+    setSendError(null);
+    clearError();
+    stopChat(chatId).catch((e: unknown) => setSendError(e instanceof Error ? e.message : 'Could not stop the answer'));
+  }, [chatId, clearError]);
 
   const shown = useMemo(
     () =>
@@ -255,11 +283,22 @@ export function ChatView({
           {shownError ? (
             <div className="chat-error" role="alert" data-testid="chat-error">
               <span>{shownError}</span>
+              {answeringElsewhere ? (
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  data-testid="stop-elsewhere-button"
+                  onClick={onStopElsewhere}
+                >
+                  Stop that answer
+                </button>
+              ) : null}
               <button
                 type="button"
                 className="button button--ghost"
                 onClick={() => {
                   setSendError(null);
+                  setAnsweringElsewhere(false);
                   clearError();
                 }}
               >
