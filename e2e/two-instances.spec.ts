@@ -49,7 +49,7 @@ test.beforeAll(async () => {
       SKILLCHAT_DB: path.join(tmp, `${name}.db`),
       SKILLCHAT_SKILL_ROOTS: path.join(appDir, '.skills'),
       SKILLCHAT_WATCH: '0',
-      SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '150',
+      SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '600',
       // Short ticks, so the fallback (a Stop without NOTIFY) is quick too.
       SKILLCHAT_TURN_HEARTBEAT_MS: '1000',
     };
@@ -92,7 +92,7 @@ test('an answer on A shows on B; a send on B is refused and keeps its text; Stop
   const chatId = await onA.chat.chatId();
   // A is answering: its Stop button shows and text arrives.
   await expect(onA.chat.stopButton).toBeVisible();
-  await expect.poll(async () => (await onA.chat.answerText()).length, { timeout: 15_000 }).toBeGreaterThan(20);
+  await expect.poll(async () => (await onA.chat.answerText()).length, { timeout: 30_000 }).toBeGreaterThan(20);
 
   // B reads the same database: the question and the answer so far (stored while it streams).
   const onB = await openOn(browser, b!, `/chat/${chatId}`);
