@@ -131,7 +131,9 @@ test('an answer on A shows on B; a send on B is refused and keeps its text; Stop
 test('a skill activated on A shows on B', async ({ browser }) => {
   test.setTimeout(60_000);
   const onA = await openOn(browser, a!);
-  await onA.chat.send('/commit-message');
+  // Picked from the slash menu and sent bare: the server activates it with no model call.
+  await onA.chat.pickSkill('commit', 'commit-message');
+  await onA.chat.input.press('Enter');
   const chatId = await onA.chat.chatId();
   await expect(onA.chat.chip('commit-message')).toBeVisible({ timeout: 15_000 });
   await expect(onA.chat.stopButton).toBeHidden({ timeout: 15_000 });
