@@ -18,6 +18,10 @@ export async function register() {
   // SIGTERM/SIGINT: running answers get a bounded grace, then are stored as interrupted (server/shutdown.ts).
   const { installGracefulShutdown } = await import('./server/shutdown');
   installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
+  // Running-turn leases shared by instances: the sweep for answers of crashed instances and, on PostgreSQL, the
+  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/turn-leases.ts).
+  const { turnLeasesFor } = await import('./server/chat/turn-leases');
+  await turnLeasesFor(app.db).start();
   const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);

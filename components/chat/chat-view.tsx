@@ -14,6 +14,7 @@ import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FilesPanel } from '@/components/files/files-panel';
 import {
   createChat,
+  errorCodeFrom,
   errorMessageFrom,
   listVersions,
   setChatModel,
@@ -119,6 +120,12 @@ export function ChatView({
     });
 
   const busy = status === 'submitted' || status === 'streaming';
+  // A send refused because the chat is still answering (in another tab, or on another instance) goes back into the
+  // box (`onSend`); the error line then offers to stop that answer, since this page has no Stop button for it.
+  const [answeringElsewhere, setAnsweringElsewhere] = useState(false);
+  useEffect(() => {
+    if (error && errorCodeFrom(error.message) === 'conflict:chat') setAnsweringElsewhere(true);
+  }, [error]);
   const approvals = useMemo<ApprovalActions>(
     () => ({
       busy,
@@ -167,6 +174,7 @@ export function ChatView({
   const onSend = useCallback(
     async (text: string, attachments: Attachment[]): Promise<boolean> => {
       setSendError(null);
+      setAnsweringElsewhere(false);
       clearError();
       if (!(await ensureCreated(text))) return false;
       touchChat(chatId);
@@ -289,6 +297,14 @@ export function ChatView({
     void stop();
   }, [chatId, stop, messages]);
 
+  // Stop for an answer this page is not following (another tab or instance): the server stops it where it runs.
+  const onStopElsewhere = useCallback(() => {
+    setAnsweringElsewhere(false);
+    setSendError(null);
+    clearError();
+    stopChat(chatId).catch((e: unknown) => setSendError(e instanceof Error ? e.message : 'Could not stop the answer'));
+  }, [chatId, clearError]);
+
   const shown = useMemo(
     () =>
       stoppedId === null
@@ -331,11 +347,22 @@ export function ChatView({
           {shownError ? (
             <div className="chat-error" role="alert" data-testid="chat-error">
               <span>{shownError}</span>
+              {answeringElsewhere ? (
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  data-testid="stop-elsewhere-button"
+                  onClick={onStopElsewhere}
+                >
+                  Stop that answer
+                </button>
+              ) : null}
               <button
                 type="button"
                 className="button button--ghost"
                 onClick={() => {
                   setSendError(null);
+                  setAnsweringElsewhere(false);
                   clearError();
                 }}
               >

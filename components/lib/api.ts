@@ -29,6 +29,17 @@ export function errorMessageFrom(body: string, fallback: string): string {
   return text && text.length < 300 && !text.startsWith('<') ? text : fallback;
 }
 
+/** The `code` of a JSON error body (`{ error, code }`), or null. */
+export function errorCodeFrom(body: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'string') return parsed.code;
+  } catch {
+    // Not JSON.
+  }
+  return null;
+}
+
 async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, {
     ...init,

@@ -11,6 +11,8 @@ export interface ActiveTurn {
   done: Promise<void>;
   /** Ends the turn's slot; called once, by whoever owns the turn. */
   release: () => void;
+  /** Run by `release` before the slot ends and `done` resolves (the turn's lease row is deleted here). */
+  beforeRelease?: () => Promise<void>;
 }
 
 interface TurnTable {
@@ -32,6 +34,7 @@ export function claimTurn(chatId: string): ActiveTurn {
     throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
   }
   const controller = new AbortController();
+  let released = false;
   let resolve: () => void = () => {};
   const done = new Promise<void>((r) => {
     resolve = r;
@@ -40,8 +43,17 @@ export function claimTurn(chatId: string): ActiveTurn {
     controller,
     done,
     release: () => {
-      if (table.turns.get(chatId) === turn) table.turns.delete(chatId);
-      resolve();
+      if (released) return;
+      released = true;
+      const end = () => {
+        if (table.turns.get(chatId) === turn) table.turns.delete(chatId);
+        resolve();
+      };
+      const hook = turn.beforeRelease;
+      if (!hook) return end();
+      hook()
+        .catch((error: unknown) => console.warn('[skillchat] could not release the turn lease', error))
+        .finally(end);
     },
   };
   table.turns.set(chatId, turn);

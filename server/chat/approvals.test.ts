@@ -9,7 +9,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
-import { type Database, listDecisions, openDb, sqliteDatabase } from '../db';
+import { acquireTurnLease, type Database, listDecisions, openDb, releaseTurnLease, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { discoverSkills } from '../skills/discovery';
 import { createDbChatStore } from './db-store';
@@ -129,6 +129,25 @@ describe('skills under ask', () => {
     await waitForTurn(chat.id);
     expect((await listDecisions(100, db)).filter((x) => x.chatId === chat.id)).toHaveLength(1);
     expect((await store.loadChatView(chat.id))!.activations).toEqual([expect.objectContaining({ count: 1 })]);
+  });
+
+  it('an approval answered while another instance holds the chat is a 409 and stays pending', async () => {
+    const d = await deps('ask');
+    const { chat } = await store.createChat({ id: 'approval-elsewhere' });
+    const view = await post(chat.id, { text: 'please validate that the skills system works' }, d);
+    const id = activation(view.messages.at(-1)!)!.approval!.id;
+    // The same answer, continuing on another instance: it holds the lease.
+    expect(await acquireTurnLease(db, { chatId: chat.id, instanceId: 'other', expiryMs: 30_000 })).toBe(true);
+    await expect(
+      runChatTurn(
+        { chatId: chat.id, trigger: 'approval-response', approvals: [{ approvalId: id, approved: true }] },
+        d,
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(activation((await store.getMessages(chat.id)).at(-1)!)?.state).toBe('approval-requested');
+    await releaseTurnLease(db, chat.id, 'other');
+    const after = await post(chat.id, { approvals: [{ approvalId: id, approved: true }] }, d);
+    expect(activation(after.messages.at(-1)!)?.state).toBe('output-available');
   });
 
   it('the stored answer is replaced only while it is unchanged (the conditional update under the approval)', async () => {

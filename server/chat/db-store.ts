@@ -39,6 +39,7 @@ import {
   touchChat,
 } from '../db';
 import type { ChatStore, ChatStores } from './store';
+import { turnLeasesFor } from './turn-leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
@@ -82,6 +83,7 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
 
   return {
     userId,
+    leases: turnLeasesFor(d),
     listChats: async () => (await listChats({ userId }, d)).map(summary),
     searchChats: async (query) =>
       (await searchChats(query, { userId }, d)).map((hit) => ({

@@ -9,12 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import {
+  acquireTurnLease,
   type Database,
   type Db,
   getMessageRecords,
+  getTurnLease,
   listScriptRuns,
   markStreamingInterrupted,
   openDb,
+  releaseTurnLease,
   sqliteDatabase,
 } from '../db';
 import { createOfflineModel } from '../model/offline-model';
@@ -24,6 +27,7 @@ import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
+import { createTurnLeases } from './turn-leases';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
@@ -341,6 +345,38 @@ describe('runChatTurn', () => {
     expect(answer.status).toBe('aborted');
     expect(text(answer.message as ChatMessage).length).toBeGreaterThan(0);
     expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata).toMatchObject({ status: 'aborted' });
+  });
+
+  it('two instances: a live lease elsewhere is a 409 here; a Stop pressed there stops the answer here, stored as aborted', async () => {
+    const { chat } = await store.createChat({ id: 'two-instances' });
+    // Another instance's turn: its lease row, no slot in this process.
+    expect(await acquireTurnLease(db, { chatId: chat.id, instanceId: 'other', expiryMs: 30_000 })).toBe(true);
+    await expect(
+      runChatTurn({ chatId: chat.id, trigger: 'submit-message', message: userMessage('hello') }, deps()),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(await store.getMessages(chat.id)).toEqual([]);
+    await releaseTurnLease(db, chat.id, 'other');
+
+    const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });
+    const response = await runChatTurn(
+      { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
+      slow,
+    );
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
+    const lease = await getTurnLease(db, chat.id);
+    expect(lease?.instanceId).toBe(store.leases!.instanceId);
+    expect(lease?.messageId).toBeTruthy();
+    // Stop on the other instance flags the lease; this instance's next tick aborts the turn.
+    const other = createTurnLeases(db, { instanceId: 'other', timings: store.leases!.timings });
+    expect(await other.requestStop(chat.id)).toBe(true);
+    await store.leases!.tick();
+    await waitForTurn(chat.id);
+    expect((await getMessageRecords(chat.id, db)).at(-1)?.status).toBe('aborted');
+    // The turn's end deleted its lease: the chat is free for the next message, on any instance.
+    expect(await getTurnLease(db, chat.id)).toBeNull();
+    await other.close();
   });
 
   it('an answer left streaming by a crash loads as interrupted', async () => {

@@ -184,6 +184,14 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   // Claimed before the next await: a second request for this chat is refused until this turn ends.
   const turn = claimTurn(chatId);
   try {
+    // Then the lease shared by every instance (docs/TEAM-SERVER.md, "Two instances"): a live turn elsewhere is a 409.
+    const leases = deps.store.leases;
+    if (leases) {
+      if (!(await leases.acquire(chatId, () => turn.controller.abort()))) {
+        throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
+      }
+      turn.beforeRelease = () => leases.release(chatId);
+    }
     return await startTurn(body, deps, turn);
   } catch (error) {
     turn.release();
@@ -236,6 +244,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     ? { model: 'skillchat', createdAt: Date.now() }
     : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
   await store.startAssistantMessage(chatId, assistantId, metadata);
+  await store.leases?.setMessage(chatId, assistantId);
 
   const { controller } = turn;
   let writerRef: UIMessageStreamWriter<ChatMessage> | null = null;

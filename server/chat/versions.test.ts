@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, type Database, openDb, sqliteDatabase } from '../db';
+import { acquireTurnLease, closeDb, type Database, openDb, releaseTurnLease, sqliteDatabase } from '../db';
 import { claimTurn } from './active-turns';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
@@ -33,6 +33,18 @@ async function chatWithTwoAnswers(id: string) {
 }
 
 describe('switchChatVersion (POST /api/chats/:id/versions)', () => {
+  it('is a 409 while another instance answers in the chat (its lease), and works once it ends', async () => {
+    await chatWithTwoAnswers('s-lease');
+    expect(await acquireTurnLease(db, { chatId: 's-lease', instanceId: 'other', expiryMs: 30_000 })).toBe(true);
+    await expect(switchChatVersion(store, 's-lease', { parentId: 's-lease-u', version: 1 })).rejects.toMatchObject({
+      code: 'conflict:chat',
+    });
+    expect((await store.getMessages('s-lease')).map((m) => m.id)).toEqual(['s-lease-u', 's-lease-a2']);
+    await releaseTurnLease(db, 's-lease', 'other');
+    const view = await switchChatVersion(store, 's-lease', { parentId: 's-lease-u', version: 1 });
+    expect(view.messages.map((m) => m.id)).toEqual(['s-lease-u', 's-lease-a1']);
+  });
+
   it('shows the asked version and answers with the messages and versions', async () => {
     await chatWithTwoAnswers('s1');
     const view = await switchChatVersion(store, 's1', { parentId: 's1-u', version: 1 });

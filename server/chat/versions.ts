@@ -1,6 +1,6 @@
 /**
  * Issue 13: browsing versions of a chat (edited messages, regenerated answers). The switch takes the chat's turn
- * slot for its few queries, so it never moves a tail an answer is being written into (409 while one runs).
+ * slot and its lease (shared by instances) for its few queries, so it never moves a tail an answer is being written into (409 while one runs).
  */
 import { z } from 'zod';
 import { AppError } from '../errors';
@@ -30,6 +30,14 @@ export async function switchChatVersion(store: ChatStore, chatId: string, raw: u
   if (!(await store.getChat(chatId))) throw notFound('chat', chatId);
   const turn = claimTurn(chatId);
   try {
+    // And the lease every instance shares: an answer running on another instance is a 409 too.
+    const leases = store.leases;
+    if (leases) {
+      if (!(await leases.acquire(chatId, () => turn.controller.abort()))) {
+        throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
+      }
+      turn.beforeRelease = () => leases.release(chatId);
+    }
     await store.switchVersion(chatId, parsed.data.parentId, parsed.data.version);
   } finally {
     turn.release();

@@ -3,6 +3,7 @@ import { afterAll, describe, inject } from 'vitest';
 import { createScratchDatabase } from '../../test/pg-scratch';
 import { type Database, pgDatabase } from './client';
 import { describeDb } from './db-suite';
+import { describeLeases } from './lease-suite';
 import { closePgDb, openPgDb, type PgDb } from './pg';
 import { describeSearch } from './search-suite';
 
@@ -29,4 +30,5 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
   };
   describeDb('pg', fresh);
   describeSearch('pg', fresh);
+  describeLeases('pg', fresh);
 });

@@ -6,8 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
 import { describeDb } from './db-suite';
+import { describeLeases } from './lease-suite';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
 import { describeSearch } from './search-suite';
+import { acquireTurnLease } from './turn-leases';
 
 // The query layer's behaviour, shared with PostgreSQL (db.pg.test.ts): a fresh in-memory database per test.
 async function openMemory() {
@@ -16,6 +18,7 @@ async function openMemory() {
 }
 describeDb('sqlite', openMemory);
 describeSearch('sqlite', openMemory);
+describeLeases('sqlite', openMemory);
 
 let dir: string;
 let dbFile: string;
@@ -101,6 +104,23 @@ describe('streaming recovery (one SQLite file, two processes)', () => {
     closeDb(db);
     db = openDb(dbFile);
     expect(getOpenReport(db)?.interruptedMessages).toBe(0);
+  });
+
+  it("reopening spares an answer another live process is writing (its lease), not a dead process's", async () => {
+    await createChat({ id: 'other' }, sqliteDatabase(db));
+    await startAssistantMessage('c', 'live-answer', {}, sqliteDatabase(db));
+    await startAssistantMessage('other', 'dead-answer', {}, sqliteDatabase(db));
+    // A live process elsewhere (its heartbeat is fresh), and a process of this host that was killed.
+    await acquireTurnLease(sqliteDatabase(db), { chatId: 'c', instanceId: 'elsewhere', expiryMs: 30_000 });
+    const killed = `${os.hostname()}:${2 ** 22 + 7}:gone`;
+    await acquireTurnLease(sqliteDatabase(db), { chatId: 'other', instanceId: killed, expiryMs: 30_000 });
+    closeDb(db);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    db = openDb(dbFile);
+    warn.mockRestore();
+    expect(getOpenReport(db)?.interruptedMessages).toBe(1);
+    expect((await getMessageRecords('c', sqliteDatabase(db)))[0]?.status).toBe('streaming');
+    expect((await getMessageRecords('other', sqliteDatabase(db)))[0]?.status).toBe('interrupted');
   });
 
   it('a second process can open without interrupting answers in progress', async () => {

@@ -34,4 +34,5 @@ export {
 export * from './search';
 export * from './skill-modes';
 export * from './trigger-checks';
+export * from './turn-leases';
 export * from './versions';

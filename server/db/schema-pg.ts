@@ -187,3 +187,15 @@ export const skillModes = pgTable('skill_modes', {
   mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
+
+/** See `schema.ts`: the running-turn lease shared by instances. */
+export const chatTurns = pgTable('chat_turns', {
+  chatId: text('chat_id')
+    .primaryKey()
+    .references(() => chats.id, { onDelete: 'cascade' }),
+  instanceId: text('instance_id').notNull(),
+  messageId: text('message_id'),
+  startedAt: timestamp('started_at').notNull(),
+  heartbeatAt: timestamp('heartbeat_at').notNull(),
+  stopRequestedAt: timestamp('stop_requested_at'),
+});

@@ -229,6 +229,26 @@ export const triggerChecks = sqliteTable(
   (t) => [index('trigger_checks_skill_idx').on(t.skillName, t.at)],
 );
 
+/**
+ * The running-turn lease: one row per chat while an answer runs, shared by every instance (docs/TEAM-SERVER.md,
+ * "Two instances"). Taken by an upsert that succeeds only when no row exists or its heartbeat is older than the
+ * expiry; refreshed by the running instance each tick and deleted when the turn ends. A crashed instance's row
+ * expires by itself.
+ */
+export const chatTurns = sqliteTable('chat_turns', {
+  chatId: text('chat_id')
+    .primaryKey()
+    .references(() => chats.id, { onDelete: 'cascade' }),
+  /** The process running the turn (random per start). */
+  instanceId: text('instance_id').notNull(),
+  /** The answer being written (null until it is started). */
+  messageId: text('message_id'),
+  startedAt: timestamp('started_at').notNull(),
+  heartbeatAt: timestamp('heartbeat_at').notNull(),
+  /** Set by a Stop received on another instance; the running instance aborts on its next tick (or NOTIFY). */
+  stopRequestedAt: timestamp('stop_requested_at'),
+});
+
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type MessageVersionRow = typeof messageVersions.$inferSelect;
