@@ -33,4 +33,5 @@ export {
 } from './schema';
 export * from './search';
 export * from './skill-modes';
+export * from './skill-prefs';
 export * from './trigger-checks';

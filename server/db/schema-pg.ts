@@ -170,3 +170,15 @@ export const skillModes = pgTable('skill_modes', {
   mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),
   updatedAt: timestamp('updated_at').notNull(),
 });
+
+/** Skills a person switched off for themselves (issue 11): a personal preference, never an operator setting. */
+export const userSkillPrefs = pgTable(
+  'user_skill_prefs',
+  {
+    userId: text('user_id').notNull(),
+    skillName: text('skill_name').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
+);
