@@ -114,6 +114,8 @@ const ROUTES = [
   '/api/chats/:id',
   '/api/chats/:id/stop',
   '/api/skills',
+  '/api/me/skills',
+  '/api/me/skills/:name',
   '/api/status',
   '/api/models',
   '/api/auth/sign-in/email',

@@ -397,6 +397,8 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         expect(await listDisabledSkills('bob', d)).toEqual([]);
         await setSkillDisabled('alice', 'pdf', false, d);
         expect(await listDisabledSkills('alice', d)).toEqual(['csv']);
+        await deleteUserData('alice', d);
+        expect(await listDisabledSkills('alice', d)).toEqual([]);
       });
     });
 
