@@ -37,6 +37,7 @@ export function useSkillSuggestions(
     error: null,
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `revision` is the signal to fetch the same query again.
   useEffect(() => {
     if (query === null) return;
     const controller = new AbortController();

@@ -15,7 +15,12 @@ export async function listDisabledSkills(userId: string, d: Database): Promise<s
 }
 
 /** Switches a skill off (or back on) for one person. One statement (ON CONFLICT); other people are untouched. */
-export async function setSkillDisabled(userId: string, skillName: string, disabled: boolean, d: Database): Promise<void> {
+export async function setSkillDisabled(
+  userId: string,
+  skillName: string,
+  disabled: boolean,
+  d: Database,
+): Promise<void> {
   const { userSkillPrefs: p } = d.t;
   const updatedAt = new Date();
   await withDb(d, (db) =>
