@@ -1,5 +1,5 @@
 /**
- * axe-core on the pages a person meets: the chat (with an answer), an open slash menu, an approval card (its own
+ * axe-core on the pages a person meets: the chat (with an answer), an open slash menu and its skills dialog, an approval card (its own
  * server with a skill under `ask`), /admin and a skill page, and the phone layout with its drawer. Serious and critical violations fail the test; the
  * report lists each rule with the elements it found, so a failure says what to fix.
  */
@@ -42,6 +42,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await chat.input.pressSequentially('/');
       await expect(chat.slashMenu).toBeVisible();
       await expect(chat.slashMenu.getByRole('option').first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      // "Manage skills…": the dialog with one switch per skill.
+      await page.getByTestId('slash-settings').click();
+      await expect(page.getByTestId('skill-prefs').getByRole('switch').first()).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
 

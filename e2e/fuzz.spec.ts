@@ -115,6 +115,8 @@ const ROUTES = [
   '/api/chats/:id/stop',
   '/api/chats/:id/versions',
   '/api/skills',
+  '/api/me/skills',
+  '/api/me/skills/:name',
   '/api/status',
   '/api/models',
   '/api/auth/sign-in/email',

@@ -9,6 +9,7 @@ import { useAttachments } from '@/components/files/use-attachments';
 import { SendIcon, StopIcon } from '@/components/icons';
 import type { Attachment, SkillSummary } from '@/server/chat/types';
 import { COMPOSER_INPUT_ID } from './composer-ids';
+import { SkillPrefsDialog } from './skill-prefs-dialog';
 import { SlashMenu } from './slash-menu';
 import { useSkillSuggestions } from './use-skill-suggestions';
 
@@ -42,7 +43,10 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
 
   const match = SLASH_QUERY.exec(value);
   const query = match && dismissedFor !== value ? (match[1] ?? '') : null;
-  const { skills, loading, error } = useSkillSuggestions(query);
+  // "Manage skills…": the dialog, and a revision so the menu fetches again once it closes.
+  const [prefsOpen, setPrefsOpen] = useState(false);
+  const [prefsRevision, setPrefsRevision] = useState(0);
+  const { skills, loading, error } = useSkillSuggestions(query, prefsRevision);
   const menuOpen = query !== null;
 
   // A new query means a new list: highlight its first (best) option.
@@ -137,6 +141,16 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
           optionId={optionId}
           onHover={setActiveIndex}
           onChoose={choose}
+          onSettings={() => setPrefsOpen(true)}
+        />
+      ) : null}
+      {prefsOpen ? (
+        <SkillPrefsDialog
+          onClose={() => {
+            setPrefsOpen(false);
+            setPrefsRevision((r) => r + 1);
+            textareaRef.current?.focus();
+          }}
         />
       ) : null}
       <AttachmentChips chatId={null} files={files.attached} onRemove={files.remove} testId="composer-attachment" />

@@ -20,13 +20,25 @@ interface SlashMenuProps {
   optionId: (index: number) => string;
   onHover: (index: number) => void;
   onChoose: (skill: SkillSummary) => void;
+  /** Opens "Manage skills…" (the person's own switched-off skills); absent: no settings entry. */
+  onSettings?: () => void;
 }
 
 function scrollIntoViewIfNeeded(element: HTMLElement | null) {
   element?.scrollIntoView({ block: 'nearest' });
 }
 
-export function SlashMenu({ id, skills, activeIndex, loading, error, optionId, onHover, onChoose }: SlashMenuProps) {
+export function SlashMenu({
+  id,
+  skills,
+  activeIndex,
+  loading,
+  error,
+  optionId,
+  onHover,
+  onChoose,
+  onSettings,
+}: SlashMenuProps) {
   const empty = skills.length === 0;
   return (
     <div className="slash-menu" data-testid="slash-menu">
@@ -66,6 +78,18 @@ export function SlashMenu({ id, skills, activeIndex, loading, error, optionId, o
         <div className="slash-menu__empty" role="status">
           {error ? `Could not load skills: ${error}` : loading ? 'Looking for skills…' : 'No skill matches'}
         </div>
+      ) : null}
+      {onSettings ? (
+        <button
+          type="button"
+          className="slash-menu__settings"
+          data-testid="slash-settings"
+          // Like the options: keep focus in the textarea until the dialog takes it.
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={onSettings}
+        >
+          Manage skills…
+        </button>
       ) : null}
     </div>
   );

@@ -22,7 +22,11 @@ export function orderForQuery(skills: SkillSummary[], query: string): SkillSumma
     .map((entry) => entry.skill);
 }
 
-export function useSkillSuggestions(query: string | null): {
+/** `revision`: bump it to fetch again for the same query (the person switched skills on or off). */
+export function useSkillSuggestions(
+  query: string | null,
+  revision = 0,
+): {
   skills: SkillSummary[];
   loading: boolean;
   error: string | null;
@@ -33,6 +37,7 @@ export function useSkillSuggestions(query: string | null): {
     error: null,
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `revision` is the signal to fetch the same query again.
   useEffect(() => {
     if (query === null) return;
     const controller = new AbortController();
@@ -48,7 +53,7 @@ export function useSkillSuggestions(query: string | null): {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [query]);
+  }, [query, revision]);
 
   // Keep showing the previous results while the next ones load, so the list does not flicker on every keystroke.
   return {

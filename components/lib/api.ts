@@ -120,3 +120,21 @@ export function switchVersion(
     body: JSON.stringify({ parentId, version }),
   });
 }
+
+/** A skill the person may switch off for themselves (issue 11). */
+export interface SkillPref {
+  name: string;
+  description: string;
+  disabled: boolean;
+}
+
+export function listSkillPrefs(signal?: AbortSignal): Promise<SkillPref[]> {
+  return request<{ skills: SkillPref[] }>('/api/me/skills', { signal }).then((r) => r.skills);
+}
+
+export function setSkillPref(name: string, disabled: boolean): Promise<SkillPref> {
+  return request<SkillPref>(`/api/me/skills/${encodeURIComponent(name)}`, {
+    method: 'PUT',
+    body: JSON.stringify({ disabled }),
+  });
+}

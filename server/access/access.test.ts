@@ -169,3 +169,38 @@ describe('the resolver', () => {
     expect(lookups).toBe(1);
   });
 });
+
+describe("a person's switched-off skills", () => {
+  const skills = [skill('demo-a'), skill('demo-b')];
+  const mine = { person: 'alice', switchedOff: new Set(['demo-a']) };
+
+  it('is absent from the catalog, not activatable and refused on /name, for that person only', () => {
+    const resolver = resolverFor('allow', 'auto', null);
+    const access = resolver.resolveAll(skills, mine);
+    expect(access.get('demo-a')).toMatchObject({
+      catalog: 'hidden',
+      modelMayActivate: false,
+      personMayInvoke: false,
+      usable: false,
+      switchedOff: true,
+      reason: 'switched off by you',
+    });
+    expect(refusal(access.get('demo-a')!, 'explicit')).toBe(
+      'You switched off skill "demo-a". To use it again, switch it back on: type / and choose "Manage skills…".',
+    );
+    expect(refusal(access.get('demo-a')!, 'model')).toMatch(/switched off by the person/);
+    expect(access.get('demo-b')).toMatchObject({ catalog: 'listed', personMayInvoke: true, switchedOff: false });
+    // Another person (and the operator's view) are unaffected; their records are not the personal ones.
+    const others = resolver.resolveAll(skills, { person: 'bob', switchedOff: new Set() });
+    expect(others.get('demo-a')).toMatchObject({ catalog: 'listed', personMayInvoke: true, switchedOff: false });
+    expect(resolver.resolveAll(skills).get('demo-a')?.usable).toBe(true);
+  });
+
+  it("the operator's setting wins, with its own reason", () => {
+    const off = resolverFor('allow', 'off', null).resolveAll(skills, mine).get('demo-a')!;
+    expect(off.switchedOff).toBe(false);
+    expect(refusal(off, 'explicit')).toBe('Skill "demo-a" is turned off by the operator.');
+    const denied = resolverFor('deny', 'auto', null).resolveAll(skills, mine).get('demo-a')!;
+    expect(refusal(denied, 'explicit')).toBe('Skill "demo-a" is not allowed here (rule "demo-*").');
+  });
+});

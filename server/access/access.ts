@@ -14,6 +14,10 @@
  * Skill flags (frontmatter, Claude Code compatible): `disable-model-invocation: true` hides the skill from the
  * catalog and search and refuses the model, while `/name` still works; `user-invocable: false` keeps it out of the
  * slash menu and refuses `/name`, while the model may still activate it.
+ *
+ * A person may switch a skill off for themselves (`switchedOff`, a personal preference): for that person it is as if
+ * `off` (hidden, not activatable, not invocable, with its own refusal saying how to switch it back on). An operator
+ * setting that already hides or refuses the skill wins, and keeps its own reason.
  */
 import type { Permission, SkillMode } from '../config';
 import { listedInCatalog, modelMayActivate, type ResolvedMode, searchable, userInvocable } from './modes';
@@ -45,6 +49,8 @@ export interface AccessFacts {
   granted?: boolean;
   /** Who is asking; `model` unless a person typed `/name`. */
   how?: InvokedBy;
+  /** The person asking switched this skill off for themselves. */
+  switchedOff?: boolean;
 }
 
 export interface SkillAccess {
@@ -64,6 +70,8 @@ export interface SkillAccess {
   /** The tools may touch it at all (read a file, run a script): not denied and not `off`. */
   usable: boolean;
   consent: Consent;
+  /** The person asking switched it off for themselves (and the operator had not already turned it off). */
+  switchedOff: boolean;
   /** The decision in words, for people (and for the model when it is refused). */
   reason: string;
 }
@@ -71,7 +79,10 @@ export interface SkillAccess {
 export function decideAccess(facts: AccessFacts): SkillAccess {
   const { name, permission, mode, flags = {} } = facts;
   const denied = permission.permission === 'deny';
-  const effectiveMode: SkillMode = denied ? 'off' : mode.mode;
+  const operatorMode: SkillMode = denied ? 'off' : mode.mode;
+  // The operator's word wins: a personal switch only matters for a skill the operator left on.
+  const switchedOff = facts.switchedOff === true && operatorMode !== 'off';
+  const effectiveMode: SkillMode = switchedOff ? 'off' : operatorMode;
   const modelBlocked = flags.disableModelInvocation === true;
   const model = modelMayActivate(effectiveMode) && !modelBlocked;
   const person = userInvocable(effectiveMode) && flags.userInvocable !== false;
@@ -96,11 +107,13 @@ export function decideAccess(facts: AccessFacts): SkillAccess {
     personMayInvoke: person,
     usable: effectiveMode !== 'off',
     consent,
-    reason: reasonFor({ denied, effectiveMode, model, person, consent, permission, modelBlocked, flags }),
+    switchedOff,
+    reason: reasonFor({ switchedOff, denied, effectiveMode, model, person, consent, permission, modelBlocked, flags }),
   };
 }
 
 function reasonFor(d: {
+  switchedOff: boolean;
   denied: boolean;
   effectiveMode: SkillMode;
   model: boolean;
@@ -111,6 +124,7 @@ function reasonFor(d: {
   flags: InvocationFlags;
 }): string {
   if (d.denied) return `not allowed here (${d.permission.reason})`;
+  if (d.switchedOff) return 'switched off by you';
   if (d.effectiveMode === 'off') return 'turned off by the operator';
   const who = d.model && d.person ? 'the model and people' : d.model ? 'the model only' : 'people only (/name)';
   const why = d.modelBlocked
@@ -136,6 +150,11 @@ function reasonFor(d: {
 export function refusal(access: SkillAccess, how: InvokedBy): string | null {
   const { name } = access;
   if (access.permission === 'deny') return `Skill "${name}" is not allowed here (${access.permissionReason}).`;
+  if (access.switchedOff) {
+    return how === 'explicit'
+      ? `You switched off skill "${name}". To use it again, switch it back on: type / and choose "Manage skills…".`
+      : `Skill "${name}" is switched off by the person.`;
+  }
   if (how === 'explicit') {
     if (access.personMayInvoke) return null;
     if (access.effectiveMode === 'off') return `Skill "${name}" is turned off by the operator.`;

@@ -18,11 +18,10 @@ export type AccessSkill = Pick<Skill, 'name' | 'root' | 'frontmatter'>;
 export interface AccessOptions {
   /** Whether a grant ("always allow") holds for the skill's current content; unknown is `false`. */
   granted?: (name: string) => boolean;
-  /**
-   * The person asking. Reserved for accounts (per-person switched-off skills and grants): today every person gets
-   * the operator's answer.
-   */
+  /** The person asking (their id); with `switchedOff`, their answer differs from the operator's. */
   person?: string;
+  /** The skills the person switched off for themselves (`listDisabledSkills`); the operator's settings still win. */
+  switchedOff?: ReadonlySet<string>;
 }
 
 /** Records by skill name. */
@@ -53,6 +52,7 @@ export function createAccessResolver(config: AccessConfig): AccessResolver {
     flags: invocationFlags(skill.frontmatter),
     granted: options.granted?.(skill.name) ?? false,
     how: options.how ?? 'model',
+    switchedOff: options.switchedOff?.has(skill.name) ?? false,
   });
 
   const resolve: AccessResolver['resolve'] = (skill, options) => decideAccess(facts(skill, options));
@@ -60,7 +60,7 @@ export function createAccessResolver(config: AccessConfig): AccessResolver {
   return {
     resolve,
     resolveAll(skills, options = {}) {
-      const cacheable = !options.granted && !options.person;
+      const cacheable = !options.granted && !options.person && !options.switchedOff?.size;
       const cached = cacheable ? cache.get(skills) : undefined;
       if (cached) return cached;
       const map = new Map(skills.map((s) => [s.name, resolve(s, options)]));

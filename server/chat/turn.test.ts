@@ -232,6 +232,27 @@ describe('runChatTurn', () => {
     expect(view.activations[0]).toEqual(expect.objectContaining({ skillName: 'commit-message', lastHow: 'model' }));
   });
 
+  it('a skill the person switched off: not activated by the model, /name refused with how to switch it on', async () => {
+    const personal = { person: 'alice', switchedOff: new Set(['commit-message']) };
+    const { chat } = await store.createChat({ id: 'switched-off' });
+    const { answer, view } = await send(
+      chat.id,
+      'Please write a commit message for my staged changes',
+      deps({ personal }),
+    );
+    expect(toolParts(answer, 'tool-skills_activate')).toEqual([]);
+    expect(view.activations).toEqual([]);
+    const refused = await send(chat.id, '/commit-message fix the typo', deps({ personal }));
+    const [card] = toolParts(refused.answer, 'tool-skills_activate');
+    expect(card?.state).toBe('output-error');
+    expect(card?.errorText).toContain('You switched off skill "commit-message"');
+    expect(card?.errorText).toContain('Manage skills');
+    // Someone else (no switched-off skills) still gets it.
+    const { chat: other } = await store.createChat({ id: 'switched-on' });
+    const theirs = await send(other.id, 'Please write a commit message for my staged changes');
+    expect(toolParts(theirs.answer, 'tool-skills_activate')[0]?.input?.name).toBe('commit-message');
+  });
+
   it('with no skills: no catalog, no tools', async () => {
     const { chat } = await store.createChat({ id: 'none' });
     const { answer } = await send(chat.id, 'validate that the skills system works', deps({ skills: { skills: [] } }));

@@ -18,7 +18,7 @@ import {
   type UIMessageStreamWriter,
 } from 'ai';
 import { refusal as refusalOf } from '../access/access';
-import type { AccessResolver } from '../access/resolver';
+import type { AccessOptions, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
 import { countTokens } from '../skills/catalog';
@@ -72,6 +72,8 @@ export interface TurnDeps {
   model: { model: LanguageModel; label: string; contextWindow?: number; note?: string; provider?: string };
   /** Who may use which skill, and how (server/access/). */
   access: AccessResolver;
+  /** The person's own layer over the operator's answer (`personalAccess`): the skills they switched off. */
+  personal?: AccessOptions;
   /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
   incremental?: boolean;
 }
@@ -207,7 +209,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const firstExchange = body.trigger === 'submit-message' && stored.length === 0;
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
   const view = buildSkillView({
-    source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills) },
+    source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills, deps.personal) },
     config,
     contextWindow: deps.model.contextWindow,
     chatId,

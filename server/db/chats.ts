@@ -197,15 +197,17 @@ export async function touchChat(id: string, at: Date, d: Database): Promise<bool
 
 /**
  * Everything a person owns, for when an admin deletes the account: their chats (messages, activations and events
- * cascade; workspace files are the caller's), and their name on script runs and approval answers. Returns the ids
+ * cascade; workspace files are the caller's), their name on script runs and approval answers, and
+ * their skill preferences. Returns the ids
  * of the deleted chats so the caller can remove their workspaces.
  */
 export async function deleteUserData(userId: string, d: Database): Promise<string[]> {
-  const { chats, scriptRuns, permissionDecisions } = d.t;
+  const { chats, scriptRuns, permissionDecisions, userSkillPrefs } = d.t;
   return withTransaction(d, async (tx) => {
     const deleted = await tx.db.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
     await tx.db.update(scriptRuns).set({ userId: null }).where(eq(scriptRuns.userId, userId));
     await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
+    await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, userId));
     return deleted.map((c) => c.id);
   });
 }

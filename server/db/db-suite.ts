@@ -43,6 +43,7 @@ import {
 import { addGrant, listGrants, recordDecision, recordScriptRun } from './permissions';
 import { searchChats } from './search';
 import { listModeOverrides, setModeOverride } from './skill-modes';
+import { listDisabledSkills, setSkillDisabled } from './skill-prefs';
 import { listVersionGroups, replaceTail, switchVersion } from './versions';
 
 export interface OpenedDatabase {
@@ -489,6 +490,21 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         );
         await setModeOverride('pdf', null, d);
         expect(await listModeOverrides(d)).toEqual(new Map([['csv', 'manual']]));
+      });
+    });
+
+    describe('personal skill preferences', () => {
+      it("switches a skill off and on for one person, never another's", async () => {
+        expect(await listDisabledSkills('alice', d)).toEqual([]);
+        await setSkillDisabled('alice', 'pdf', true, d);
+        await setSkillDisabled('alice', 'csv', true, d);
+        await setSkillDisabled('alice', 'csv', true, d);
+        expect(await listDisabledSkills('alice', d)).toEqual(['csv', 'pdf']);
+        expect(await listDisabledSkills('bob', d)).toEqual([]);
+        await setSkillDisabled('alice', 'pdf', false, d);
+        expect(await listDisabledSkills('alice', d)).toEqual(['csv']);
+        await deleteUserData('alice', d);
+        expect(await listDisabledSkills('alice', d)).toEqual([]);
       });
     });
 

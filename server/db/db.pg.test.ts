@@ -23,7 +23,7 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
     }
     await d.db.execute(
       sql.raw(
-        'TRUNCATE chats, messages, activations, activation_events, permission_grants, permission_decisions, script_runs, skill_modes, trigger_checks RESTART IDENTITY CASCADE',
+        'TRUNCATE chats, messages, activations, activation_events, permission_grants, permission_decisions, script_runs, skill_modes, trigger_checks, user_skill_prefs RESTART IDENTITY CASCADE',
       ),
     );
     return { d, close: () => {} };

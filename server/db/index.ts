@@ -33,6 +33,7 @@ export {
 } from './schema';
 export * from './search';
 export * from './skill-modes';
+export * from './skill-prefs';
 export * from './trigger-checks';
 export * from './turn-leases';
 export * from './versions';

@@ -199,3 +199,15 @@ export const chatTurns = pgTable('chat_turns', {
   heartbeatAt: timestamp('heartbeat_at').notNull(),
   stopRequestedAt: timestamp('stop_requested_at'),
 });
+
+/** Skills a person switched off for themselves (issue 11): a personal preference, never an operator setting. */
+export const userSkillPrefs = pgTable(
+  'user_skill_prefs',
+  {
+    userId: text('user_id').notNull(),
+    skillName: text('skill_name').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
+);

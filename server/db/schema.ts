@@ -212,6 +212,18 @@ export const skillModes = sqliteTable('skill_modes', {
   updatedAt: timestamp('updated_at').notNull(),
 });
 
+/** Skills a person switched off for themselves (issue 11): a personal preference, never an operator setting. */
+export const userSkillPrefs = sqliteTable(
+  'user_skill_prefs',
+  {
+    userId: text('user_id').notNull(),
+    skillName: text('skill_name').notNull(),
+    disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
+);
+
 /** Trigger checks run on a skill's /admin page: the prompts, each one's trigger rates, and the scores (JSON). */
 export const triggerChecks = sqliteTable(
   'trigger_checks',

@@ -18,6 +18,8 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/chats/[id]/files/[name]', methods: ['GET'] },
   { pattern: '/api/models', methods: ['GET'] },
   { pattern: '/api/skills', methods: ['GET'] },
+  { pattern: '/api/me/skills', methods: ['GET'] },
+  { pattern: '/api/me/skills/[name]', methods: ['PUT'] },
   { pattern: '/api/status', methods: ['GET'] },
   { pattern: '/api/auth/[...all]', methods: ['GET', 'POST'] },
   { pattern: '/api/setup', methods: ['POST'] },

@@ -1,4 +1,6 @@
+import { personalAccess } from '@/server/access/personal';
 import { getApp, storeFor } from '@/server/app';
+import { currentUserId } from '@/server/auth/current-user';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
 import { runChatTurn } from '@/server/chat/turn';
 import { handle } from '@/server/http';
@@ -19,5 +21,6 @@ export const POST = handle(async (request: Request) => {
     skills: { skills, matcher, usage: await store.usageCounts() },
     model: note ? { ...choice, note } : choice,
     access: app.access,
+    personal: await personalAccess(app.db, await currentUserId(request)),
   });
 });

@@ -1,3 +1,4 @@
+import { personalAccess } from '@/server/access/personal';
 import { getApp } from '@/server/app';
 import { requireUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
@@ -6,15 +7,16 @@ import { lookalikeWarning } from '@/server/skills/confusables';
 
 export const dynamic = 'force-dynamic';
 
-/** Slash-menu entries: every skill a person may invoke (its access record says so), ranked by the matcher for `q`. */
+/** Slash-menu entries: every skill the person asking may invoke (their access record says so), ranked by the matcher for `q`. */
 const MAX_RESULTS = 50;
 
 export const GET = handle(async (request: Request) => {
-  await requireUser(request);
+  const user = await requireUser(request);
   const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 200);
-  const { registry, access } = await getApp();
+  const { registry, access, db } = await getApp();
   const all = (await registry.current()).skills;
-  const records = access.resolveAll(all);
+  // The person's own switched-off skills are left out too (server/access/personal.ts).
+  const records = access.resolveAll(all, await personalAccess(db, user.id));
   const skills = all.filter((s) => records.get(s.name)?.personMayInvoke);
   const byName = new Map(skills.map((s) => [s.name, s]));
   const ordered = q.trim()

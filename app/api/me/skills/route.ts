@@ -1,0 +1,14 @@
+/** GET /api/me/skills: the skills the person may switch, each with whether they switched it off (issue 11). */
+import { listSkillPrefs } from '@/server/access/personal';
+import { getApp } from '@/server/app';
+import { currentUserId } from '@/server/auth/current-user';
+import { handle, json } from '@/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (request: Request) => {
+  const userId = await currentUserId(request);
+  const app = await getApp();
+  const { skills } = await app.registry.current();
+  return json({ skills: await listSkillPrefs(app, userId, skills) });
+});
