@@ -32,9 +32,26 @@ async function openMenu(chat: ChatPage) {
   await expect(chat.slashMenu.getByText('Looking for skills…')).toHaveCount(0);
 }
 
-async function toggleInDialog(page: Page, chat: ChatPage, expectedAfter: 'true' | 'false', screenshot?: string) {
+async function toggleInDialog(
+  page: Page,
+  chat: ChatPage,
+  expectedAfter: 'true' | 'false',
+  how: 'keyboard' | 'mouse',
+  screenshot?: string,
+) {
   await openMenu(chat);
-  await page.getByTestId('slash-settings').click();
+  if (how === 'keyboard') {
+    // "Manage skills…" is the menu's last option: up from the first one wraps to it, Enter opens it.
+    await chat.input.press('ArrowUp');
+    await expect(page.getByTestId('slash-settings')).toHaveAttribute('aria-selected', 'true');
+    await expect(chat.input).toHaveAttribute(
+      'aria-activedescendant',
+      (await page.getByTestId('slash-settings').getAttribute('id')) ?? 'missing',
+    );
+    await chat.input.press('Enter');
+  } else {
+    await page.getByTestId('slash-settings').click();
+  }
   const dialog = page.getByTestId('skill-prefs');
   await expect(dialog).toBeVisible();
   const toggle = dialog.getByTestId(`skill-pref-${SKILL}`);
@@ -57,7 +74,7 @@ test('switch a skill off: gone from the slash menu, /name refused, kept on reloa
   await openMenu(chat);
   await expect(page.getByTestId(`slash-option-${SKILL}`)).toBeVisible();
 
-  await toggleInDialog(page, chat, 'false', 'skill-prefs.png');
+  await toggleInDialog(page, chat, 'false', 'keyboard', 'skill-prefs.png');
   // The menu came back (focus is in the composer on "/") and fetched again: the skill is gone.
   await expect(chat.slashMenu).toBeVisible();
   await expect(chat.slashMenu.getByText('Looking for skills…')).toHaveCount(0);
@@ -78,7 +95,7 @@ test('switch a skill off: gone from the slash menu, /name refused, kept on reloa
   await page.keyboard.press('Escape');
   await expect(chat.input).toBeFocused();
 
-  await toggleInDialog(page, chat, 'true');
+  await toggleInDialog(page, chat, 'true', 'mouse');
   await expect(chat.slashMenu.getByText('Looking for skills…')).toHaveCount(0);
   await expect(page.getByTestId(`slash-option-${SKILL}`)).toBeVisible();
 });

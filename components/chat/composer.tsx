@@ -55,7 +55,9 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
     setLastQuery(query);
     setActiveIndex(0);
   }
-  const active = Math.min(activeIndex, Math.max(skills.length - 1, 0));
+  // The options are the skills, then "Manage skills…" (index skills.length) when there is at least one skill.
+  const optionCount = skills.length > 0 ? skills.length + 1 : 0;
+  const active = Math.min(activeIndex, Math.max(optionCount - 1, 0));
 
   useLayoutEffect(() => {
     const el = textareaRef.current;
@@ -96,7 +98,7 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
     // Keys that confirm an IME composition (Japanese, Chinese, ...) must not send or pick.
     if (event.nativeEvent.isComposing) return;
     if (menuOpen) {
-      const count = skills.length;
+      const count = optionCount;
       if (event.key === 'Escape') {
         event.preventDefault();
         setDismissedFor(value);
@@ -113,6 +115,7 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
           event.preventDefault();
           const skill = skills[active];
           if (skill) choose(skill);
+          else setPrefsOpen(true);
           return;
         }
       }

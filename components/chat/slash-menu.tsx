@@ -20,7 +20,10 @@ interface SlashMenuProps {
   optionId: (index: number) => string;
   onHover: (index: number) => void;
   onChoose: (skill: SkillSummary) => void;
-  /** Opens "Manage skills…" (the person's own switched-off skills); absent: no settings entry. */
+  /**
+   * Opens "Manage skills…" (the person's own switched-off skills), the option after the skills (index
+   * `skills.length`); absent: no settings entry.
+   */
   onSettings?: () => void;
 }
 
@@ -73,23 +76,29 @@ export function SlashMenu({
             ) : null}
           </div>
         ))}
+        {onSettings && !empty ? (
+          // The last option: the arrow keys reach it like a skill (the textarea owns the keyboard), Enter opens it.
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the textarea owns the keyboard (aria-activedescendant); this is the mouse path.
+          <div
+            id={optionId(skills.length)}
+            role="option"
+            tabIndex={-1}
+            aria-selected={activeIndex === skills.length}
+            ref={activeIndex === skills.length ? scrollIntoViewIfNeeded : undefined}
+            className="slash-menu__settings"
+            data-testid="slash-settings"
+            onMouseDown={(event) => event.preventDefault()}
+            onMouseMove={() => activeIndex !== skills.length && onHover(skills.length)}
+            onClick={onSettings}
+          >
+            Manage skills…
+          </div>
+        ) : null}
       </div>
       {empty ? (
         <div className="slash-menu__empty" role="status">
           {error ? `Could not load skills: ${error}` : loading ? 'Looking for skills…' : 'No skill matches'}
         </div>
-      ) : null}
-      {onSettings ? (
-        <button
-          type="button"
-          className="slash-menu__settings"
-          data-testid="slash-settings"
-          // Like the options: keep focus in the textarea until the dialog takes it.
-          onMouseDown={(event) => event.preventDefault()}
-          onClick={onSettings}
-        >
-          Manage skills…
-        </button>
       ) : null}
     </div>
   );
