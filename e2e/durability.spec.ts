@@ -5,12 +5,11 @@
  * interrupted (closed tabs included) while refusing new turns, and bad ids or a DELETE mid-answer get JSON, not 500.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
-import { type OwnServer, startOwnServer } from './own-server';
+import { freePort, type OwnServer, startOwnServer } from './own-server';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -21,16 +20,6 @@ const QUESTION = 'Tell me about durable storage and write a long answer.';
 let tmp: string;
 let port: number;
 let server: OwnServer;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function start(): Promise<OwnServer> {
   return startOwnServer(port, {

@@ -5,7 +5,6 @@
  * The fake answers the streamed chat from a recorded fixture and the two side calls (title, summary) as plain JSON.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -13,7 +12,7 @@ import { TITLE_INSTRUCTIONS } from '../server/chat/generated-title';
 import { SUMMARY_INSTRUCTIONS } from '../server/chat/summary';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../server/model/replay-server';
 import { ChatPage } from './chat-page';
-import { type OwnServer, startOwnServer } from './own-server';
+import { freePort, type OwnServer, startOwnServer } from './own-server';
 import { screenshotPath } from './screenshot-path';
 
 test.describe.configure({ mode: 'serial' });
@@ -28,16 +27,6 @@ const CONTEXT_WINDOW = 4096;
 let ollama: ReplayServer;
 let server: OwnServer;
 let tmp: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 type Wire = { stream?: boolean; messages: { role: string; content: unknown }[] };
 const systemOf = (r: ReceivedRequest) => (r.body as Wire).messages.find((m) => m.role === 'system')?.content;

@@ -6,13 +6,12 @@
  * activated on A shows on B.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { createScratchDatabase, type ScratchPostgres, startScratchPostgres } from '../test/pg-scratch';
 import { ChatPage } from './chat-page';
-import { type OwnServer, startOwnServer } from './own-server';
+import { freePort, type OwnServer, startOwnServer } from './own-server';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,16 +22,6 @@ let tmp: string;
 let pg: ScratchPostgres | null = null;
 let a: OwnServer | undefined;
 let b: OwnServer | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);

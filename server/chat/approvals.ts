@@ -89,7 +89,7 @@ export async function applyApprovals(
   answers: readonly ApprovalAnswer[],
   ctx: ApprovalContext,
 ): Promise<ChatMessage> {
-  if (!message || message.role !== 'assistant') {
+  if (message?.role !== 'assistant') {
     throw new AppError('conflict:chat', 'There is no answer waiting for approval in this chat');
   }
   const pending = new Map(

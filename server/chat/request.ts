@@ -17,6 +17,14 @@ export const chatIdSchema = z
   .max(100)
   .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, "_" and "-"');
 
+/** The `:id` of a `/api/chats/:id/...` route, validated (400 `bad_request:chat` otherwise). */
+export async function chatIdFrom(params: Promise<{ id: string }>): Promise<string> {
+  const { id } = await params;
+  const parsed = chatIdSchema.safeParse(id);
+  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() }).loose();
 
 const userMessageSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getApp, storeFor } from '@/server/app';
 import { stopTurnAndWait } from '@/server/chat/active-turns';
-import { chatIdSchema, readJsonBody } from '@/server/chat/request';
+import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
 import { deleteWorkspace } from '@/server/workspace/workspace';
@@ -10,15 +10,8 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-async function chatId(params: Params['params']): Promise<string> {
-  const { id } = await params;
-  const parsed = chatIdSchema.safeParse(id);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-}
-
 export const GET = handle(async (request: Request, { params }: Params) => {
-  const id = await chatId(params);
+  const id = await chatIdFrom(params);
   const view = await (await storeFor(request)).loadChatView(id);
   if (!view) throw notFound('chat', id);
   return json(view);
@@ -35,7 +28,7 @@ const patchSchema = z
 
 /** Renames (`{ title }`) and/or picks the chat's model (`{ model }`). */
 export const PATCH = handle(async (request: Request, { params }: Params) => {
-  const id = await chatId(params);
+  const id = await chatIdFrom(params);
   const parsed = patchSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {
     throw new AppError(
@@ -57,7 +50,7 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
 });
 
 export const DELETE = handle(async (request: Request, { params }: Params) => {
-  const id = await chatId(params);
+  const id = await chatIdFrom(params);
   const store = await storeFor(request);
   // Another person's chat is a 404 before anything is stopped.
   if (!(await store.getChat(id))) throw notFound('chat', id);

@@ -1,6 +1,6 @@
 import { storeFor } from '@/server/app';
 import { exportChat } from '@/server/chat/export';
-import { chatIdSchema } from '@/server/chat/request';
+import { chatIdFrom } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, notFound } from '@/server/http';
 
@@ -10,15 +10,13 @@ type Params = { params: Promise<{ id: string }> };
 
 /** `GET /api/chats/:id/export?format=md|json`: the chat as a download. */
 export const GET = handle(async (request: Request, { params }: Params) => {
-  const { id } = await params;
-  const parsed = chatIdSchema.safeParse(id);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
+  const chatId = await chatIdFrom(params);
   const format = new URL(request.url).searchParams.get('format') ?? 'md';
   if (format !== 'md' && format !== 'json') {
     throw new AppError('bad_request:chat', 'Unknown export format: use format=md or format=json');
   }
-  const view = await (await storeFor(request)).loadChatView(parsed.data);
-  if (!view) throw notFound('chat', parsed.data);
+  const view = await (await storeFor(request)).loadChatView(chatId);
+  if (!view) throw notFound('chat', chatId);
   const file = exportChat(view, format);
   return new Response(file.body, {
     headers: {

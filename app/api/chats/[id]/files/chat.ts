@@ -1,6 +1,5 @@
 import { storeFor } from '@/server/app';
-import { chatIdSchema } from '@/server/chat/request';
-import { AppError } from '@/server/errors';
+import { chatIdFrom } from '@/server/chat/request';
 import { notFound } from '@/server/http';
 
 /**
@@ -8,9 +7,7 @@ import { notFound } from '@/server/http';
  * here, so another person's files are a 404 like a missing chat.
  */
 export async function existingChat(request: Request, params: Promise<{ id: string }>): Promise<string> {
-  const { id } = await params;
-  const parsed = chatIdSchema.safeParse(id);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
-  if (!(await (await storeFor(request)).getChat(parsed.data))) throw notFound('chat', parsed.data);
-  return parsed.data;
+  const chatId = await chatIdFrom(params);
+  if (!(await (await storeFor(request)).getChat(chatId))) throw notFound('chat', chatId);
+  return chatId;
 }

@@ -1,8 +1,7 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { storeFor } from '@/server/app';
-import { chatIdSchema } from '@/server/chat/request';
+import { chatIdFrom } from '@/server/chat/request';
 import { resumableStreams } from '@/server/chat/resumable';
-import { AppError } from '@/server/errors';
 import { handle } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
@@ -12,12 +11,10 @@ export const dynamic = 'force-dynamic';
  * answer). 204 when the chat is not answering; the page already shows what is stored.
  */
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
-  const parsed = chatIdSchema.safeParse(id);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
+  const chatId = await chatIdFrom(params);
   // Another person's chat: the same as a chat that is not answering.
-  const owned = (await (await storeFor(request)).getChat(parsed.data)) !== null;
-  const stream = owned ? resumableStreams().resume(parsed.data) : null;
+  const owned = (await (await storeFor(request)).getChat(chatId)) !== null;
+  const stream = owned ? resumableStreams().resume(chatId) : null;
   if (!stream) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   return new Response(stream.pipeThrough(new TextEncoderStream()), {
     headers: UI_MESSAGE_STREAM_HEADERS,

@@ -1,23 +1,15 @@
 import { storeFor } from '@/server/app';
-import { chatIdSchema, readJsonBody } from '@/server/chat/request';
+import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { switchChatVersion } from '@/server/chat/versions';
-import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-async function chatId(params: Params['params']): Promise<string> {
-  const { id } = await params;
-  const parsed = chatIdSchema.safeParse(id);
-  if (!parsed.success) throw new AppError('bad_request:chat', `Invalid chat id: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-}
-
 /** The chat's groups of versions: `{ versions: [{ parentId, index, count }] }`. */
 export const GET = handle(async (request: Request, { params }: Params) => {
-  const id = await chatId(params);
+  const id = await chatIdFrom(params);
   const store = await storeFor(request);
   if (!(await store.getChat(id))) throw notFound('chat', id);
   return json({ versions: await store.listVersions(id) });
@@ -25,7 +17,7 @@ export const GET = handle(async (request: Request, { params }: Params) => {
 
 /** Shows another version: `{ parentId, version }` -> the chat's messages and versions after the switch. */
 export const POST = handle(async (request: Request, { params }: Params) => {
-  const id = await chatId(params);
+  const id = await chatIdFrom(params);
   const body = await readJsonBody(request);
   return json(await switchChatVersion(await storeFor(request), id, body));
 });
