@@ -4,11 +4,15 @@
  */
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import type { CurrentUser } from '@/server/auth/access';
 import { currentUser } from '@/server/auth/current-user';
 
+/** The person viewing (null: no valid session), looked up once per request; metadata and page share it. */
+export const viewer = cache(async (): Promise<CurrentUser | null> => currentUser(await headers()));
+
 export async function pageUser(pathname: string): Promise<CurrentUser> {
-  const user = await currentUser(await headers());
+  const user = await viewer();
   if (!user) redirect(pathname === '/' ? '/login' : `/login?next=${encodeURIComponent(pathname)}`);
   return user;
 }

@@ -1,16 +1,20 @@
 /** Read models for server components (pages). Route handlers use `storeFor(request)` directly. */
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import { getApp, storeFor } from '../app';
 import type { ModelMenu } from '../model/registry';
 import type { ChatView } from './store';
 import type { ChatSummary } from './types';
 
+/** The viewer's store, looked up once per request (one session check however many reads a page makes). */
+const pageStore = cache(async () => storeFor(await headers()));
+
 export async function loadChatView(id: string): Promise<ChatView | null> {
-  return (await storeFor(await headers())).loadChatView(id);
+  return (await pageStore()).loadChatView(id);
 }
 
 export async function listChatSummaries(): Promise<ChatSummary[]> {
-  return (await storeFor(await headers())).listChats();
+  return (await pageStore()).listChats();
 }
 
 /**

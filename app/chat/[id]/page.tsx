@@ -1,12 +1,10 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AppShell } from '@/components/app-shell';
 import { ChatView } from '@/components/chat/chat-view';
-import { currentUser } from '@/server/auth/current-user';
 import { listChatSummaries, loadChatView, modelMenu } from '@/server/chat/queries';
-import { accountOf, pageUser } from '../../_lib/page-user';
+import { accountOf, pageUser, viewer } from '../../_lib/page-user';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +17,7 @@ const loadView = cache((id: string) => loadChatView(id));
 
 export async function generateMetadata({ params }: ChatPageProps): Promise<Metadata> {
   // Metadata renders beside the page: without a valid session it names no chat.
-  if (!(await currentUser(await headers()))) return { title: 'skillchat' };
+  if (!(await viewer())) return { title: 'skillchat' };
   const view = await loadView((await params).id);
   return { title: view ? `${view.chat.title} · skillchat` : 'Chat not found · skillchat' };
 }
