@@ -5,8 +5,20 @@
  * slow machine). Runs at `npm install` (postinstall) and as `npm run build:cli`; plain JavaScript so it needs
  * nothing but esbuild.
  *
- * The bundle must sit two levels below the project folder (bin/dist/), as bin/skills.ts does: `PROJECT_DIR` in
- * bin/cli/app.ts is computed from the running file's folder.
+ * What a call costs before it does any work is most of what `skills validate` costs (a bare `node -e 0` is ~110 ms
+ * of the 150 ms target here), so the layout is chosen for start-up:
+ * - CommonJS, not ES modules: Node 20's ES module loader costs ~20 ms more for the same code (measured on this
+ *   CLI's `validate`: 145 ms as ESM chunks, 127 ms as CommonJS).
+ * - One file per command module: bin/dist/skills.cjs is the dispatcher (bin/skills.ts: usage, `--version`, exit
+ *   codes) and each `import('./cli/X')` in it becomes `require('./X.cjs')`, a bundle of that module and what it
+ *   uses. esbuild cannot split CommonJS output into shared chunks, so shared code (bin/cli/command.ts, the skill
+ *   parser) is copied into each file; a call loads the dispatcher and one command file, and one big file would
+ *   make every call parse every command (~250 ms for `validate`, measured).
+ * - Heavy libraries used on one path only (`yaml` for frontmatter the fast path cannot read, the 2.7 MB o200k token
+ *   table for `list`) are files of their own, loaded on first use through a stand-in (`lazyLibrary` below).
+ *
+ * The files must sit two levels below the project folder (bin/dist/): `PROJECT_DIR` in bin/cli/command.ts is
+ * computed from the running file's folder.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,82 +28,101 @@ import { build } from 'esbuild';
 const binDir = import.meta.dirname;
 const outdir = path.join(binDir, 'dist');
 const started = performance.now();
+const require = createRequire(import.meta.url);
+const minify = process.env.SKILLS_CLI_MINIFY !== '0'; // 0: readable bundle, for profiling
+
+/** Libraries bundled on their own and loaded on first use: package specifier -> file in bin/dist/. */
+const LAZY = { yaml: 'yaml.cjs', 'gpt-tokenizer/encoding/o200k_base': 'o200k.cjs' };
 
 /**
- * `yaml` (130 kB minified, ~40 ms of a `validate` call to compile) is needed only for frontmatter the fast path
- * (server/skills/frontmatter-fast.ts) cannot read, and the parser is synchronous, so a dynamic import() cannot defer
- * it. In the bundle, `import ... from 'yaml'` gets a stand-in whose exports load bin/dist/yaml.cjs (yaml bundled
- * on its own) with require() on first use. The stand-in exports every name yaml exports (listed from the package
- * at build time), so an import of a name yaml lacks still fails the build.
+ * `yaml` (130 kB minified, ~40 ms of a `validate` call to compile) and the token table are synchronous libraries, so
+ * a dynamic import() cannot defer them. In the bundle, `import ... from 'yaml'` gets a stand-in whose exports
+ * require() the library's own file on first use. The stand-in exports every name the library exports (listed from
+ * the package at build time), so an import of a name it lacks still fails the build.
  */
-const require = createRequire(import.meta.url);
-const YAML_NAMES = Object.keys(require('yaml')).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
-const lazyYaml = {
-  name: 'lazy-yaml',
+const lazyLibrary = {
+  name: 'lazy-library',
   setup(b) {
-    b.onResolve({ filter: /^yaml$/ }, (args) =>
-      args.namespace === 'lazy-yaml' ? undefined : { path: 'yaml', namespace: 'lazy-yaml' },
+    const filter = new RegExp(
+      `^(${Object.keys(LAZY)
+        .map((s) => s.replace(/[/.]/g, '\\$&'))
+        .join('|')})$`,
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => ({
-      loader: 'js',
-      contents: [
-        "import { createRequire } from 'node:module';",
-        'let yaml;',
-        "const load = () => (yaml ??= createRequire(import.meta.url)('./yaml.cjs'));",
-        // A function target, so the stand-in can be called, constructed (`new LineCounter()`) and read
-        // (`Scalar.PLAIN`); `instanceof` reads `prototype` through the get trap, so it works too.
-        'const lazy = (name) => new Proxy(function () {}, {',
-        '  apply: (_t, self, args) => Reflect.apply(load()[name], self, args),',
-        '  construct: (_t, args) => Reflect.construct(load()[name], args),',
-        '  get: (_t, key) => load()[name][key],',
-        '});',
-        ...YAML_NAMES.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
-      ].join('\n'),
-    }));
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-library' }, (args) => {
+      const names = Object.keys(require(args.path)).filter((n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n));
+      return {
+        loader: 'js',
+        contents: [
+          'let library;',
+          `const load = () => (library ??= require(__dirname + '/${LAZY[args.path]}'));`,
+          // A function target, so the stand-in can be called, constructed (`new LineCounter()`) and read
+          // (`Scalar.PLAIN`); `instanceof` reads `prototype` through the get trap, so it works too.
+          'const lazy = (name) => new Proxy(function () {}, {',
+          '  apply: (_t, self, args) => Reflect.apply(load()[name], self, args),',
+          '  construct: (_t, args) => Reflect.construct(load()[name], args),',
+          '  get: (_t, key) => load()[name][key],',
+          '});',
+          ...names.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
+        ].join('\n'),
+      };
+    });
   },
 };
 
-fs.rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { yaml: require.resolve('yaml') },
-  outdir,
+/** The dispatcher's `import('./cli/X')`s: left as `require('./X.cjs')`, and each X recorded to be bundled next. */
+const commandModules = new Set();
+const commandFiles = {
+  name: 'command-files',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\/[\w-]+$/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || args.importer !== path.join(binDir, 'skills.ts')) return undefined;
+      const name = path.basename(args.path);
+      commandModules.add(name);
+      return { path: `./${name}.cjs`, external: true };
+    });
+  },
+};
+
+const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   outExtension: { '.js': '.cjs' },
-  minify: process.env.SKILLS_CLI_MINIFY !== '0',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-await build({
-  plugins: [lazyYaml],
-  entryPoints: { skills: path.join(binDir, 'skills.ts') },
+  // esbuild keeps `import()` in CommonJS output, which would load the command files through the ES module loader
+  // again; unsupported, it becomes `Promise.resolve().then(() => require(...))`.
+  supported: { 'dynamic-import': false },
   outdir,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // Each command is imported when it runs (bin/skills.ts) and the o200k token table (3 MB) by `list` only;
-  // splitting keeps what one command needs out of the others' start-up.
-  splitting: true,
-  outExtension: { '.js': '.mjs' },
-  // Chunks sit beside the entry, not in a subfolder: `PROJECT_DIR` (bin/cli/command.ts) is two levels up from
-  // whichever file it lands in.
-  chunkNames: '[name]-[hash]',
-  // Native addon: never bundled (the CLI does not load it today; this keeps it that way if an import slips in).
+  minify,
+  // Native addon: never bundled (`list` opens the app's SQLite file read-only through it, when it exists).
   external: ['better-sqlite3'],
   tsconfig: path.join(binDir, '..', 'tsconfig.json'),
-  // Bundled CommonJS dependencies call `require`, which an ES module does not have.
-  banner: {
-    js: "import { createRequire as __skillsRequire } from 'node:module'; const require = __skillsRequire(import.meta.url);",
-  },
-  // Minified, the bundle is about half the size, and compiling it is a third of a `validate` call's CPU time.
-  minify: process.env.SKILLS_CLI_MINIFY !== '0', // 0: readable bundle, for profiling
-  // Not loaded at run time (that would cost start-up); `node --enable-source-maps bin/dist/skills.mjs` uses them.
+  // The sources are ES modules: in CommonJS `import.meta` is the file's own __dirname and URL.
+  define: { 'import.meta.dirname': '__dirname', 'import.meta.url': '__skillsFileUrl' },
+  banner: { js: 'var __skillsFileUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // Not loaded at run time (that would cost start-up); `node --enable-source-maps bin/dist/skills.cjs` uses them.
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+
+fs.rmSync(outdir, { recursive: true, force: true });
+for (const [specifier, file] of Object.entries(LAZY)) {
+  await build({
+    ...common,
+    entryPoints: [require.resolve(specifier)],
+    outdir: undefined,
+    outfile: path.join(outdir, file),
+    sourcemap: false,
+    define: undefined,
+    banner: undefined,
+  });
+}
+await build({ ...common, plugins: [commandFiles], entryPoints: { skills: path.join(binDir, 'skills.ts') } });
+await build({
+  ...common,
+  plugins: [lazyLibrary],
+  entryPoints: Object.fromEntries([...commandModules].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)])),
 });
-fs.writeFileSync(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
 process.stdout.write(`skills: CLI bundled into bin/dist/ in ${Math.round(performance.now() - started)} ms\n`);

@@ -100,7 +100,29 @@ describe('wrapper', () => {
     const fromSource = await skills(['--version'], { env: { SKILLS_FROM_SOURCE: '1' } });
     expect(bundled).toEqual({ code: 0, stdout: expect.stringMatching(/^skills, version /), stderr: '' });
     expect(fromSource).toEqual(bundled);
-    expect(fs.existsSync(path.join(PROJECT, 'bin', 'dist', 'skills.mjs'))).toBe(true);
+    expect(fs.existsSync(path.join(PROJECT, 'bin', 'dist', 'skills.cjs'))).toBe(true);
+  });
+
+  it('without the bundle, says so and how to build it, then runs the sources through tsx', async () => {
+    // A project folder with the wrapper, a stand-in bin/skills.ts, this project's tsx and no bin/dist/.
+    const project = path.join(tmp, 'no-bundle');
+    fs.mkdirSync(path.join(project, 'bin'), { recursive: true });
+    fs.mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+    fs.copyFileSync(SKILLS, path.join(project, 'bin', 'skills'));
+    fs.chmodSync(path.join(project, 'bin', 'skills'), 0o755);
+    fs.writeFileSync(path.join(project, 'bin', 'skills.ts'), "console.log('from source', process.argv.slice(2));\n");
+    fs.copyFileSync(path.join(PROJECT, 'tsconfig.json'), path.join(project, 'tsconfig.json'));
+    fs.symlinkSync(
+      path.join(PROJECT, 'node_modules', '.bin', 'tsx'),
+      path.join(project, 'node_modules', '.bin', 'tsx'),
+    );
+    const run = await spawnCli(path.join(project, 'bin', 'skills'), ['validate', 'x'], { cwd: os.tmpdir() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("from source [ 'validate', 'x' ]\n");
+    expect(run.stderr).toBe(
+      `skills: ${project}/bin/dist/skills.cjs is missing, running the TypeScript sources through tsx (slower); ` +
+        '`npm run build:cli` builds it\n',
+    );
   });
 });
 

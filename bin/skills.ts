@@ -1,7 +1,7 @@
 /**
  * `skills`: the skills-ref commands (`validate`, `read-properties`, `to-prompt`, same output and exit codes) and the
  * app's view of skills (`list`, `match`, `read-resource`), all thin layers over server/skills/. Run through the
- * `bin/skills` wrapper, which finds this project's tsx.
+ * `bin/skills` wrapper: the bundle of this file (bin/build-cli.mjs) with node, or this file through tsx.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,16 +9,17 @@ import {
   type Command,
   errorMessage,
   type Io,
+  isUsageError,
   PROGRAM,
   PROJECT_DIR,
   printUsageError,
   twoColumns,
-  UsageError,
 } from './cli/command';
 
 /**
  * Each command is imported when it runs, so a call loads only what its command needs: `validate` does not pay for
- * zod, the installer's zip libraries or the matcher (esbuild splits each import into its own chunk).
+ * zod, the installer's zip libraries or the matcher. In the bundle each `./cli/X` imported here is a CommonJS file
+ * of its own, bin/dist/X.cjs, loaded with require (bin/build-cli.mjs).
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./cli/skills-ref')).validateCommand,
@@ -76,10 +77,10 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) return printUsageError(error, io);
-    // A broken skillchat.config.json is the person's to fix, not a crash: say what is wrong with it.
-    const { ConfigError } = await import('../server/config');
-    if (error instanceof ConfigError) {
+    if (isUsageError(error)) return printUsageError(error, io);
+    // A broken skillchat.config.json is the person's to fix, not a crash: say what is wrong with it. By name, as
+    // isUsageError: in the bundle the command's copy of server/config.ts is not this file's.
+    if (error instanceof Error && error.name === 'ConfigError') {
       io.err(`Error: ${error.message}\n`);
       return 1;
     }

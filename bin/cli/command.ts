@@ -36,15 +36,26 @@ export interface Command {
   run(args: string[], io: Io): Promise<number>;
 }
 
+/**
+ * In the bundle each command module is a file of its own with its own copy of this module (bin/build-cli.mjs), so a
+ * usage error is recognised by a brand every copy shares (`isUsageError`), not by `instanceof`.
+ */
+const USAGE_ERROR = Symbol.for('skillchat.skills.UsageError');
+
 /** A bad invocation (click's `UsageError`): printed with the command's usage line, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly [USAGE_ERROR] = true;
   constructor(
     message: string,
     readonly command: Pick<Command, 'name' | 'args'>,
   ) {
     super(message);
   }
+}
+
+export function isUsageError(error: unknown): error is UsageError {
+  return typeof error === 'object' && error !== null && USAGE_ERROR in error;
 }
 
 export function printUsageError(error: UsageError, io: Io): number {
