@@ -32,13 +32,19 @@ const require = createRequire(import.meta.url);
 const minify = process.env.SKILLS_CLI_MINIFY !== '0'; // 0: readable bundle, for profiling
 
 /** Libraries bundled on their own and loaded on first use: package specifier -> file in bin/dist/. */
-const LAZY = { yaml: 'yaml.cjs', 'gpt-tokenizer/encoding/o200k_base': 'o200k.cjs' };
+const LAZY = {
+  yaml: 'yaml.cjs',
+  'gpt-tokenizer/encoding/o200k_base': 'o200k.cjs',
+  // The confusables table (115 kB, ~35 ms to load): only a scan that parses skills needs it, not a kept answer.
+  unhomoglyph: 'unhomoglyph.cjs',
+};
 
 /**
- * `yaml` (130 kB minified, ~40 ms of a `validate` call to compile) and the token table are synchronous libraries, so
- * a dynamic import() cannot defer them. In the bundle, `import ... from 'yaml'` gets a stand-in whose exports
- * require() the library's own file on first use. The stand-in exports every name the library exports (listed from
- * the package at build time), so an import of a name it lacks still fails the build.
+ * `yaml` (130 kB minified, ~40 ms of a `validate` call to compile), the token table and the confusables are
+ * synchronous libraries, so a dynamic import() cannot defer them. In the bundle, `import ... from 'yaml'` gets a
+ * stand-in whose exports require() the library's own file on first use. The stand-in exports every name the library
+ * exports (listed from the package at build time), so an import of a name it lacks still fails the build; a library
+ * that is one function (unhomoglyph) is its default export.
  */
 const lazyLibrary = {
   name: 'lazy-library',
@@ -50,7 +56,8 @@ const lazyLibrary = {
     );
     b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-library' }, (args) => {
-      const names = Object.keys(require(args.path)).filter((n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n));
+      const library = require(args.path);
+      const names = Object.keys(library).filter((n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n));
       return {
         loader: 'js',
         contents: [
@@ -59,10 +66,11 @@ const lazyLibrary = {
           // A function target, so the stand-in can be called, constructed (`new LineCounter()`) and read
           // (`Scalar.PLAIN`); `instanceof` reads `prototype` through the get trap, so it works too.
           'const lazy = (name) => new Proxy(function () {}, {',
-          '  apply: (_t, self, args) => Reflect.apply(load()[name], self, args),',
-          '  construct: (_t, args) => Reflect.construct(load()[name], args),',
-          '  get: (_t, key) => load()[name][key],',
+          '  apply: (_t, self, args) => Reflect.apply(name === undefined ? load() : load()[name], self, args),',
+          '  construct: (_t, args) => Reflect.construct(name === undefined ? load() : load()[name], args),',
+          '  get: (_t, key) => (name === undefined ? load() : load()[name])[key],',
           '});',
+          ...(typeof library === 'function' ? ['export default lazy(undefined);'] : []),
           ...names.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
         ].join('\n'),
       };

@@ -1,11 +1,12 @@
 /**
  * Application configuration: embedded defaults, then `skillchat.config.json` (or the file named by
- * SKILLCHAT_CONFIG), then environment overrides. Validated with zod so a typo is a clear error, not a silent default.
+ * SKILLCHAT_CONFIG), then environment overrides. Validated with zod (zod/mini: server/config-parts.ts) so a typo is a clear error, not a silent default.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { count, text } from './config-parts';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import {
   resolveScriptsConfig,
@@ -31,77 +32,61 @@ export interface SkillRoot {
 
 export const CONFIG_FILE_NAME = 'skillchat.config.json';
 
-const limitsSchema = z
-  .object({
-    /** Bytes of SKILL.md read before parsing; larger files are not loaded. */
-    maxSkillFileBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxSkillFileBytes),
-    /** Bytes of frontmatter parsed (yaml's duplicate-key check is quadratic). */
-    maxFrontmatterBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxFrontmatterBytes),
-    /** Bytes of a resource returned to the model; more is truncated with a notice. */
-    maxResourceBytes: z.number().int().positive().default(DEFAULT_LIMITS.maxResourceBytes),
-    /** How deep discovery descends inside a root looking for skill folders. */
-    maxDepth: z.number().int().min(1).max(20).default(DEFAULT_LIMITS.maxDepth),
-    /** Hidden characters (tag, bidi, zero-width) in SKILL.md: `warn` loads the skill with a warning, `block` does not. */
-    hiddenText: z.enum(['warn', 'block']).default(DEFAULT_LIMITS.hiddenText),
-    /**
-     * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
-     * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
-     */
-    maxFoldersPerRoot: z.number().int().positive().default(DEFAULT_LIMITS.maxFoldersPerRoot),
-  })
-  .strict();
+const limitsSchema = z.strictObject({
+  /** Bytes of SKILL.md read before parsing; larger files are not loaded. */
+  maxSkillFileBytes: count(DEFAULT_LIMITS.maxSkillFileBytes),
+  /** Bytes of frontmatter parsed (yaml's duplicate-key check is quadratic). */
+  maxFrontmatterBytes: count(DEFAULT_LIMITS.maxFrontmatterBytes),
+  /** Bytes of a resource returned to the model; more is truncated with a notice. */
+  maxResourceBytes: count(DEFAULT_LIMITS.maxResourceBytes),
+  /** How deep discovery descends inside a root looking for skill folders. */
+  maxDepth: z._default(z.int().check(z.gte(1), z.lte(20)), DEFAULT_LIMITS.maxDepth),
+  /** Hidden characters (tag, bidi, zero-width) in SKILL.md: `warn` loads the skill with a warning, `block` does not. */
+  hiddenText: z._default(z.enum(['warn', 'block']), DEFAULT_LIMITS.hiddenText),
+  /**
+   * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
+   * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
+   */
+  maxFoldersPerRoot: count(DEFAULT_LIMITS.maxFoldersPerRoot),
+});
 
-const installSchema = z
-  .object({
-    /** Where installs go (writable). Default: `~/.skillchat/skills` when it is a root, else the first root. */
-    root: z.string().min(1).optional(),
-    /** Most files an archive or repository may hold. */
-    maxFiles: z.number().int().positive().default(1000),
-    /** Most bytes it may unpack to. */
-    maxBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(50 * 1024 * 1024),
-    /** Highest compression ratio of an entry (or the archive) over 1 MiB: a zip bomb's is in the thousands. */
-    maxRatio: z.number().positive().default(100),
-    /** Most bytes downloaded for an archive or an index. */
-    maxDownloadBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(20 * 1024 * 1024),
-  })
-  .strict();
+const installSchema = z.strictObject({
+  /** Where installs go (writable). Default: `~/.skillchat/skills` when it is a root, else the first root. */
+  root: z.optional(text()),
+  /** Most files an archive or repository may hold. */
+  maxFiles: count(1000),
+  /** Most bytes it may unpack to. */
+  maxBytes: count(50 * 1024 * 1024),
+  /** Highest compression ratio of an entry (or the archive) over 1 MiB: a zip bomb's is in the thousands. */
+  maxRatio: z._default(z.number().check(z.positive()), 100),
+  /** Most bytes downloaded for an archive or an index. */
+  maxDownloadBytes: count(20 * 1024 * 1024),
+});
 
 export type InstallConfig = Omit<z.infer<typeof installSchema>, 'root'> & { root: string };
 
-const rootSchema = z
-  .object({ path: z.string().min(1), scope: z.enum(['project', 'user']).default('project') })
-  .strict();
+const rootSchema = z.strictObject({ path: text(), scope: z._default(z.enum(['project', 'user']), 'project') });
 
 export const PERMISSIONS = ['allow', 'ask', 'deny'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const permissionsSchema = z
-  .object({
-    /** Skill-name globs to a permission (`"pdf-*": "ask"`); the most specific pattern wins. */
-    rules: z.record(z.string().min(1), z.enum(PERMISSIONS)).optional(),
-    /** Default per source; `parent-agents` is `.agents/skills` in a folder above the app. */
-    defaults: z
-      .object({
+const permissionsSchema = z.strictObject({
+  /** Skill-name globs to a permission (`"pdf-*": "ask"`); the most specific pattern wins. */
+  rules: z.optional(z.record(text(), z.enum(PERMISSIONS))),
+  /** Default per source; `parent-agents` is `.agents/skills` in a folder above the app. */
+  defaults: z.optional(
+    z.partial(
+      z.strictObject({
         app: z.enum(PERMISSIONS),
         agents: z.enum(PERMISSIONS),
         'parent-agents': z.enum(PERMISSIONS),
         'user-agents': z.enum(PERMISSIONS),
         'user-skillchat': z.enum(PERMISSIONS),
         configured: z.enum(PERMISSIONS),
-      })
-      .partial()
-      .strict()
-      .optional(),
-  })
-  .strict();
+      }),
+    ),
+  ),
+});
 
 export type PermissionsConfig = z.infer<typeof permissionsSchema>;
 
@@ -109,54 +94,47 @@ export type PermissionsConfig = z.infer<typeof permissionsSchema>;
 export const SKILL_MODES = ['pinned', 'auto', 'search', 'manual', 'off'] as const;
 export type SkillMode = (typeof SKILL_MODES)[number];
 
-const catalogSchema = z
-  .object({
-    /** Tokens the catalog may take when the model's context window is unknown (default 4000). */
-    budgetTokens: z.number().int().positive().optional(),
-    /** Share of the model's context window the catalog may take, when the window is known (default 2). */
-    budgetPercent: z.number().positive().max(100).optional(),
-  })
-  .strict();
+const catalogSchema = z.strictObject({
+  /** Tokens the catalog may take when the model's context window is unknown (default 4000). */
+  budgetTokens: z.optional(z.int().check(z.positive())),
+  /** Share of the model's context window the catalog may take, when the window is known (default 2). */
+  budgetPercent: z.optional(z.number().check(z.positive(), z.lte(100))),
+});
 
 export type CatalogConfig = z.infer<typeof catalogSchema>;
 
-const skillsSchema = z
-  .object({
-    /** Skill-name globs to a mode (`"pdf-*": "pinned"`); the most specific pattern wins (see globs.ts). */
-    modes: z.record(z.string().min(1), z.enum(SKILL_MODES)).optional(),
-  })
-  .strict();
+const skillsSchema = z.strictObject({
+  /** Skill-name globs to a mode (`"pdf-*": "pinned"`); the most specific pattern wins (see globs.ts). */
+  modes: z.optional(z.record(text(), z.enum(SKILL_MODES))),
+});
 
-export const configFileSchema = z
-  .object({
-    permissions: permissionsSchema.optional(),
-    catalog: catalogSchema.optional(),
-    skills: skillsSchema.optional(),
-    /** Watch the skill roots and reload on change (default true; SKILLCHAT_WATCH=0 turns it off). */
-    watch: z.boolean().optional(),
-    /** Replaces the default roots when given (precedence = order). Relative paths are relative to the app dir. */
-    skillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
-    /** Added after the default roots. */
-    extraSkillRoots: z.array(z.union([z.string().min(1), rootSchema])).optional(),
-    limits: limitsSchema.partial().optional(),
-    install: installSchema.partial().optional(),
-    database: z.string().min(1).optional(),
-    /** Script sandbox, chat workspaces and the skills runtime (server/sandbox/config.ts). */
-    sandbox: sandboxConfigSchema.partial().optional(),
-    workspace: workspaceConfigSchema.partial().optional(),
-    runtime: runtimeConfigSchema.partial().optional(),
-    server: z
-      .object({
-        host: z.string().min(1).optional(),
-        port: z.number().int().min(1).max(65535).optional(),
-        allowedHosts: z.array(z.string().min(1)).optional(),
-        /** On SIGTERM/SIGINT, how long running answers may go on before they are stored as interrupted. */
-        shutdownGraceMs: z.number().int().min(0).max(60_000).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const configFileSchema = z.strictObject({
+  permissions: z.optional(permissionsSchema),
+  catalog: z.optional(catalogSchema),
+  skills: z.optional(skillsSchema),
+  /** Watch the skill roots and reload on change (default true; SKILLCHAT_WATCH=0 turns it off). */
+  watch: z.optional(z.boolean()),
+  /** Replaces the default roots when given (precedence = order). Relative paths are relative to the app dir. */
+  skillRoots: z.optional(z.array(z.union([text(), rootSchema]))),
+  /** Added after the default roots. */
+  extraSkillRoots: z.optional(z.array(z.union([text(), rootSchema]))),
+  limits: z.optional(z.partial(limitsSchema)),
+  install: z.optional(z.partial(installSchema)),
+  database: z.optional(text()),
+  /** Script sandbox, chat workspaces and the skills runtime (server/sandbox/config.ts). */
+  sandbox: z.optional(z.partial(sandboxConfigSchema)),
+  workspace: z.optional(z.partial(workspaceConfigSchema)),
+  runtime: z.optional(z.partial(runtimeConfigSchema)),
+  server: z.optional(
+    z.strictObject({
+      host: z.optional(text()),
+      port: z.optional(z.int().check(z.gte(1), z.lte(65535))),
+      allowedHosts: z.optional(z.array(text())),
+      /** On SIGTERM/SIGINT, how long running answers may go on before they are stored as interrupted. */
+      shutdownGraceMs: z.optional(z.int().check(z.gte(0), z.lte(60_000))),
+    }),
+  ),
+});
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
 // The schema's output and the hand-written type must stay the same: either way round is a compile error.

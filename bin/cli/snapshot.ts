@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeStamp } from '../../server/skills/scan-cache-file';
+import { codeStamp, writeCacheFile } from '../../server/skills/scan-cache-file';
 
 /** Bumped by hand when a payload's shape changes. */
 const FORMAT = 1;
@@ -17,7 +17,8 @@ const FORMAT = 1;
 export interface Snapshot {
   /** The payload stored under this key, or null. */
   readonly hit: Buffer | null;
-  save(payload: string | Uint8Array): void;
+  /** Stores the payload, given whole or in parts (written one after the other, without joining them first). */
+  save(payload: string | Uint8Array | readonly Uint8Array[]): void;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -33,9 +34,22 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
   const header = Buffer.from(`${FORMAT} ${sha256(`${version}\0${key}`)}\n`);
   let hit: Buffer | null = null;
   try {
-    const bytes = fs.readFileSync(file);
-    if (bytes.length >= header.length && bytes.subarray(0, header.length).equals(header)) {
-      hit = bytes.subarray(header.length);
+    // The header first: a stale answer (16 MB for `list --json` over 10,000 skills) is not read at all.
+    const fd = fs.openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(header.length);
+      if (fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(header)) {
+        const body = Buffer.allocUnsafe(fs.fstatSync(fd).size - header.length);
+        let read = 0;
+        while (read < body.length) {
+          const n = fs.readSync(fd, body, read, body.length - read, header.length + read);
+          if (n === 0) break;
+          read += n;
+        }
+        hit = body.subarray(0, read);
+      }
+    } finally {
+      fs.closeSync(fd);
     }
   } catch {
     // Missing or unreadable: no answer kept.
@@ -43,21 +57,9 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
   return {
     hit,
     save(payload) {
-      const tmp = `${file}.${process.pid}.tmp`;
-      try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const fd = fs.openSync(tmp, 'w', 0o600);
-        try {
-          fs.writeSync(fd, header);
-          if (typeof payload === 'string') fs.writeSync(fd, payload);
-          else fs.writeSync(fd, payload);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(tmp, file);
-      } catch {
-        fs.rmSync(tmp, { force: true });
-      }
+      const parts =
+        typeof payload === 'string' ? [Buffer.from(payload)] : ArrayBuffer.isView(payload) ? [payload] : payload;
+      writeCacheFile(dir, file, [header, ...parts]);
     },
   };
 }

@@ -3,44 +3,32 @@
  * `runtime` in skillchat.config.json). Kept beside the sandbox so `server/config.ts` only plugs the schemas in.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { count, text } from '../config-parts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types';
 
-export const sandboxConfigSchema = z
-  .object({
-    /** `auto` picks bwrap where it can start a sandbox, else just-bash. */
-    backend: z.enum(['auto', 'bwrap', 'just-bash']).default('auto'),
-    /** uid/gid scripts run as when the server runs as root (RLIMIT_NPROC does not apply to root). */
-    uid: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 2)
-      .default(65534),
-    timeoutMs: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.timeoutMs),
-    cpuSeconds: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.cpuSeconds),
-    memoryMb: z.number().int().min(64).default(DEFAULT_SANDBOX_LIMITS.memoryMb),
-    maxProcesses: z.number().int().min(4).default(DEFAULT_SANDBOX_LIMITS.maxProcesses),
-    maxOutputBytes: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.maxOutputBytes),
-    tmpMb: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.tmpMb),
-  })
-  .strict();
+export const sandboxConfigSchema = z.strictObject({
+  /** `auto` picks bwrap where it can start a sandbox, else just-bash. */
+  backend: z._default(z.enum(['auto', 'bwrap', 'just-bash']), 'auto'),
+  /** uid/gid scripts run as when the server runs as root (RLIMIT_NPROC does not apply to root). */
+  uid: z._default(z.int().check(z.gte(1), z.lte(2 ** 31 - 2)), 65534),
+  timeoutMs: count(DEFAULT_SANDBOX_LIMITS.timeoutMs),
+  cpuSeconds: count(DEFAULT_SANDBOX_LIMITS.cpuSeconds),
+  memoryMb: z._default(z.int().check(z.gte(64)), DEFAULT_SANDBOX_LIMITS.memoryMb),
+  maxProcesses: z._default(z.int().check(z.gte(4)), DEFAULT_SANDBOX_LIMITS.maxProcesses),
+  maxOutputBytes: count(DEFAULT_SANDBOX_LIMITS.maxOutputBytes),
+  tmpMb: count(DEFAULT_SANDBOX_LIMITS.tmpMb),
+});
 
-export const workspaceConfigSchema = z
-  .object({
-    /** Folder holding one workspace per chat. Default `<data folder>/workspaces`. */
-    dir: z.string().min(1).optional(),
-    maxUploadBytes: z
-      .number()
-      .int()
-      .positive()
-      .default(25 * 1024 * 1024),
-    maxFiles: z.number().int().positive().default(100),
-    maxWorkspaceBytes: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.maxWorkspaceBytes),
-    /** Files, folders and links at any depth; a script passing it is stopped (uploads stop at `maxFiles`). */
-    maxWorkspaceEntries: z.number().int().positive().default(DEFAULT_SANDBOX_LIMITS.maxWorkspaceEntries),
-  })
-  .strict();
+export const workspaceConfigSchema = z.strictObject({
+  /** Folder holding one workspace per chat. Default `<data folder>/workspaces`. */
+  dir: z.optional(text()),
+  maxUploadBytes: count(25 * 1024 * 1024),
+  maxFiles: count(100),
+  maxWorkspaceBytes: count(DEFAULT_SANDBOX_LIMITS.maxWorkspaceBytes),
+  /** Files, folders and links at any depth; a script passing it is stopped (uploads stop at `maxFiles`). */
+  maxWorkspaceEntries: count(DEFAULT_SANDBOX_LIMITS.maxWorkspaceEntries),
+});
 
 export const DEFAULT_PYTHON_PACKAGES = [
   'pypdf',
@@ -55,16 +43,14 @@ export const DEFAULT_PYTHON_PACKAGES = [
 ];
 export const DEFAULT_NODE_PACKAGES = ['pptxgenjs', 'docx', 'exceljs', 'pdf-lib'];
 
-export const runtimeConfigSchema = z
-  .object({
-    /** Folder of the runtime (`python/` venv, `node/` packages). Default `<app>/data/runtime`. */
-    dir: z.string().min(1).optional(),
-    /** Interpreter the venv is made from; must live under /usr so the sandbox can see it. */
-    python: z.string().min(1).default('/usr/bin/python3'),
-    pythonPackages: z.array(z.string().min(1)).default(DEFAULT_PYTHON_PACKAGES),
-    nodePackages: z.array(z.string().min(1)).default(DEFAULT_NODE_PACKAGES),
-  })
-  .strict();
+export const runtimeConfigSchema = z.strictObject({
+  /** Folder of the runtime (`python/` venv, `node/` packages). Default `<app>/data/runtime`. */
+  dir: z.optional(text()),
+  /** Interpreter the venv is made from; must live under /usr so the sandbox can see it. */
+  python: z._default(text(), '/usr/bin/python3'),
+  pythonPackages: z._default(z.array(text()), DEFAULT_PYTHON_PACKAGES),
+  nodePackages: z._default(z.array(text()), DEFAULT_NODE_PACKAGES),
+});
 
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
 

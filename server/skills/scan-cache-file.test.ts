@@ -100,6 +100,39 @@ describe('scan cache on disk', () => {
     expect(next.result.skills).toHaveLength(3);
   });
 
+  it('treats a damaged entry line as an empty cache', async () => {
+    await run();
+    const [file] = fs.readdirSync(cacheDir);
+    const lines = fs.readFileSync(path.join(cacheDir, file!), 'utf8').split('\n');
+    lines[2] = lines[2]!.slice(0, 10);
+    fs.writeFileSync(path.join(cacheDir, file!), lines.join('\n'));
+    expect((await run()).parsed).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('writes the unchanged entries back as the bytes it read, and only the edited one anew', async () => {
+    await run();
+    const [name] = fs.readdirSync(cacheDir);
+    const file = path.join(cacheDir, name!);
+    // Each entry's line, doctored so a fresh serialisation would differ (JSON that parses the same: a leading space).
+    const spaced = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i) => (i === 0 || line === '' ? line : ` ${line}`));
+    fs.writeFileSync(file, spaced.join('\n'));
+    writeSkill('beta', 'Edited: a longer description of beta.');
+    expect((await run()).parsed).toEqual(['beta']);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    expect(lines).toHaveLength(5); // header, three entries, the final newline
+    const byName = (n: string) => lines.find((l) => l.includes(`${path.sep}${n}\\u0000`))!;
+    expect(byName('alpha')).toBe(spaced.find((l) => l.includes(`${path.sep}alpha\\u0000`)));
+    expect(byName('gamma')).toBe(spaced.find((l) => l.includes(`${path.sep}gamma\\u0000`)));
+    expect(byName('alpha')).toMatch(/^ \[/);
+    expect(byName('beta')).toMatch(/^\[/);
+    expect(byName('beta')).toContain('Edited: a longer description of beta.');
+    // And the next process reads all three back without parsing any.
+    expect((await run()).parsed).toEqual([]);
+  });
+
   it('keys the file by limits: other limits parse afresh', async () => {
     await run();
     const other = { ...DEFAULT_LIMITS, maxFrontmatterBytes: 1024 };
