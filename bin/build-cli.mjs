@@ -131,6 +131,9 @@ await build({ ...common, plugins: [commandFiles], entryPoints: { skills: path.jo
 await build({
   ...common,
   plugins: [lazyLibrary],
-  entryPoints: Object.fromEntries([...commandModules].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)])),
+  entryPoints: Object.fromEntries(
+    // The token worker is started by file name (bin/cli/token-count.ts), not imported.
+    [...commandModules, 'token-worker'].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)]),
+  ),
 });
 process.stdout.write(`skills: CLI bundled into bin/dist/ in ${Math.round(performance.now() - started)} ms\n`);

@@ -46,8 +46,11 @@ export interface Walked {
    * null when the scan cache is off.
    */
   snapshot(slot: string, key: string): Snapshot | null;
-  /** Parses what the scan cache cannot answer and builds the result (call once). */
-  finish(): Promise<Discovered>;
+  /**
+   * Parses what the scan cache cannot answer and builds the result (call once). `onCold` is called first when
+   * nothing is kept from an earlier run, so every skill will be parsed: time to start slow work in parallel.
+   */
+  finish(onCold?: () => void): Promise<Discovered>;
 }
 
 /**
@@ -61,7 +64,8 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
     return {
       config,
       snapshot: () => null,
-      finish: async () => {
+      finish: async (onCold) => {
+        onCold?.();
         const result = await discoverSkills(roots, { limits: config.limits });
         return { config, result, tokens: (_input, count) => count() };
       },
@@ -73,9 +77,10 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
     config,
     snapshot: (slot, key) =>
       openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key, walked.fingerprint()])),
-    finish: async () => {
+    finish: async (onCold) => {
       // Read only now: a kept answer needs none of it.
       const persisted = openScanCache(cacheDir, roots, config.limits);
+      if (persisted.cache.entries.size === 0) onCold?.();
       const result = await walked.finish(persisted.cache);
       persisted.save();
       const tokens: Discovered['tokens'] = async (input, count) => {

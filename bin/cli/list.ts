@@ -13,6 +13,7 @@ import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/typ
 import { type Discovered, walk } from './app';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 import { readModeOverrides } from './mode-overrides';
+import { count as countCatalog, startCounter } from './token-count';
 
 export type SkillStatus = 'ok' | 'warnings';
 
@@ -46,8 +47,8 @@ export function skillStatus(skill: Skill): SkillStatus {
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
   const count = async () => {
-    const { countTokens, renderCatalog } = await import('../../server/skills/catalog');
-    return countTokens(renderCatalog(skills));
+    const { renderCatalog } = await import('../../server/skills/catalog');
+    return countCatalog(renderCatalog(skills));
   };
   // The catalog is a function of the names and descriptions alone: the same ones, the same count.
   return tokens ? tokens(JSON.stringify(skills.map((s) => [s.name, s.description])), count) : count();
@@ -252,7 +253,8 @@ export const listCommand: Command = {
     );
     if (snapshot?.hit && printKept(snapshot.hit, json, started, io)) return 0;
 
-    const { config, result, tokens } = await walked.finish();
+    // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
+    const { config, result, tokens } = await walked.finish(startCounter);
     const data = await toListJson(result, config, tokens, overrides.modes);
     if (!json) {
       const text = formatList(data);
