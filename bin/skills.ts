@@ -96,7 +96,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 main(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
-  outBytes: (bytes) => process.stdout.write(bytes),
+  // Written out when nothing is left queued: stdout to a file is synchronous, and so is a pipe on Linux.
+  outBytes: (bytes) => {
+    process.stdout.write(bytes);
+    return process.stdout.writableLength === 0;
+  },
   err: (text) => process.stderr.write(text),
 }).then(
   (code) => {

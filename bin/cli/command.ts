@@ -17,8 +17,12 @@ export const PROGRAM = 'skills';
 /** Where output goes; commands never touch `process` directly, so each one is a plain function. */
 export interface Io {
   out(text: string): void;
-  /** Bytes to stdout as they are (a kept answer: no decoding and encoding again); else `out` of their text. */
-  outBytes?(bytes: Uint8Array): void;
+  /**
+   * Bytes to stdout as they are (a kept answer: no decoding and encoding again); else `out` of their text. True when
+   * they are written out and the caller may reuse them; false when the output still holds them (an asynchronous
+   * stdout, a pipe on macOS: then they must stay as they are).
+   */
+  outBytes?(bytes: Uint8Array): boolean;
   err(text: string): void;
 }
 

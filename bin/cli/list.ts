@@ -13,6 +13,7 @@ import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/typ
 import { type Discovered, walk } from './app';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 import { readModeOverrides } from './mode-overrides';
+import type { Snapshot } from './snapshot';
 import { count as countCatalog, startCounter } from './token-count';
 
 export type SkillStatus = 'ok' | 'warnings';
@@ -204,19 +205,28 @@ function timesText(scannedAt: number, durationMs: number): string {
 }
 
 /** Prints a kept answer (for `--json`: with this run's scan time); false if it is not one this code wrote. */
-function printKept(kept: Buffer, json: boolean, started: number, io: Io): boolean {
-  const write = (bytes: Uint8Array) => (io.outBytes ? io.outBytes(bytes) : io.out(Buffer.from(bytes).toString()));
+function printKept(kept: Snapshot, json: boolean, started: number, io: Io): boolean {
+  const write = (bytes: Uint8Array) => {
+    if (io.outBytes) return io.outBytes(bytes);
+    io.out(Buffer.from(bytes).toString());
+    return true;
+  };
   if (!json) {
-    write(kept);
+    kept.copy(0, kept.size, write);
     return true;
   }
-  const eol = kept.indexOf(10);
-  const headLength = Number(kept.subarray(0, eol).toString());
-  if (eol === -1 || !Number.isSafeInteger(headLength) || eol + 1 + headLength > kept.length) return false;
-  const body = kept.subarray(eol + 1);
-  write(body.subarray(0, headLength));
+  // `${headLength}\n${head}${tail}`: the head is everything before the scan's time.
+  const first = Buffer.alloc(Math.min(24, kept.size));
+  kept.copy(0, first.length, (piece) => {
+    first.set(piece);
+    return true;
+  });
+  const eol = first.indexOf(10);
+  const headLength = Number(first.subarray(0, eol).toString());
+  if (eol === -1 || !Number.isSafeInteger(headLength) || eol + 1 + headLength > kept.size) return false;
+  kept.copy(eol + 1, eol + 1 + headLength, write);
   write(Buffer.from(timesText(Date.now(), performance.now() - started)));
-  write(body.subarray(headLength));
+  kept.copy(eol + 1 + headLength, kept.size, write);
   return true;
 }
 
@@ -251,7 +261,7 @@ export const listCommand: Command = {
       json ? 'list --json' : 'list',
       JSON.stringify([walked.config, [...overrides.modes]]),
     );
-    if (snapshot?.hit && printKept(snapshot.hit, json, started, io)) return 0;
+    if (snapshot && snapshot.size >= 0 && printKept(snapshot, json, started, io)) return 0;
 
     // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
     const { config, result, tokens } = await walked.finish(startCounter);

@@ -52,6 +52,7 @@ async function run(command: typeof listCommand, args: string[]): Promise<string>
     err: () => {},
     outBytes: (bytes) => {
       out += Buffer.from(bytes).toString();
+      return true;
     },
   };
   expect(await command.run([...args, '--root', root], io)).toBe(0);

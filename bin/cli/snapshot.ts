@@ -15,8 +15,16 @@ import { codeStamp, writeCacheFile } from '../../server/skills/scan-cache-file';
 const FORMAT = 1;
 
 export interface Snapshot {
-  /** The payload stored under this key, or null. */
+  /** The payload stored under this key (read on first use), or null. */
   readonly hit: Buffer | null;
+  /** Bytes of the payload stored under this key; -1 when none is. */
+  readonly size: number;
+  /**
+   * Payload bytes [start, end) to `write`, a piece at a time through one reused buffer: a 16 MB answer is printed
+   * without being held (page faults on fresh memory cost ~60 ms of such a run here). `write` returns false when it
+   * keeps the piece: the next one then gets a buffer of its own.
+   */
+  copy(start: number, end: number, write: (piece: Uint8Array) => boolean): void;
   /** Stores the payload, given whole or in parts (written one after the other, without joining them first). */
   save(payload: string | Uint8Array | readonly Uint8Array[]): void;
 }
@@ -32,30 +40,64 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
   // The parser's code and the commands' (the same folder in the bundle, server/skills/ and bin/cli/ in the sources).
   const version = `${codeStamp()}\0${codeStamp(import.meta.dirname)}`;
   const header = Buffer.from(`${FORMAT} ${sha256(`${version}\0${key}`)}\n`);
-  let hit: Buffer | null = null;
+  // The header first: a stale answer (16 MB for `list --json` over 10,000 skills) is not read at all. A kept one's
+  // file stays open, so what is read later is this file even if another run replaces it meanwhile.
+  let fd = -1;
+  let size = -1;
   try {
-    // The header first: a stale answer (16 MB for `list --json` over 10,000 skills) is not read at all.
-    const fd = fs.openSync(file, 'r');
-    try {
-      const head = Buffer.alloc(header.length);
-      if (fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(header)) {
-        const body = Buffer.allocUnsafe(fs.fstatSync(fd).size - header.length);
-        let read = 0;
-        while (read < body.length) {
-          const n = fs.readSync(fd, body, read, body.length - read, header.length + read);
-          if (n === 0) break;
-          read += n;
-        }
-        hit = body.subarray(0, read);
-      }
-    } finally {
+    fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(header.length);
+    if (fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(header)) {
+      size = fs.fstatSync(fd).size - header.length;
+    } else {
       fs.closeSync(fd);
+      fd = -1;
     }
   } catch {
     // Missing or unreadable: no answer kept.
+    if (fd !== -1) fs.closeSync(fd);
+    fd = -1;
   }
+  /** Reads payload bytes [start, end) into `buffer` from `at`; how many were read (fewer at the file's end). */
+  const readInto = (buffer: Buffer, at: number, start: number, end: number) => {
+    let read = 0;
+    while (start + read < end) {
+      const n = fs.readSync(
+        fd,
+        buffer,
+        at + read,
+        Math.min(end - start - read, buffer.length - at - read),
+        header.length + start + read,
+      );
+      if (n === 0) break;
+      read += n;
+    }
+    return read;
+  };
+  let hit: Buffer | null | undefined;
   return {
-    hit,
+    get hit() {
+      if (hit === undefined) {
+        hit = null;
+        if (fd !== -1) {
+          const body = Buffer.allocUnsafe(size);
+          hit = body.subarray(0, readInto(body, 0, 0, size));
+        }
+      }
+      return hit;
+    },
+    size,
+    copy(start, end, write) {
+      if (fd === -1) return;
+      const length = Math.min(1 << 20, Math.max(end - start, 0));
+      let piece = Buffer.allocUnsafe(length);
+      for (let at = start; at < end; ) {
+        const n = readInto(piece, 0, at, Math.min(end, at + piece.length));
+        if (n === 0) break;
+        if (!write(piece.subarray(0, n))) piece = Buffer.allocUnsafe(length);
+        at += n;
+      }
+    },
     save(payload) {
       const parts =
         typeof payload === 'string' ? [Buffer.from(payload)] : ArrayBuffer.isView(payload) ? [payload] : payload;
