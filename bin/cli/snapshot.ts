@@ -12,7 +12,12 @@ import path from 'node:path';
 import { codeStamp } from '../../server/skills/scan-cache-file';
 
 /** Bumped by hand when a payload's shape changes. */
-const FORMAT = 1;
+const FORMAT = 2;
+/**
+ * The header is padded to this length so that a payload starts 8-byte aligned in the file's buffer: the matcher's
+ * index (server/skills/match-index.ts) is viewed in place as typed arrays instead of copying 4 MB first.
+ */
+const HEADER_LENGTH = 72;
 
 export interface Snapshot {
   /** The payload stored under this key, or null. */
@@ -30,7 +35,8 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
   const file = path.join(dir, `answer-${sha256(slot).slice(0, 24)}`);
   // The parser's code and the commands' (the same folder in the bundle, server/skills/ and bin/cli/ in the sources).
   const version = `${codeStamp()}\0${codeStamp(import.meta.dirname)}`;
-  const header = Buffer.from(`${FORMAT} ${sha256(`${version}\0${key}`)}\n`);
+  const stamp = `${FORMAT} ${sha256(`${version}\0${key}`)}`;
+  const header = Buffer.from(`${stamp.padEnd(HEADER_LENGTH - 1)}\n`);
   let hit: Buffer | null = null;
   try {
     const bytes = fs.readFileSync(file);

@@ -27,6 +27,7 @@
  * for 10,000 skills is most of what `skills match` costs, so it stays simple.
  */
 import { termSequence } from './match-analyze';
+import { buildIndex, type MatchIndex, NAME } from './match-index';
 
 export { analyze, stem } from './match-analyze';
 
@@ -66,11 +67,6 @@ const NAME_CREDIT = 1;
 const PREFIX_FACTOR = 0.5;
 /** Shorter stems prefix-match too much ("go" -> "golang", "google"). */
 const MIN_PREFIX_LENGTH = 4;
-/** Field of a term in a skill: the best one wins. */
-const NAME = 3;
-const TRIGGER = 2;
-const REPEATED = 1;
-const DESCRIPTION = 0;
 
 /** Code-point order (not UTF-16 code-unit order, which misplaces astral characters): one order for every list. */
 export function compareNames(a: string, b: string): number {
@@ -87,13 +83,6 @@ export function compareNames(a: string, b: string): number {
   }
 }
 
-interface Doc {
-  /** Term -> best field (NAME, TRIGGER, DESCRIPTION). */
-  fields: Map<string, number>;
-  /** Name then description terms in order, for phrases. */
-  sequence: string[];
-}
-
 interface Scored extends RankedSkill {
   /** Message words found in the skill's name: among equal shares, a name hit is the stronger evidence. */
   nameHits: number;
@@ -108,112 +97,25 @@ const byRelevance = (a: Scored, b: Scored) =>
   b.tieBreak - a.tieBreak ||
   compareNames(a.name, b.name);
 
-/** Words a description puts in double quotes: the author naming what people say ("deck," "slides"). */
-const QUOTED = /["\u201c]([^"\u201c\u201d\n]{1,40})["\u201d]/g;
-
-function indexDoc(name: string, description: string): Doc {
-  const fields = new Map<string, number>();
-  const nameTerms = termSequence(name);
-  const descriptionTerms = termSequence(description);
-  // A word the description repeats is what the skill is about ("spreadsheet" three times in xlsx's).
-  for (const t of descriptionTerms) fields.set(t, fields.has(t) ? REPEATED : DESCRIPTION);
-  if (description.includes('"') || description.includes('\u201c')) {
-    for (const m of description.matchAll(QUOTED)) for (const t of termSequence(m[1]!)) fields.set(t, TRIGGER);
-  }
-  for (const t of nameTerms) fields.set(t, NAME);
-  return { fields, sequence: [...nameTerms, '', ...descriptionTerms] };
-}
-
-/**
- * A skill as the matcher indexes it (its terms, in order, and each term's best field), in a form that survives
- * JSON: a fresh process (`skills match`) keeps the index of an unchanged catalog instead of analysing 10,000
- * descriptions again. Only `indexSkill` makes one.
- */
-export type MatcherDoc = [sequence: string[], fields: Array<[string, number]>];
-
-export function indexSkill(skill: { name: string; description: string }): MatcherDoc {
-  const doc = indexDoc(skill.name, skill.description);
-  return [doc.sequence, [...doc.fields]];
-}
-
-/** Index of the first element of a sorted array that is >= `value`. */
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in any skill's text
- * whose initials spell it ("pr" and "pull request"). A linear pass over the catalog's terms, once per acronym asked.
- */
-function findExpansions(acronym: string, docs: readonly Doc[]): string[][] {
-  const n = acronym.length;
-  const found = new Map<string, string[]>();
-  for (const { sequence } of docs) {
-    for (let i = 0; i + n <= sequence.length; i++) {
-      let k = 0;
-      while (k < n && sequence[i + k]!.length >= 3 && sequence[i + k]!.charCodeAt(0) === acronym.charCodeAt(k)) k++;
-      if (k < n) continue;
-      const words = sequence.slice(i, i + n);
-      if (!words.includes(acronym)) found.set(words.join(' '), words);
-    }
-  }
-  return [...found.values()];
-}
-
-/**
- * `indexed`: the skills' MatcherDocs (from `indexSkill`, same order), when kept from an earlier run; the
- * descriptions are then not read.
- */
+/** The matcher over these skills, built in memory (the server, the slash menu, `skills_search`). */
 export function createMatcher(
   skills: ReadonlyArray<{ name: string; description: string }>,
   tuning: MatcherTuning = DEFAULT_TUNING,
-  indexed?: readonly MatcherDoc[],
 ): Matcher {
-  const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
-  const fieldCredit = (field: number) =>
-    field === DESCRIPTION ? descriptionCredit : field === REPEATED ? repeatedCredit : NAME_CREDIT;
-  const names = skills.map((s) => s.name);
-  const sortedNames = [...names].sort(compareNames);
-  const lowerNames = names.map((n) => n.normalize('NFKC').toLowerCase());
-  const total = skills.length;
+  return matcherOver(buildIndex(skills), tuning);
+}
 
-  if (indexed && indexed.length !== total) throw new Error('createMatcher: one MatcherDoc per skill');
-  const docs: Doc[] = indexed
-    ? indexed.map(([sequence, fields]) => ({ sequence, fields: new Map(fields) }))
-    : skills.map((s) => indexDoc(s.name, s.description));
-  const postings = new Map<string, number[]>();
-  // How many skills carry a term in their name: "skill" is in most descriptions ("use this skill") but in one name.
-  const nameDf = new Map<string, number>();
-  docs.forEach((doc, id) => {
-    for (const [term, field] of doc.fields) if (field === NAME) nameDf.set(term, (nameDf.get(term) ?? 0) + 1);
-    for (const term of doc.fields.keys()) {
-      const list = postings.get(term);
-      if (list) list.push(id);
-      else postings.set(term, [id]);
-    }
-  });
-  let vocabulary: string[] | null = null;
-  const sortedVocabulary = () => {
-    vocabulary ??= [...postings.keys()].sort();
-    return vocabulary;
-  };
-  const expansionCache = new Map<string, string[][]>();
-  const expansionsOf = (acronym: string) => {
-    let found = expansionCache.get(acronym);
-    if (!found) {
-      found = findExpansions(acronym, docs);
-      if (expansionCache.size < 1000) expansionCache.set(acronym, found);
-    }
-    return found;
-  };
+/** The matcher over an index built or kept earlier (`skills match` loads one with decodeIndex). */
+export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_TUNING): Matcher {
+  const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
+  // Credit by field (a term's best field in a skill: DESCRIPTION, REPEATED, TRIGGER, NAME).
+  const fieldCredit = [descriptionCredit, repeatedCredit, NAME_CREDIT, NAME_CREDIT];
+  const { names, total, postingStart, postingDoc, postingField } = index;
+  // Only the slash menu needs these, and `skills match` never: not computed for every one-shot query.
+  let sortedNames: string[] | null = null;
+  let lowerNames: string[] | null = null;
   const isAcronym = (term: string) => term.length >= 2 && term.length <= 5 && /^[a-z]+$/.test(term);
+  const known = (term: string) => index.termId(term) >= 0;
 
   const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
   // Scratch space for score(): every credit is > 0, so 0 means "not seen for this term". Scoring is synchronous, so
@@ -221,26 +123,27 @@ export function createMatcher(
   const best = new Float64Array(total);
 
   /** Catalog terms a query term stands for: itself, and while allowed, longer terms it is a prefix of. */
-  function expansions(term: string, prefix: boolean): Array<{ term: string; exact: boolean }> {
-    const out = postings.has(term) ? [{ term, exact: true }] : [];
+  function expansions(term: string, prefix: boolean): Array<{ id: number; exact: boolean }> {
+    const id = index.termId(term);
+    const out = id >= 0 ? [{ id, exact: true }] : [];
     if (!prefix) return out;
-    const vocab = sortedVocabulary();
-    for (let i = lowerBound(vocab, term); i < vocab.length && vocab[i]!.startsWith(term); i++) {
-      if (vocab[i] !== term) out.push({ term: vocab[i]!, exact: false });
-    }
+    const [from, to] = index.prefixRange(term);
+    for (let other = from; other < to; other++) if (other !== id) out.push({ id: other, exact: false });
     return out;
   }
 
-  function score(text: string, typing: boolean): Scored[] {
+  /** Skills the text is about, best first; those below `minScore` left out. */
+  function score(text: string, typing: boolean, minScore = Number.NEGATIVE_INFINITY): Scored[] {
     const sequence = termSequence(text);
     const terms = [...new Set(sequence)];
+    const termIds = terms.map((t) => index.termId(t));
     // An acronym in the message stands for its expansion and the reverse: `key` is the message's form (one term, or
     // adjacent terms joined by a space), `words` the catalog's other form.
     const alternates: Array<{ key: string; words: string[] }> = [];
     if (terms.length > 0 && total > 0) {
       for (const term of terms) {
-        if (!isAcronym(term) || !postings.has(term)) continue;
-        for (const words of expansionsOf(term)) alternates.push({ key: term, words });
+        if (!isAcronym(term) || !known(term)) continue;
+        for (const words of index.expansions(term)) alternates.push({ key: term, words });
       }
       // Adjacent message words whose initials are a catalog term, where the catalog spells that term out so too.
       for (let i = 0; i < sequence.length; i++) {
@@ -248,25 +151,44 @@ export function createMatcher(
           const words = sequence.slice(i, i + n);
           if (words.some((w) => w.length < 3)) break;
           const initials = words.map((w) => w[0]).join('');
-          if (terms.includes(initials) || !postings.has(initials)) continue;
+          if (terms.includes(initials) || !known(initials)) continue;
           const key = words.join(' ');
-          if (expansionsOf(initials).some((e) => e.join(' ') === key)) alternates.push({ key, words: [initials] });
+          if (index.expansions(initials).some((e) => e.join(' ') === key)) alternates.push({ key, words: [initials] });
         }
       }
     }
     const prefixed = (term: string, i: number) =>
       term.length >= MIN_PREFIX_LENGTH || (typing && i === terms.length - 1);
 
-    // Per query term: which skills have it, and at what credit.
-    const credits = new Map<number, Float64Array>();
+    // Per query term: which skills have it, and at what credit. The skills in first-seen order in `candidates`, their
+    // credits in one flat array (`width` per skill): a typed array per skill, for thousands of skills that share a
+    // common word, was most of a search's cost (allocation and garbage collection).
+    const width = terms.length;
+    const candidates: number[] = [];
+    const slotOf = new Int32Array(total).fill(-1);
+    let rows = new Float64Array(width * 64);
+    const rowOf = (id: number): number => {
+      let slot = slotOf[id]!;
+      if (slot < 0) {
+        slot = candidates.push(id) - 1;
+        slotOf[id] = slot;
+        if ((slot + 1) * width > rows.length) {
+          const grown = new Float64Array(rows.length * 2);
+          grown.set(rows);
+          rows = grown;
+        }
+      }
+      return slot * width;
+    };
     const dfs: number[] = [];
     terms.forEach((term, i) => {
-      // Best credit per skill in `best` (all zeros between terms), skills in first-seen order in `hit`: a common
-      // word of a 10,000-skill catalog has thousands of postings, and a Map per term was most of a search's cost.
+      // Best credit per skill in `best` (all zeros between terms), skills in first-seen order in `hit`.
       const hit: number[] = [];
-      for (const { term: docTerm, exact } of expansions(term, prefixed(term, i))) {
-        for (const id of postings.get(docTerm)!) {
-          const c = fieldCredit(docs[id]!.fields.get(docTerm)!) * (exact ? 1 : PREFIX_FACTOR);
+      for (const { id: termId, exact } of expansions(term, prefixed(term, i))) {
+        const factor = exact ? 1 : PREFIX_FACTOR;
+        for (let p = postingStart[termId]!; p < postingStart[termId + 1]!; p++) {
+          const id = postingDoc[p]!;
+          const c = fieldCredit[postingField[p]!]! * factor;
           if (!(c > 0)) continue; // a zero credit (a tuning could set one) is no hit
           const previous = best[id]!;
           if (previous === 0) hit.push(id);
@@ -275,12 +197,8 @@ export function createMatcher(
       }
       dfs.push(hit.length);
       for (const id of hit) {
-        let row = credits.get(id);
-        if (!row) {
-          row = new Float64Array(terms.length);
-          credits.set(id, row);
-        }
-        row[i] = best[id]!;
+        const at = rowOf(id);
+        rows[at + i] = best[id]!;
         best[id] = 0;
       }
     });
@@ -288,24 +206,19 @@ export function createMatcher(
       // The other form, found in a skill, counts as the message's own term (or terms) found there at full credit.
       const indexes = key.includes(' ') ? key.split(' ').map((t) => terms.indexOf(t)) : [terms.indexOf(key)];
       if (indexes.some((i) => i < 0)) return;
-      const candidates = postings.get(words[0]!) ?? [];
-      for (const id of candidates) {
-        const doc = docs[id]!;
-        if (!words.every((w) => doc.fields.has(w))) continue;
-        if (phraseInSkill && !containsRun(doc.sequence, words)) continue;
-        let row = credits.get(id);
-        if (!row) {
-          row = new Float64Array(terms.length);
-          credits.set(id, row);
-        }
-        for (const i of indexes) row[i] = Math.max(row[i]!, NAME_CREDIT);
+      const wordIds = words.map((w) => index.termId(w));
+      for (const id of index.docsWithAll(wordIds)) {
+        if (phraseInSkill && !index.containsRun(id, wordIds)) continue;
+        const at = rowOf(id);
+        for (const i of indexes) rows[at + i] = Math.max(rows[at + i]!, NAME_CREDIT);
       }
     };
     for (const { key, words } of alternates) addAlternate(key, words, words.length > 1);
 
     const weight = (df: number) => Math.min(1, idf(df) / idf(1));
     const weights = dfs.map((df) => (df === 0 ? unknownWeight : weight(df)));
-    const nameWeights = terms.map((t) => weight(nameDf.get(t) ?? 0));
+    // How many skills carry a term in their name: "skill" is in most descriptions ("use this skill") but in one name.
+    const nameWeights = termIds.map((id) => weight(id >= 0 ? index.nameDf(id) : 0));
     const denominator = Math.min(
       weights.reduce((a, b) => a + b, 0),
       longQueryCap,
@@ -318,38 +231,42 @@ export function createMatcher(
     }
 
     const scored: Scored[] = [];
-    for (const [id, row] of credits) {
+    candidates.forEach((id, slot) => {
+      const at = slot * width;
       // Phrases: adjacent in the message and in the skill's text.
       for (const [a, b] of pairs) {
-        if (row[a]! > 0 && row[b]! > 0 && (row[a]! < NAME_CREDIT || row[b]! < NAME_CREDIT)) {
-          if (containsRun(docs[id]!.sequence, [terms[a]!, terms[b]!])) {
-            row[a] = NAME_CREDIT;
-            row[b] = NAME_CREDIT;
+        if (rows[at + a]! > 0 && rows[at + b]! > 0 && (rows[at + a]! < NAME_CREDIT || rows[at + b]! < NAME_CREDIT)) {
+          if (index.containsRun(id, [termIds[a]!, termIds[b]!])) {
+            rows[at + a] = NAME_CREDIT;
+            rows[at + b] = NAME_CREDIT;
           }
         }
       }
       let covered = 0;
       let matched = 0;
       let nameHits = 0;
-      const fields = docs[id]!.fields;
-      for (let i = 0; i < row.length; i++) {
+      for (let i = 0; i < width; i++) {
+        const credit = rows[at + i]!;
         // A word of the skill's name weighs as specific as it is among names, if that is more.
-        const inName = row[i]! > 0 && fields.get(terms[i]!) === NAME;
+        const inName = credit > 0 && termIds[i]! >= 0 && index.field(id, termIds[i]!) === NAME;
         if (inName) nameHits++;
         const w = inName ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
-        covered += w * row[i]!;
-        if (row[i]! > 0) matched++;
+        covered += w * credit;
+        if (credit > 0) matched++;
       }
-      if (covered === 0) continue;
+      if (covered === 0) return;
+      const share = denominator > 0 ? Math.min(1, covered / denominator) : 0;
+      // match() keeps only relevant skills: the others are not even sorted.
+      if (share < minScore) return;
       scored.push({
         name: names[id]!,
-        score: denominator > 0 ? Math.min(1, covered / denominator) : 0,
+        score: share,
         // Among equal shares, the skill whose own text is most about these words: fewer other words.
         nameHits,
-        tieBreak: matched / Math.sqrt(docs[id]!.fields.size + 1),
+        tieBreak: matched / Math.sqrt(index.fieldCount(id) + 1),
         namePrefix: false,
       });
-    }
+    });
     const byName = new Map<string, Scored>();
     for (const s of scored) byName.set(s.name, s);
 
@@ -357,6 +274,7 @@ export function createMatcher(
     // complete message "hi" must not select "hiring-pipeline".
     const raw = text.trim().normalize('NFKC').toLowerCase();
     if (typing && raw && !/\s/.test(raw)) {
+      lowerNames ??= names.map((n) => n.normalize('NFKC').toLowerCase());
       lowerNames.forEach((lower, id) => {
         if (!lower.startsWith(raw)) return;
         const existing = byName.get(names[id]!);
@@ -373,23 +291,12 @@ export function createMatcher(
 
   return {
     rank(text, limit = Number.POSITIVE_INFINITY) {
+      sortedNames ??= [...names].sort(compareNames);
       if (!text.trim()) return sortedNames.slice(0, limit).map((name) => ({ name, score: 0 }));
       return score(text, true).slice(0, limit).map(strip);
     },
     match(text, limit = Number.POSITIVE_INFINITY) {
-      return score(text, false)
-        .filter((s) => s.score >= threshold)
-        .slice(0, limit)
-        .map(strip);
+      return score(text, false, threshold).slice(0, limit).map(strip);
     },
   };
-}
-
-/** Whether `words` stand next to each other, in order, somewhere in `sequence`. */
-function containsRun(sequence: readonly string[], words: readonly string[]): boolean {
-  outer: for (let i = 0; i + words.length <= sequence.length; i++) {
-    for (let k = 0; k < words.length; k++) if (sequence[i + k] !== words[k]) continue outer;
-    return true;
-  }
-  return false;
 }
