@@ -65,7 +65,12 @@ describe('the packed matcher index', () => {
 
   it('ranks acronyms and their expansions, prefixes and non-Latin names alike', () => {
     expectSameRanking(ACRONYMS, [
-      ...withPrefixes(['review this PR', 'open a pull request', 'what is MCP', 'build a model context protocol server']),
+      ...withPrefixes([
+        'review this PR',
+        'open a pull request',
+        'what is MCP',
+        'build a model context protocol server',
+      ]),
       'émoji',
       '表情',
       '😀',
