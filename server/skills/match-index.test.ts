@@ -97,8 +97,24 @@ describe('the packed matcher index', () => {
     expect(() => decodeIndex(bytes.subarray(0, bytes.length - 1))).toThrow();
     expect(() => decodeIndex(bytes.subarray(0, 20))).toThrow();
     expect(() => decodeIndex(new TextEncoder().encode('{"names":[]}'))).toThrow();
-    const garbled = bytes.slice();
-    garbled.fill(0x7f, garbled.length - 40);
-    expect(() => decodeIndex(garbled)).toThrow();
+    const garbledJson = bytes.slice();
+    garbledJson[14] = 0x7b; // "{" inside the JSON
+    expect(() => decodeIndex(garbledJson)).toThrow();
+    const garbledOffsets = bytes.slice();
+    const offsets = Math.ceil((12 + new DataView(bytes.buffer).getUint32(8, true)) / 4) * 4;
+    new DataView(garbledOffsets.buffer).setInt32(offsets + 4, 0x7fffffff, true); // postingStart[1]
+    expect(() => decodeIndex(garbledOffsets)).toThrow();
+  });
+
+  it('ranks without failing or hanging when the numbers past the offsets are garbled', () => {
+    const bytes = encodeIndex(buildIndex(ACRONYMS));
+    for (const fill of [0x00, 0x7f, 0xff]) {
+      const garbled = bytes.slice();
+      garbled.fill(fill, garbled.length - 200);
+      const matcher = matcherOver(decodeIndex(garbled));
+      for (const text of ['review this PR', 'model context protocol', 'mcp', 'p', '']) {
+        expect(() => [matcher.match(text), matcher.rank(text)]).not.toThrow();
+      }
+    }
   });
 });

@@ -11,8 +11,11 @@
  *                  terms a prefix starts are one contiguous range of ids
  *   postings       per term (postingStart[id] .. postingStart[id + 1]): the skills that have it, ascending, and the
  *                  term's field in each (postingField)
- *   sequences      per skill (sequenceStart[doc] .. sequenceStart[doc + 1]): its name's term ids, SEPARATOR, its
- *                  description's, in order, for phrases and acronyms
+ *   sequences      per skill (sequenceStart[doc] .. sequenceStart[doc + 1]): its name's term ids, the separator
+ *                  (the id after the last term's), its description's, in order, for phrases and acronyms
+ *
+ * Skill and term ids take 16 bits where they fit (10,000 skills, tens of thousands of terms): the kept bytes are read
+ * and touched once per run, and on a busy machine each megabyte costs a one-shot query several milliseconds.
  */
 import { termSequence } from './match-analyze';
 
@@ -21,9 +24,6 @@ export const NAME = 3;
 export const TRIGGER = 2;
 export const REPEATED = 1;
 export const DESCRIPTION = 0;
-
-/** Between a skill's name and its description in its sequence: no phrase or acronym spans it. */
-const SEPARATOR = -1;
 
 /** Words a description puts in double quotes: the author naming what people say ("deck," "slides"). */
 const QUOTED = /["\u201c]([^"\u201c\u201d\n]{1,40})["\u201d]/g;
@@ -46,10 +46,26 @@ export interface IndexArrays {
   names: string[];
   vocabulary: string[];
   postingStart: Int32Array;
-  postingDoc: Int32Array;
+  postingDoc: Ids;
   postingField: Uint8Array;
   sequenceStart: Int32Array;
-  sequence: Int32Array;
+  /** Term ids; vocabulary.length between a skill's name and its description: no phrase or acronym spans it. */
+  sequence: Ids;
+  /**
+   * Parallel to `sequence`: each term's first code unit when it is 3+ code units long, else 0 (and 0 for the
+   * separator). As a string, the initials of every run of words: an acronym's expansions are where `indexOf` finds it.
+   */
+  initials: Uint16Array;
+}
+
+type Ids = Int32Array | Uint16Array;
+const idsFor = (count: number, length: number): Ids =>
+  count <= 0xffff ? new Uint16Array(length) : new Int32Array(length);
+
+/** An acronym's expansion: the words, and the skills whose text has them in a row (ascending). */
+export interface Expansion {
+  words: string[];
+  docs: number[];
 }
 
 /** Index of the first element of a sorted array that is >= `value`. */
@@ -68,15 +84,15 @@ export class MatchIndex {
   readonly names: readonly string[];
   readonly vocabulary: readonly string[];
   readonly postingStart: Int32Array;
-  readonly postingDoc: Int32Array;
+  readonly postingDoc: Ids;
   readonly postingField: Uint8Array;
+  readonly sequenceStart: Int32Array;
+  readonly sequence: Ids;
+  readonly initials: Uint16Array;
   readonly total: number;
-  private readonly sequenceStart: Int32Array;
-  private readonly sequence: Int32Array;
   private fieldCounts: Int32Array | null = null;
-  /** Per term: its first character when it is 3+ characters long (acronym letters), else -1. */
-  private initials: Int32Array | null = null;
-  private readonly expansionCache = new Map<string, string[][]>();
+  private initialsText: string | null = null;
+  private readonly expansionCache = new Map<string, Expansion[]>();
 
   constructor(arrays: IndexArrays) {
     this.names = arrays.names;
@@ -86,21 +102,8 @@ export class MatchIndex {
     this.postingField = arrays.postingField;
     this.sequenceStart = arrays.sequenceStart;
     this.sequence = arrays.sequence;
+    this.initials = arrays.initials;
     this.total = arrays.names.length;
-  }
-
-  /** The stored arrays, for `encodeIndex`. */
-  arrays(): IndexArrays {
-    const { names, vocabulary, postingStart, postingDoc, postingField, sequenceStart, sequence } = this;
-    return {
-      names: [...names],
-      vocabulary: [...vocabulary],
-      postingStart,
-      postingDoc,
-      postingField,
-      sequenceStart,
-      sequence,
-    };
   }
 
   /** The term's id, or -1 when no skill uses it. */
@@ -116,21 +119,6 @@ export class MatchIndex {
     let to = from;
     while (to < vocabulary.length && vocabulary[to]!.startsWith(prefix)) to++;
     return [from, to];
-  }
-
-  /** The term's field in the skill, or -1 when the skill does not use it (a binary search of its postings). */
-  field(doc: number, termId: number): number {
-    const postingDoc = this.postingDoc;
-    let lo = this.postingStart[termId]!;
-    let hi = this.postingStart[termId + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const d = postingDoc[mid]!;
-      if (d === doc) return this.postingField[mid]!;
-      if (d < doc) lo = mid + 1;
-      else hi = mid;
-    }
-    return -1;
   }
 
   /** How many skills carry the term in their name. */
@@ -153,68 +141,32 @@ export class MatchIndex {
     return this.fieldCounts[doc]!;
   }
 
-  /** The skills that use every one of these terms, ascending (one merge of their postings). */
-  docsWithAll(termIds: readonly number[]): number[] {
-    if (termIds.length === 0 || termIds.some((id) => id < 0)) return [];
-    const { postingStart, postingDoc } = this;
-    const at = termIds.map((id) => postingStart[id]!);
-    const ends = termIds.map((id) => postingStart[id + 1]!);
-    const docs: number[] = [];
-    outer: for (let p = at[0]!; p < ends[0]!; p++) {
-      const doc = postingDoc[p]!;
-      for (let k = 1; k < termIds.length; k++) {
-        let q = at[k]!;
-        while (q < ends[k]! && postingDoc[q]! < doc) q++;
-        at[k] = q;
-        if (q === ends[k]) break outer;
-        if (postingDoc[q] !== doc) continue outer;
-      }
-      docs.push(doc);
-    }
-    return docs;
-  }
-
-  /** Whether the terms stand next to each other, in order, somewhere in the skill's text. */
-  containsRun(doc: number, termIds: readonly number[]): boolean {
-    if (termIds.some((id) => id < 0)) return false;
-    const sequence = this.sequence;
-    const end = this.sequenceStart[doc + 1]! - termIds.length;
-    outer: for (let i = this.sequenceStart[doc]!; i <= end; i++) {
-      for (let k = 0; k < termIds.length; k++) if (sequence[i + k] !== termIds[k]) continue outer;
-      return true;
-    }
-    return false;
-  }
-
   /**
-   * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in any skill's text
-   * whose initials spell it ("pr" and "pull request"), first found first. A linear pass over the catalog's term ids,
-   * once per acronym asked.
+   * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in a skill's text
+   * whose initials spell it ("pr" and "pull request"), first found first. A native string search over the catalog's
+   * initials: scanning 500,000 term ids in JavaScript took a one-shot `skills match` 10 ms per acronym.
    */
-  expansions(acronym: string): string[][] {
+  expansions(acronym: string): Expansion[] {
     const cached = this.expansionCache.get(acronym);
     if (cached) return cached;
-    if (!this.initials) {
-      this.initials = Int32Array.from(this.vocabulary, (t) => (t.length >= 3 ? t.charCodeAt(0) : -1));
-    }
-    const initials = this.initials;
-    const sequence = this.sequence;
+    this.initialsText ??= Buffer.from(
+      this.initials.buffer,
+      this.initials.byteOffset,
+      this.initials.byteLength,
+    ).toString('utf16le');
+    const text = this.initialsText;
     const n = acronym.length;
-    const letters = Array.from({ length: n }, (_, k) => acronym.charCodeAt(k));
-    const found = new Map<string, string[]>();
-    for (let doc = 0; doc < this.total; doc++) {
-      const end = this.sequenceStart[doc + 1]! - n;
-      for (let i = this.sequenceStart[doc]!; i <= end; i++) {
-        let k = 0;
-        while (k < n) {
-          const id = sequence[i + k]!;
-          if (id === SEPARATOR || initials[id] !== letters[k]) break;
-          k++;
-        }
-        if (k < n) continue;
-        const words = Array.from(sequence.subarray(i, i + n), (id) => this.vocabulary[id]!);
-        if (!words.includes(acronym)) found.set(words.join(' '), words);
-      }
+    const found = new Map<string, Expansion>();
+    let doc = 0;
+    for (let at = text.indexOf(acronym); at >= 0; at = text.indexOf(acronym, at + 1)) {
+      while (this.sequenceStart[doc + 1]! <= at) doc++;
+      if (at + n > this.sequenceStart[doc + 1]!) continue; // runs into the next skill's text
+      const words = Array.from(this.sequence.subarray(at, at + n), (id) => this.vocabulary[id]!);
+      if (words.includes(acronym)) continue;
+      const key = words.join(' ');
+      const expansion = found.get(key);
+      if (!expansion) found.set(key, { words, docs: [doc] });
+      else if (expansion.docs.at(-1) !== doc) expansion.docs.push(doc);
     }
     const result = [...found.values()];
     if (this.expansionCache.size < 1000) this.expansionCache.set(acronym, result);
@@ -233,7 +185,8 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
   const postingStart = new Int32Array(vocabulary.length + 1);
   for (const { fields } of analyzed) for (const term of fields.keys()) postingStart[ids.get(term)! + 1]!++;
   for (let id = 0; id < vocabulary.length; id++) postingStart[id + 1]! += postingStart[id]!;
-  const postingDoc = new Int32Array(postingStart[vocabulary.length]!);
+  // Term ids go up to the separator (vocabulary.length).
+  const postingDoc = idsFor(skills.length, postingStart[vocabulary.length]!);
   const postingField = new Uint8Array(postingDoc.length);
   const next = postingStart.slice(0, vocabulary.length);
   const sequenceStart = new Int32Array(skills.length + 1);
@@ -245,10 +198,16 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
     }
     sequenceStart[doc + 1] = sequenceStart[doc]! + sequence.length;
   });
-  const sequence = new Int32Array(sequenceStart[skills.length]!);
+  const sequence = idsFor(vocabulary.length + 1, sequenceStart[skills.length]!);
+  const initials = new Uint16Array(sequence.length);
   let at = 0;
-  for (const doc of analyzed) for (const term of doc.sequence) sequence[at++] = term ? ids.get(term)! : SEPARATOR;
-
+  for (const doc of analyzed) {
+    for (const term of doc.sequence) {
+      sequence[at] = term ? ids.get(term)! : vocabulary.length;
+      initials[at] = term.length >= 3 ? term.charCodeAt(0) : 0;
+      at++;
+    }
+  }
   return new MatchIndex({
     names: skills.map((s) => s.name),
     vocabulary,
@@ -257,101 +216,93 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
     postingField,
     sequenceStart,
     sequence,
+    initials,
   });
 }
 
 /**
- * Bytes: MAGIC, the JSON's length (u32), JSON `[names, vocabulary]`, padding to 4 bytes, then the Int32 arrays
- * (postingStart, postingDoc, sequenceStart, sequence) and postingField, in this machine's byte order (the bytes are
- * kept in this machine's cache only). Their lengths follow from the JSON: vocabulary + 1, postingStart's last,
- * names + 1, sequenceStart's last.
+ * Bytes: MAGIC, the JSON's length (u32), JSON `[names, vocabulary]`, then postingStart, sequenceStart, postingDoc,
+ * sequence, initials and postingField, each from a 4-byte boundary, in this machine's byte order (the bytes are kept
+ * in this machine's cache only). Their lengths and widths follow from the JSON and the offsets.
  */
-const MAGIC = 'SKMI0001';
+const MAGIC = 'SKMI0002';
+const HEAD = MAGIC.length + 4;
+
+const padded = (length: number) => length + ((4 - (length % 4)) % 4);
+type Stored = Int32Array | Uint16Array | Uint8Array;
 
 export function encodeIndex(index: MatchIndex): Uint8Array {
-  const { names, vocabulary, postingStart, postingDoc, postingField, sequenceStart, sequence } = index.arrays();
-  const json = Buffer.from(JSON.stringify([names, vocabulary]));
-  const head = MAGIC.length + 4;
-  const ints = head + json.length + ((4 - ((head + json.length) % 4)) % 4);
-  const intArrays = [postingStart, postingDoc, sequenceStart, sequence];
-  const intBytes = intArrays.reduce((sum, a) => sum + a.byteLength, 0);
-  const bytes = new Uint8Array(ints + intBytes + postingField.byteLength);
+  const { postingStart, sequenceStart, postingDoc, sequence, initials, postingField } = index;
+  const json = Buffer.from(JSON.stringify([index.names, index.vocabulary]));
+  const arrays: Stored[] = [postingStart, sequenceStart, postingDoc, sequence, initials, postingField];
+  const bytes = new Uint8Array(arrays.reduce((at, a) => padded(at) + a.byteLength, HEAD + json.length));
   bytes.set(Buffer.from(MAGIC, 'latin1'), 0);
   new DataView(bytes.buffer).setUint32(MAGIC.length, json.length, true);
-  bytes.set(json, head);
-  let at = ints;
-  for (const a of intArrays) {
+  bytes.set(json, HEAD);
+  let at = HEAD + json.length;
+  for (const a of arrays) {
+    at = padded(at);
     bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
     at += a.byteLength;
   }
-  bytes.set(postingField, at);
   return bytes;
 }
 
-/** The index `encodeIndex` stored; throws on bytes that are not one (truncated, garbled, another format). */
+/**
+ * The index `encodeIndex` stored; throws on bytes that are not one: another format, truncated, or garbled where it
+ * matters for safety (the JSON, the offsets). Checking every number would cost a one-shot query as much as hashing
+ * the bytes (~20 ms); a number garbled elsewhere can only mislead the ranking, never crash or hang it (an id out of
+ * range reads `undefined` from a typed array, which counts as no hit).
+ */
 export function decodeIndex(input: Uint8Array): MatchIndex {
-  // Int32Array views need a 4-byte aligned offset: bytes that start elsewhere (after the snapshot's header) are
-  // copied once (a Buffer's slice() would not copy).
+  // Typed array views need an aligned offset: bytes that start elsewhere are copied once.
   const bytes = input.byteOffset % 4 === 0 ? input : new Uint8Array(input);
   const fail = (why: string): never => {
     throw new Error(`decodeIndex: ${why}`);
   };
-  if (
-    bytes.length < MAGIC.length + 4 ||
-    Buffer.from(bytes.buffer, bytes.byteOffset, MAGIC.length).toString('latin1') !== MAGIC
-  ) {
-    fail('not a matcher index');
-  }
+  const slice = (offset: number, length: number) => Buffer.from(bytes.buffer, bytes.byteOffset + offset, length);
+  if (bytes.length < HEAD || slice(0, MAGIC.length).toString('latin1') !== MAGIC) fail('not a matcher index');
   const jsonLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(MAGIC.length, true);
-  const head = MAGIC.length + 4;
-  if (head + jsonLength > bytes.length) fail('truncated');
-  const parsed: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + head, jsonLength).toString());
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !Array.isArray(parsed[0]) || !Array.isArray(parsed[1])) {
-    fail('no names and vocabulary');
-  }
+  if (HEAD + jsonLength > bytes.length) fail('truncated');
+  const parsed: unknown = JSON.parse(slice(HEAD, jsonLength).toString());
+  if (!Array.isArray(parsed) || !isStrings(parsed[0]) || !isStrings(parsed[1])) fail('no names and vocabulary');
   const [names, vocabulary] = parsed as [string[], string[]];
-  let at = head + jsonLength + ((4 - ((head + jsonLength) % 4)) % 4);
-  const ints = (length: number) => {
-    if (at + length * 4 > bytes.length) fail('truncated');
-    const array = new Int32Array(bytes.buffer, bytes.byteOffset + at, length);
-    at += length * 4;
-    return array;
+  let at = HEAD + jsonLength;
+  /** The next array, of `empty`'s type. */
+  const take = <T extends Stored>(empty: T, length: number): T => {
+    at = padded(at);
+    if (!(length >= 0) || at + length * empty.BYTES_PER_ELEMENT > bytes.length) fail('truncated');
+    const Type = empty.constructor as new (buffer: ArrayBufferLike, offset: number, length: number) => T;
+    const view = new Type(bytes.buffer, bytes.byteOffset + at, length);
+    at += view.byteLength;
+    return view;
   };
-  const postingStart = ints(vocabulary.length + 1);
-  const postingDoc = ints(postingStart[vocabulary.length]!);
-  const sequenceStart = ints(names.length + 1);
-  const sequence = ints(sequenceStart[names.length]!);
-  if (at + postingDoc.length !== bytes.length) fail('wrong length');
-  const postingField = new Uint8Array(bytes.buffer, bytes.byteOffset + at, postingDoc.length);
-  checkIndex({ names, vocabulary, postingStart, postingDoc, postingField, sequenceStart, sequence }) || fail('garbled');
-  return new MatchIndex({ names, vocabulary, postingStart, postingDoc, postingField, sequenceStart, sequence });
+  const postingStart = take(new Int32Array(0), vocabulary.length + 1);
+  const sequenceStart = take(new Int32Array(0), names.length + 1);
+  if (!ascending(postingStart) || !ascending(sequenceStart)) fail('garbled offsets');
+  const postingDoc = take(idsFor(names.length, 0), postingStart[vocabulary.length]!);
+  const sequence = take(idsFor(vocabulary.length + 1, 0), sequenceStart[names.length]!);
+  const initials = take(new Uint16Array(0), sequence.length);
+  const postingField = take(new Uint8Array(0), postingDoc.length);
+  if (at !== bytes.length) fail('wrong length');
+  return new MatchIndex({
+    names,
+    vocabulary,
+    postingStart,
+    postingDoc,
+    postingField,
+    sequenceStart,
+    sequence,
+    initials,
+  });
 }
 
-/**
- * Whether every number points where the scorer will look (a garbled byte must not read past an array), the
- * vocabulary is sorted and each term's postings ascend: one pass, ~1 ms for 10,000 skills.
- */
-function checkIndex(a: IndexArrays): boolean {
-  const total = a.names.length;
-  const terms = a.vocabulary.length;
-  if (!a.names.every((n) => typeof n === 'string')) return false;
-  for (let i = 0; i < terms; i++) {
-    if (typeof a.vocabulary[i] !== 'string' || (i > 0 && !(a.vocabulary[i - 1]! < a.vocabulary[i]!))) return false;
-  }
-  if (a.postingStart[0] !== 0 || a.sequenceStart[0] !== 0) return false;
-  for (let id = 0; id < terms; id++) {
-    const from = a.postingStart[id]!;
-    const to = a.postingStart[id + 1]!;
-    if (to < from) return false;
-    let previous = -1;
-    for (let p = from; p < to; p++) {
-      const doc = a.postingDoc[p]!;
-      if (doc <= previous || doc >= total || a.postingField[p]! > NAME) return false;
-      previous = doc;
-    }
-  }
-  for (let doc = 0; doc < total; doc++) if (a.sequenceStart[doc + 1]! < a.sequenceStart[doc]!) return false;
-  const sequence = a.sequence;
-  for (let i = 0; i < sequence.length; i++) if (sequence[i]! < SEPARATOR || sequence[i]! >= terms) return false;
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/** Offsets start at 0 and never go down (so every range they give lies within its array). */
+function ascending(offsets: Int32Array): boolean {
+  if (offsets[0] !== 0) return false;
+  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
   return true;
 }

@@ -71,6 +71,15 @@ const MIN_PREFIX_LENGTH = 4;
 /** Code-point order (not UTF-16 code-unit order, which misplaces astral characters): one order for every list. */
 export function compareNames(a: string, b: string): number {
   if (a === b) return 0;
+  // Code units compare as code points up to the first difference, unless that is in a surrogate pair: the common
+  // case without iterating (sorting thousands of matches compares names thousands of times).
+  const length = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === length) return a.length < b.length ? -1 : 1;
+  const ca = a.charCodeAt(i);
+  const cb = b.charCodeAt(i);
+  if ((ca < 0xd800 || ca > 0xdfff) && (cb < 0xd800 || cb > 0xdfff)) return ca < cb ? -1 : 1;
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
   for (;;) {
@@ -118,9 +127,12 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
   const known = (term: string) => index.termId(term) >= 0;
 
   const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
-  // Scratch space for score(): every credit is > 0, so 0 means "not seen for this term". Scoring is synchronous, so
-  // one array serves every call.
+  // Scratch space for score(), all back to their initial values between calls (scoring is synchronous, so one set
+  // serves every call): a skill's best credit for the current term (every credit is > 0, so 0 means "not seen"),
+  // whether it has the term itself in its name, and a catalog term's index in the query (-1: not in it).
   const best = new Float64Array(total);
+  const named = new Uint8Array(total);
+  const queryIndex = new Int32Array(index.vocabulary.length + 1).fill(-1); // + 1: the name/description separator
 
   /** Catalog terms a query term stands for: itself, and while allowed, longer terms it is a prefix of. */
   function expansions(term: string, prefix: boolean): Array<{ id: number; exact: boolean }> {
@@ -138,12 +150,13 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
     const terms = [...new Set(sequence)];
     const termIds = terms.map((t) => index.termId(t));
     // An acronym in the message stands for its expansion and the reverse: `key` is the message's form (one term, or
-    // adjacent terms joined by a space), `words` the catalog's other form.
-    const alternates: Array<{ key: string; words: string[] }> = [];
+    // adjacent terms joined by a space), `docs` the skills with the catalog's other form (the expansion in a row, or
+    // the acronym).
+    const alternates: Array<{ key: string; docs: ArrayLike<number> }> = [];
     if (terms.length > 0 && total > 0) {
       for (const term of terms) {
         if (!isAcronym(term) || !known(term)) continue;
-        for (const words of index.expansions(term)) alternates.push({ key: term, words });
+        for (const { docs } of index.expansions(term)) alternates.push({ key: term, docs });
       }
       // Adjacent message words whose initials are a catalog term, where the catalog spells that term out so too.
       for (let i = 0; i < sequence.length; i++) {
@@ -153,7 +166,10 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
           const initials = words.map((w) => w[0]).join('');
           if (terms.includes(initials) || !known(initials)) continue;
           const key = words.join(' ');
-          if (index.expansions(initials).some((e) => e.join(' ') === key)) alternates.push({ key, words: [initials] });
+          if (index.expansions(initials).some((e) => e.words.join(' ') === key)) {
+            const id = index.termId(initials);
+            alternates.push({ key, docs: postingDoc.subarray(postingStart[id], postingStart[id + 1]) });
+          }
         }
       }
     }
@@ -163,19 +179,24 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
     // Per query term: which skills have it, and at what credit. The skills in first-seen order in `candidates`, their
     // credits in one flat array (`width` per skill): a typed array per skill, for thousands of skills that share a
     // common word, was most of a search's cost (allocation and garbage collection).
+    // `inName` beside it: whether the skill has the query term itself in its name.
     const width = terms.length;
     const candidates: number[] = [];
     const slotOf = new Int32Array(total).fill(-1);
     let rows = new Float64Array(width * 64);
+    let inName = new Uint8Array(rows.length);
     const rowOf = (id: number): number => {
       let slot = slotOf[id]!;
       if (slot < 0) {
         slot = candidates.push(id) - 1;
         slotOf[id] = slot;
         if ((slot + 1) * width > rows.length) {
-          const grown = new Float64Array(rows.length * 2);
-          grown.set(rows);
-          rows = grown;
+          const grownRows = new Float64Array(rows.length * 2);
+          grownRows.set(rows);
+          rows = grownRows;
+          const grownInName = new Uint8Array(rows.length);
+          grownInName.set(inName);
+          inName = grownInName;
         }
       }
       return slot * width;
@@ -188,8 +209,10 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
         const factor = exact ? 1 : PREFIX_FACTOR;
         for (let p = postingStart[termId]!; p < postingStart[termId + 1]!; p++) {
           const id = postingDoc[p]!;
-          const c = fieldCredit[postingField[p]!]! * factor;
+          const field = postingField[p]!;
+          const c = fieldCredit[field]! * factor;
           if (!(c > 0)) continue; // a zero credit (a tuning could set one) is no hit
+          if (exact && field === NAME) named[id] = 1;
           const previous = best[id]!;
           if (previous === 0) hit.push(id);
           if (c > previous) best[id] = c;
@@ -199,21 +222,20 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
       for (const id of hit) {
         const at = rowOf(id);
         rows[at + i] = best[id]!;
+        inName[at + i] = named[id]!;
         best[id] = 0;
+        named[id] = 0;
       }
     });
-    const addAlternate = (key: string, words: string[], phraseInSkill: boolean) => {
+    for (const { key, docs } of alternates) {
       // The other form, found in a skill, counts as the message's own term (or terms) found there at full credit.
       const indexes = key.includes(' ') ? key.split(' ').map((t) => terms.indexOf(t)) : [terms.indexOf(key)];
-      if (indexes.some((i) => i < 0)) return;
-      const wordIds = words.map((w) => index.termId(w));
-      for (const id of index.docsWithAll(wordIds)) {
-        if (phraseInSkill && !index.containsRun(id, wordIds)) continue;
-        const at = rowOf(id);
+      if (indexes.some((i) => i < 0)) continue;
+      for (let k = 0; k < docs.length; k++) {
+        const at = rowOf(docs[k]!);
         for (const i of indexes) rows[at + i] = Math.max(rows[at + i]!, NAME_CREDIT);
       }
-    };
-    for (const { key, words } of alternates) addAlternate(key, words, words.length > 1);
+    }
 
     const weight = (df: number) => Math.min(1, idf(df) / idf(1));
     const weights = dfs.map((df) => (df === 0 ? unknownWeight : weight(df)));
@@ -223,23 +245,44 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
       weights.reduce((a, b) => a + b, 0),
       longQueryCap,
     );
-    const pairs: Array<[number, number]> = [];
+    // Phrases: two query terms adjacent in the message (pairs, as a, b, a, b, ...) and in the skill's text. Each
+    // raises both terms to full credit where the skill has both; the order they are applied in does not matter.
+    const pairs: number[] = [];
     for (let k = 0; k + 1 < sequence.length; k++) {
       const a = terms.indexOf(sequence[k]!);
       const b = terms.indexOf(sequence[k + 1]!);
-      if (a >= 0 && b >= 0 && a !== b) pairs.push([a, b]);
+      if (a >= 0 && b >= 0 && a !== b && termIds[a]! >= 0 && termIds[b]! >= 0) pairs.push(a, b);
     }
+    // Pairs seen in the current skill's text: adjacent[a * width + b] === its slot + 1.
+    const adjacent = new Int32Array(width * width);
+    for (let i = 0; i < width; i++) if (termIds[i]! >= 0) queryIndex[termIds[i]!] = i;
 
     const scored: Scored[] = [];
-    candidates.forEach((id, slot) => {
+    const { sequence: words, sequenceStart } = index;
+    for (let slot = 0; slot < candidates.length; slot++) {
+      const id = candidates[slot]!;
       const at = slot * width;
-      // Phrases: adjacent in the message and in the skill's text.
-      for (const [a, b] of pairs) {
-        if (rows[at + a]! > 0 && rows[at + b]! > 0 && (rows[at + a]! < NAME_CREDIT || rows[at + b]! < NAME_CREDIT)) {
-          if (index.containsRun(id, [termIds[a]!, termIds[b]!])) {
-            rows[at + a] = NAME_CREDIT;
-            rows[at + b] = NAME_CREDIT;
+      let scanned = false;
+      for (let k = 0; k < pairs.length; k += 2) {
+        const a = pairs[k]!;
+        const b = pairs[k + 1]!;
+        if (!(rows[at + a]! > 0 && rows[at + b]! > 0 && (rows[at + a]! < NAME_CREDIT || rows[at + b]! < NAME_CREDIT))) {
+          continue;
+        }
+        if (!scanned) {
+          // One pass over the skill's text marks every query pair in it.
+          scanned = true;
+          let previous = -1;
+          for (let p = sequenceStart[id]!; p < sequenceStart[id + 1]!; p++) {
+            const term = words[p]!;
+            const current = queryIndex[term] ?? -1;
+            if (previous >= 0 && current >= 0) adjacent[previous * width + current] = slot + 1;
+            previous = current;
           }
+        }
+        if (adjacent[a * width + b] === slot + 1) {
+          rows[at + a] = NAME_CREDIT;
+          rows[at + b] = NAME_CREDIT;
         }
       }
       let covered = 0;
@@ -248,16 +291,15 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
       for (let i = 0; i < width; i++) {
         const credit = rows[at + i]!;
         // A word of the skill's name weighs as specific as it is among names, if that is more.
-        const inName = credit > 0 && termIds[i]! >= 0 && index.field(id, termIds[i]!) === NAME;
-        if (inName) nameHits++;
-        const w = inName ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
+        if (inName[at + i]) nameHits++;
+        const w = inName[at + i] ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
         covered += w * credit;
         if (credit > 0) matched++;
       }
-      if (covered === 0) return;
+      if (covered === 0) continue;
       const share = denominator > 0 ? Math.min(1, covered / denominator) : 0;
       // match() keeps only relevant skills: the others are not even sorted.
-      if (share < minScore) return;
+      if (share < minScore) continue;
       scored.push({
         name: names[id]!,
         score: share,
@@ -266,14 +308,15 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
         tieBreak: matched / Math.sqrt(index.fieldCount(id) + 1),
         namePrefix: false,
       });
-    });
-    const byName = new Map<string, Scored>();
-    for (const s of scored) byName.set(s.name, s);
+    }
+    for (let i = 0; i < width; i++) if (termIds[i]! >= 0) queryIndex[termIds[i]!] = -1;
 
     // The slash menu: "/pd" must offer "pdf" first even though "pd" is no word of it. Only while typing: as a
     // complete message "hi" must not select "hiring-pipeline".
     const raw = text.trim().normalize('NFKC').toLowerCase();
     if (typing && raw && !/\s/.test(raw)) {
+      const byName = new Map<string, Scored>();
+      for (const s of scored) byName.set(s.name, s);
       lowerNames ??= names.map((n) => n.normalize('NFKC').toLowerCase());
       lowerNames.forEach((lower, id) => {
         if (!lower.startsWith(raw)) return;
