@@ -53,9 +53,11 @@ export interface IndexArrays {
   sequence: Ids;
   /**
    * Parallel to `sequence`: each term's first code unit when it is 3+ code units long, else 0 (and 0 for the
-   * separator). As a string, the initials of every run of words: an acronym's expansions are where `indexOf` finds it.
+   * separator): the initials of every run of words, so an acronym's expansions are where a search finds it.
    */
   initials: Uint16Array;
+  /** Per skill: how many distinct terms it has. */
+  termCounts: Int32Array;
 }
 
 type Ids = Int32Array | Uint16Array;
@@ -89,9 +91,8 @@ export class MatchIndex {
   readonly sequenceStart: Int32Array;
   readonly sequence: Ids;
   readonly initials: Uint16Array;
+  readonly termCounts: Int32Array;
   readonly total: number;
-  private fieldCounts: Int32Array | null = null;
-  private initialsText: string | null = null;
   private readonly expansionCache = new Map<string, Expansion[]>();
 
   constructor(arrays: IndexArrays) {
@@ -103,6 +104,7 @@ export class MatchIndex {
     this.sequenceStart = arrays.sequenceStart;
     this.sequence = arrays.sequence;
     this.initials = arrays.initials;
+    this.termCounts = arrays.termCounts;
     this.total = arrays.names.length;
   }
 
@@ -130,35 +132,24 @@ export class MatchIndex {
     return n;
   }
 
-  /** How many distinct terms the skill has. */
-  fieldCount(doc: number): number {
-    if (!this.fieldCounts) {
-      const counts = new Int32Array(this.total);
-      const postingDoc = this.postingDoc;
-      for (let p = 0; p < postingDoc.length; p++) counts[postingDoc[p]!]!++;
-      this.fieldCounts = counts;
-    }
-    return this.fieldCounts[doc]!;
-  }
-
   /**
    * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in a skill's text
-   * whose initials spell it ("pr" and "pull request"), first found first. A native string search over the catalog's
-   * initials: scanning 500,000 term ids in JavaScript took a one-shot `skills match` 10 ms per acronym.
+   * whose initials spell it ("pr" and "pull request"), first found first. A native search of the catalog's initials
+   * (as bytes: no string of them is made): scanning 500,000 term ids in JavaScript took a one-shot `skills match`
+   * 10 ms per acronym.
    */
   expansions(acronym: string): Expansion[] {
     const cached = this.expansionCache.get(acronym);
     if (cached) return cached;
-    this.initialsText ??= Buffer.from(
-      this.initials.buffer,
-      this.initials.byteOffset,
-      this.initials.byteLength,
-    ).toString('utf16le');
-    const text = this.initialsText;
+    const initials = Buffer.from(this.initials.buffer, this.initials.byteOffset, this.initials.byteLength);
+    // Code units in this machine's byte order, as `initials` holds them.
+    const needle = new Uint8Array(Uint16Array.from(acronym, (c) => c.charCodeAt(0)).buffer);
     const n = acronym.length;
     const found = new Map<string, Expansion>();
     let doc = 0;
-    for (let at = text.indexOf(acronym); at >= 0; at = text.indexOf(acronym, at + 1)) {
+    for (let byte = initials.indexOf(needle); byte >= 0; byte = initials.indexOf(needle, byte + 1)) {
+      if (byte % 2 === 1) continue; // straddles two code units
+      const at = byte / 2;
       while (this.sequenceStart[doc + 1]! <= at) doc++;
       if (at + n > this.sequenceStart[doc + 1]!) continue; // runs into the next skill's text
       const words = Array.from(this.sequence.subarray(at, at + n), (id) => this.vocabulary[id]!);
@@ -190,7 +181,9 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
   const postingField = new Uint8Array(postingDoc.length);
   const next = postingStart.slice(0, vocabulary.length);
   const sequenceStart = new Int32Array(skills.length + 1);
+  const termCounts = new Int32Array(skills.length);
   analyzed.forEach(({ fields, sequence }, doc) => {
+    termCounts[doc] = fields.size;
     for (const [term, field] of fields) {
       const p = next[ids.get(term)!]!++;
       postingDoc[p] = doc;
@@ -217,12 +210,13 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
     sequenceStart,
     sequence,
     initials,
+    termCounts,
   });
 }
 
 /**
- * Bytes: MAGIC, the JSON's length (u32), JSON `[names, vocabulary]`, then postingStart, sequenceStart, postingDoc,
- * sequence, initials and postingField, each from a 4-byte boundary, in this machine's byte order (the bytes are kept
+ * Bytes: MAGIC, the JSON's length (u32), JSON `[names, vocabulary]`, then postingStart, sequenceStart, termCounts,
+ * postingDoc, sequence, initials and postingField, each from a 4-byte boundary, in this machine's byte order (the bytes are kept
  * in this machine's cache only). Their lengths and widths follow from the JSON and the offsets.
  */
 const MAGIC = 'SKMI0002';
@@ -232,9 +226,9 @@ const padded = (length: number) => length + ((4 - (length % 4)) % 4);
 type Stored = Int32Array | Uint16Array | Uint8Array;
 
 export function encodeIndex(index: MatchIndex): Uint8Array {
-  const { postingStart, sequenceStart, postingDoc, sequence, initials, postingField } = index;
+  const { postingStart, sequenceStart, termCounts, postingDoc, sequence, initials, postingField } = index;
   const json = Buffer.from(JSON.stringify([index.names, index.vocabulary]));
-  const arrays: Stored[] = [postingStart, sequenceStart, postingDoc, sequence, initials, postingField];
+  const arrays: Stored[] = [postingStart, sequenceStart, termCounts, postingDoc, sequence, initials, postingField];
   const bytes = new Uint8Array(arrays.reduce((at, a) => padded(at) + a.byteLength, HEAD + json.length));
   bytes.set(Buffer.from(MAGIC, 'latin1'), 0);
   new DataView(bytes.buffer).setUint32(MAGIC.length, json.length, true);
@@ -280,6 +274,7 @@ export function decodeIndex(input: Uint8Array): MatchIndex {
   const postingStart = take(new Int32Array(0), vocabulary.length + 1);
   const sequenceStart = take(new Int32Array(0), names.length + 1);
   if (!ascending(postingStart) || !ascending(sequenceStart)) fail('garbled offsets');
+  const termCounts = take(new Int32Array(0), names.length);
   const postingDoc = take(idsFor(names.length, 0), postingStart[vocabulary.length]!);
   const sequence = take(idsFor(vocabulary.length + 1, 0), sequenceStart[names.length]!);
   const initials = take(new Uint16Array(0), sequence.length);
@@ -294,6 +289,7 @@ export function decodeIndex(input: Uint8Array): MatchIndex {
     sequenceStart,
     sequence,
     initials,
+    termCounts,
   });
 }
 

@@ -305,7 +305,7 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
         score: share,
         // Among equal shares, the skill whose own text is most about these words: fewer other words.
         nameHits,
-        tieBreak: matched / Math.sqrt(index.fieldCount(id) + 1),
+        tieBreak: matched / Math.sqrt(index.termCounts[id]! + 1),
         namePrefix: false,
       });
     }
