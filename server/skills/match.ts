@@ -119,6 +119,7 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
   const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
   // Credit by field (a term's best field in a skill: DESCRIPTION, REPEATED, TRIGGER, NAME).
   const fieldCredit = [descriptionCredit, repeatedCredit, NAME_CREDIT, NAME_CREDIT];
+  const maxCredit = Math.max(...fieldCredit);
   const { names, total, postingStart, postingDoc, postingField } = index;
   // Only the slash menu needs these, and `skills match` never: not computed for every one-shot query.
   let sortedNames: string[] | null = null;
@@ -262,6 +263,14 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
     for (let slot = 0; slot < candidates.length; slot++) {
       const id = candidates[slot]!;
       const at = slot * width;
+      if (minScore > 0 && denominator > 0) {
+        // match(): a skill that could not reach the threshold with every term it has at full credit is not looked
+        // at further (most of a common word's thousands of skills). Each term of the bound is >= its term below.
+        let bound = 0;
+        for (let i = 0; i < width; i++)
+          if (rows[at + i]! > 0) bound += Math.max(weights[i]!, nameWeights[i]!) * maxCredit;
+        if (Math.min(1, bound / denominator) < minScore) continue;
+      }
       let scanned = false;
       for (let k = 0; k < pairs.length; k += 2) {
         const a = pairs[k]!;
