@@ -23,11 +23,12 @@
  * one threshold (MATCH_THRESHOLD) holds for 3 skills and for 10,000. The constants were tuned on half of the
  * labelled set in fixtures/match/ (`npm run bench` reports the other half separately).
  *
- * The index is a plain inverted index (term -> skill ids) with a sorted vocabulary for prefix lookups: building it
- * for 10,000 skills is most of what `skills match` costs, so it stays simple.
+ * The index (match-index.ts) is a plain inverted index over a sorted vocabulary, in flat typed arrays: the server
+ * builds it from the skills, `skills match` keeps it as bytes between runs and loads it without an object per skill.
+ * Both rank through the one `matcherOver` below, so the two cannot diverge.
  */
 import { termSequence } from './match-analyze';
-import { buildIndex, type MatchIndex, NAME } from './match-index';
+import { buildIndex, DESCRIPTION, type MatchIndex, NAME, REPEATED, TRIGGER } from './match-index';
 
 export { analyze, stem } from './match-analyze';
 
@@ -117,8 +118,12 @@ export function createMatcher(
 /** The matcher over an index built or kept earlier (`skills match` loads one with decodeIndex). */
 export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_TUNING): Matcher {
   const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
-  // Credit by field (a term's best field in a skill: DESCRIPTION, REPEATED, TRIGGER, NAME).
-  const fieldCredit = [descriptionCredit, repeatedCredit, NAME_CREDIT, NAME_CREDIT];
+  // Credit by a term's best field in a skill (postingField).
+  const fieldCredit: number[] = [];
+  fieldCredit[DESCRIPTION] = descriptionCredit;
+  fieldCredit[REPEATED] = repeatedCredit;
+  fieldCredit[TRIGGER] = NAME_CREDIT;
+  fieldCredit[NAME] = NAME_CREDIT;
   const maxCredit = Math.max(...fieldCredit);
   const { names, total, postingStart, postingDoc, postingField } = index;
   // Only the slash menu needs these, and `skills match` never: not computed for every one-shot query.
