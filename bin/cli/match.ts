@@ -2,78 +2,30 @@
  * `match`: which skills the offline model would pick for a message, best first. Empty output means none is
  * relevant enough: the first answer to "why didn't my skill trigger?".
  */
-import { createMatcher, DEFAULT_TUNING, indexSkill, type Matcher, type MatcherDoc } from '../../server/skills/match';
+import { DEFAULT_TUNING, type Matcher, matcherOver } from '../../server/skills/match';
+import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/match-index';
 import { walk } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
 
 /**
- * The index as kept: every term once (`terms`), each skill's MatcherDoc as numbers into it (its sequence, then its
- * fields as term, field pairs). Numbers parse several times faster than the same terms spelled out each time.
- */
-interface KeptIndex {
-  names: string[];
-  terms: string[];
-  docs: Array<[number[], number[]]>;
-}
-
-export function packIndex(names: string[], docs: readonly MatcherDoc[]): KeptIndex {
-  const ids = new Map<string, number>();
-  const terms: string[] = [];
-  const id = (term: string) => {
-    let n = ids.get(term);
-    if (n === undefined) {
-      n = terms.push(term) - 1;
-      ids.set(term, n);
-    }
-    return n;
-  };
-  return {
-    names,
-    terms,
-    docs: docs.map(([sequence, fields]) => [sequence.map(id), fields.flatMap(([term, field]) => [id(term), field])]),
-  };
-}
-
-export function unpackIndex(kept: KeptIndex): MatcherDoc[] {
-  const { terms } = kept;
-  return kept.docs.map(([sequence, fields]) => {
-    const pairs: Array<[string, number]> = [];
-    for (let i = 0; i < fields.length; i += 2) pairs.push([terms[fields[i]!]!, fields[i + 1]!]);
-    return [sequence.map((n) => terms[n]!), pairs];
-  });
-}
-
-/**
- * The matcher over the skills `list` shows. Its index is kept with the walk (bin/cli/snapshot.ts): an unchanged
- * catalog is matched without parsing a skill or analysing a description again.
+ * The matcher over the skills `list` shows. Its index is kept with the walk (bin/cli/snapshot.ts) in its packed form
+ * (server/skills/match-index.ts): an unchanged catalog is matched without parsing a skill, analysing a description or
+ * building an object per skill. A kept index that does not decode is built again and replaced.
  */
 async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const walked = await walk(rootDirs);
   const snapshot = walked.snapshot('match', '');
   if (snapshot?.hit) {
     try {
-      const kept = JSON.parse(snapshot.hit.toString()) as KeptIndex;
-      const docs = unpackIndex(kept);
-      return createMatcher(
-        kept.names.map((name) => ({ name, description: '' })),
-        DEFAULT_TUNING,
-        docs,
-      );
+      return matcherOver(decodeIndex(snapshot.hit), DEFAULT_TUNING);
     } catch {
       // Damaged: built again below.
     }
   }
   const { result } = await walked.finish();
-  const docs = result.skills.map(indexSkill);
-  snapshot?.save(
-    JSON.stringify(
-      packIndex(
-        result.skills.map((s) => s.name),
-        docs,
-      ),
-    ),
-  );
-  return createMatcher(result.skills, DEFAULT_TUNING, docs);
+  const index = buildIndex(result.skills);
+  snapshot?.save(encodeIndex(index));
+  return matcherOver(index, DEFAULT_TUNING);
 }
 
 export const matchCommand: Command = {

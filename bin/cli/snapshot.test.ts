@@ -8,10 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMatcher, DEFAULT_TUNING, indexSkill } from '../../server/skills/match';
 import type { Io } from './command';
 import { type ListJson, listCommand } from './list';
-import { matchCommand, packIndex, unpackIndex } from './match';
+import { matchCommand } from './match';
 
 let tmp: string;
 let root: string;
@@ -189,29 +188,37 @@ describe('kept answers of list and match', () => {
 });
 
 describe('the kept matcher index', () => {
-  it('ranks exactly as a matcher built from the descriptions', () => {
-    const skills = [
-      { name: 'pdf-merge', description: 'Merge PDF files into one "combined document". Use for PDFs.' },
-      { name: 'pull-requests', description: 'Review a pull request (PR) and its diffs.' },
-      { name: 'slides', description: 'Build a slide deck ("deck", "presentation") for a meeting.' },
-    ];
-    const docs = skills.map(indexSkill);
-    const kept = JSON.parse(
-      JSON.stringify(
-        packIndex(
-          skills.map((s) => s.name),
-          docs,
-        ),
-      ),
-    );
-    const restored = createMatcher(
-      skills.map((s) => ({ name: s.name, description: '' })),
-      DEFAULT_TUNING,
-      unpackIndex(kept),
-    );
-    const fresh = createMatcher(skills);
-    for (const text of ['merge my pdfs', 'review this PR', 'a deck for the board', 'pdf', 'nothing related']) {
-      expect(restored.match(text)).toEqual(fresh.match(text));
-    }
+  const matchOut = () => match('merge my pdf files');
+  const keptIndex = () => {
+    const files = answers().map((f) => path.join(cacheDir, f));
+    const kept = files.find((f) => fs.readFileSync(f).includes('SKMI'));
+    expect(kept).toBeDefined();
+    return kept!;
+  };
+
+  beforeEach(() => {
+    writeSkill('pdf-merge', 'Merge PDF files into one "combined document".');
+    writeSkill('pull-requests', 'Review a pull request (PR) and its diffs.');
+  });
+
+  it('is rebuilt when the kept file was truncated', async () => {
+    expect(await matchOut()).toBe('pdf-merge\n');
+    const file = keptIndex();
+    const size = fs.statSync(file).size;
+    fs.truncateSync(file, size - 7);
+    expect(await matchOut()).toBe('pdf-merge\n');
+    expect(fs.statSync(file).size).toBe(size); // replaced by a whole one
+    expect(await match('review this PR')).toBe('pull-requests\n');
+  });
+
+  it('is rebuilt when the kept file was garbled', async () => {
+    expect(await matchOut()).toBe('pdf-merge\n');
+    const file = keptIndex();
+    const bytes = fs.readFileSync(file);
+    // Past the header: the index's bytes from the middle on.
+    for (let i = Math.floor(bytes.length / 2); i < bytes.length; i++) bytes[i] = 0xff;
+    fs.writeFileSync(file, bytes);
+    expect(await matchOut()).toBe('pdf-merge\n');
+    expect(await match('review this PR')).toBe('pull-requests\n');
   });
 });

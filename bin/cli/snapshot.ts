@@ -12,7 +12,7 @@ import path from 'node:path';
 import { codeStamp, writeCacheFile } from '../../server/skills/scan-cache-file';
 
 /** Bumped by hand when a payload's shape changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface Snapshot {
   /** The payload stored under this key (read on first use), or null. */
@@ -80,7 +80,9 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
       if (hit === undefined) {
         hit = null;
         if (fd !== -1) {
-          const body = Buffer.allocUnsafe(size);
+          // A buffer of its own (allocUnsafeSlow: never a slice of Node's pool), so the payload starts 8-byte aligned:
+          // the matcher's index (server/skills/match-index.ts) is viewed in place as typed arrays, not copied.
+          const body = Buffer.allocUnsafeSlow(size);
           hit = body.subarray(0, readInto(body, 0, 0, size));
         }
       }

@@ -23,10 +23,12 @@
  * one threshold (MATCH_THRESHOLD) holds for 3 skills and for 10,000. The constants were tuned on half of the
  * labelled set in fixtures/match/ (`npm run bench` reports the other half separately).
  *
- * The index is a plain inverted index (term -> skill ids) with a sorted vocabulary for prefix lookups: building it
- * for 10,000 skills is most of what `skills match` costs, so it stays simple.
+ * The index (match-index.ts) is a plain inverted index over a sorted vocabulary, in flat typed arrays: the server
+ * builds it from the skills, `skills match` keeps it as bytes between runs and loads it without an object per skill.
+ * Both rank through the one `matcherOver` below, so the two cannot diverge.
  */
 import { termSequence } from './match-analyze';
+import { buildIndex, DESCRIPTION, type MatchIndex, NAME, REPEATED, TRIGGER } from './match-index';
 
 export { analyze, stem } from './match-analyze';
 
@@ -66,15 +68,19 @@ const NAME_CREDIT = 1;
 const PREFIX_FACTOR = 0.5;
 /** Shorter stems prefix-match too much ("go" -> "golang", "google"). */
 const MIN_PREFIX_LENGTH = 4;
-/** Field of a term in a skill: the best one wins. */
-const NAME = 3;
-const TRIGGER = 2;
-const REPEATED = 1;
-const DESCRIPTION = 0;
 
 /** Code-point order (not UTF-16 code-unit order, which misplaces astral characters): one order for every list. */
 export function compareNames(a: string, b: string): number {
   if (a === b) return 0;
+  // Code units compare as code points up to the first difference, unless that is in a surrogate pair: the common
+  // case without iterating (sorting thousands of matches compares names thousands of times).
+  const length = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === length) return a.length < b.length ? -1 : 1;
+  const ca = a.charCodeAt(i);
+  const cb = b.charCodeAt(i);
+  if ((ca < 0xd800 || ca > 0xdfff) && (cb < 0xd800 || cb > 0xdfff)) return ca < cb ? -1 : 1;
   const ia = a[Symbol.iterator]();
   const ib = b[Symbol.iterator]();
   for (;;) {
@@ -85,13 +91,6 @@ export function compareNames(a: string, b: string): number {
     const d = ca.value.codePointAt(0)! - cb.value.codePointAt(0)!;
     if (d !== 0) return d < 0 ? -1 : 1;
   }
-}
-
-interface Doc {
-  /** Term -> best field (NAME, TRIGGER, DESCRIPTION). */
-  fields: Map<string, number>;
-  /** Name then description terms in order, for phrases. */
-  sequence: string[];
 }
 
 interface Scored extends RankedSkill {
@@ -108,139 +107,62 @@ const byRelevance = (a: Scored, b: Scored) =>
   b.tieBreak - a.tieBreak ||
   compareNames(a.name, b.name);
 
-/** Words a description puts in double quotes: the author naming what people say ("deck," "slides"). */
-const QUOTED = /["\u201c]([^"\u201c\u201d\n]{1,40})["\u201d]/g;
-
-function indexDoc(name: string, description: string): Doc {
-  const fields = new Map<string, number>();
-  const nameTerms = termSequence(name);
-  const descriptionTerms = termSequence(description);
-  // A word the description repeats is what the skill is about ("spreadsheet" three times in xlsx's).
-  for (const t of descriptionTerms) fields.set(t, fields.has(t) ? REPEATED : DESCRIPTION);
-  if (description.includes('"') || description.includes('\u201c')) {
-    for (const m of description.matchAll(QUOTED)) for (const t of termSequence(m[1]!)) fields.set(t, TRIGGER);
-  }
-  for (const t of nameTerms) fields.set(t, NAME);
-  return { fields, sequence: [...nameTerms, '', ...descriptionTerms] };
-}
-
-/**
- * A skill as the matcher indexes it (its terms, in order, and each term's best field), in a form that survives
- * JSON: a fresh process (`skills match`) keeps the index of an unchanged catalog instead of analysing 10,000
- * descriptions again. Only `indexSkill` makes one.
- */
-export type MatcherDoc = [sequence: string[], fields: Array<[string, number]>];
-
-export function indexSkill(skill: { name: string; description: string }): MatcherDoc {
-  const doc = indexDoc(skill.name, skill.description);
-  return [doc.sequence, [...doc.fields]];
-}
-
-/** Index of the first element of a sorted array that is >= `value`. */
-function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in any skill's text
- * whose initials spell it ("pr" and "pull request"). A linear pass over the catalog's terms, once per acronym asked.
- */
-function findExpansions(acronym: string, docs: readonly Doc[]): string[][] {
-  const n = acronym.length;
-  const found = new Map<string, string[]>();
-  for (const { sequence } of docs) {
-    for (let i = 0; i + n <= sequence.length; i++) {
-      let k = 0;
-      while (k < n && sequence[i + k]!.length >= 3 && sequence[i + k]!.charCodeAt(0) === acronym.charCodeAt(k)) k++;
-      if (k < n) continue;
-      const words = sequence.slice(i, i + n);
-      if (!words.includes(acronym)) found.set(words.join(' '), words);
-    }
-  }
-  return [...found.values()];
-}
-
-/**
- * `indexed`: the skills' MatcherDocs (from `indexSkill`, same order), when kept from an earlier run; the
- * descriptions are then not read.
- */
+/** The matcher over these skills, built in memory (the server, the slash menu, `skills_search`). */
 export function createMatcher(
   skills: ReadonlyArray<{ name: string; description: string }>,
   tuning: MatcherTuning = DEFAULT_TUNING,
-  indexed?: readonly MatcherDoc[],
 ): Matcher {
-  const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
-  const fieldCredit = (field: number) =>
-    field === DESCRIPTION ? descriptionCredit : field === REPEATED ? repeatedCredit : NAME_CREDIT;
-  const names = skills.map((s) => s.name);
-  const sortedNames = [...names].sort(compareNames);
-  const lowerNames = names.map((n) => n.normalize('NFKC').toLowerCase());
-  const total = skills.length;
+  return matcherOver(buildIndex(skills), tuning);
+}
 
-  if (indexed && indexed.length !== total) throw new Error('createMatcher: one MatcherDoc per skill');
-  const docs: Doc[] = indexed
-    ? indexed.map(([sequence, fields]) => ({ sequence, fields: new Map(fields) }))
-    : skills.map((s) => indexDoc(s.name, s.description));
-  const postings = new Map<string, number[]>();
-  // How many skills carry a term in their name: "skill" is in most descriptions ("use this skill") but in one name.
-  const nameDf = new Map<string, number>();
-  docs.forEach((doc, id) => {
-    for (const [term, field] of doc.fields) if (field === NAME) nameDf.set(term, (nameDf.get(term) ?? 0) + 1);
-    for (const term of doc.fields.keys()) {
-      const list = postings.get(term);
-      if (list) list.push(id);
-      else postings.set(term, [id]);
-    }
-  });
-  let vocabulary: string[] | null = null;
-  const sortedVocabulary = () => {
-    vocabulary ??= [...postings.keys()].sort();
-    return vocabulary;
-  };
-  const expansionCache = new Map<string, string[][]>();
-  const expansionsOf = (acronym: string) => {
-    let found = expansionCache.get(acronym);
-    if (!found) {
-      found = findExpansions(acronym, docs);
-      if (expansionCache.size < 1000) expansionCache.set(acronym, found);
-    }
-    return found;
-  };
+/** The matcher over an index built or kept earlier (`skills match` loads one with decodeIndex). */
+export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_TUNING): Matcher {
+  const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;
+  // Credit by a term's best field in a skill (postingField).
+  const fieldCredit: number[] = [];
+  fieldCredit[DESCRIPTION] = descriptionCredit;
+  fieldCredit[REPEATED] = repeatedCredit;
+  fieldCredit[TRIGGER] = NAME_CREDIT;
+  fieldCredit[NAME] = NAME_CREDIT;
+  const maxCredit = Math.max(...fieldCredit);
+  const { names, total, postingStart, postingDoc, postingField } = index;
+  // Only the slash menu needs these, and `skills match` never: not computed for every one-shot query.
+  let sortedNames: string[] | null = null;
+  let lowerNames: string[] | null = null;
   const isAcronym = (term: string) => term.length >= 2 && term.length <= 5 && /^[a-z]+$/.test(term);
+  const known = (term: string) => index.termId(term) >= 0;
 
   const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
-  // Scratch space for score(): every credit is > 0, so 0 means "not seen for this term". Scoring is synchronous, so
-  // one array serves every call.
+  // Scratch space for score(), all back to their initial values between calls (scoring is synchronous, so one set
+  // serves every call): a skill's best credit for the current term (every credit is > 0, so 0 means "not seen"),
+  // whether it has the term itself in its name, and a catalog term's index in the query (-1: not in it).
   const best = new Float64Array(total);
+  const named = new Uint8Array(total);
+  const queryIndex = new Int32Array(index.vocabulary.length + 1).fill(-1); // + 1: the name/description separator
 
   /** Catalog terms a query term stands for: itself, and while allowed, longer terms it is a prefix of. */
-  function expansions(term: string, prefix: boolean): Array<{ term: string; exact: boolean }> {
-    const out = postings.has(term) ? [{ term, exact: true }] : [];
+  function expansions(term: string, prefix: boolean): Array<{ id: number; exact: boolean }> {
+    const id = index.termId(term);
+    const out = id >= 0 ? [{ id, exact: true }] : [];
     if (!prefix) return out;
-    const vocab = sortedVocabulary();
-    for (let i = lowerBound(vocab, term); i < vocab.length && vocab[i]!.startsWith(term); i++) {
-      if (vocab[i] !== term) out.push({ term: vocab[i]!, exact: false });
-    }
+    const [from, to] = index.prefixRange(term);
+    for (let other = from; other < to; other++) if (other !== id) out.push({ id: other, exact: false });
     return out;
   }
 
-  function score(text: string, typing: boolean): Scored[] {
+  /** Skills the text is about, best first; those below `minScore` left out. */
+  function score(text: string, typing: boolean, minScore = Number.NEGATIVE_INFINITY): Scored[] {
     const sequence = termSequence(text);
     const terms = [...new Set(sequence)];
+    const termIds = terms.map((t) => index.termId(t));
     // An acronym in the message stands for its expansion and the reverse: `key` is the message's form (one term, or
-    // adjacent terms joined by a space), `words` the catalog's other form.
-    const alternates: Array<{ key: string; words: string[] }> = [];
+    // adjacent terms joined by a space), `docs` the skills with the catalog's other form (the expansion in a row, or
+    // the acronym).
+    const alternates: Array<{ key: string; docs: ArrayLike<number> }> = [];
     if (terms.length > 0 && total > 0) {
       for (const term of terms) {
-        if (!isAcronym(term) || !postings.has(term)) continue;
-        for (const words of expansionsOf(term)) alternates.push({ key: term, words });
+        if (!isAcronym(term) || !known(term)) continue;
+        for (const { docs } of index.expansions(term)) alternates.push({ key: term, docs });
       }
       // Adjacent message words whose initials are a catalog term, where the catalog spells that term out so too.
       for (let i = 0; i < sequence.length; i++) {
@@ -248,26 +170,55 @@ export function createMatcher(
           const words = sequence.slice(i, i + n);
           if (words.some((w) => w.length < 3)) break;
           const initials = words.map((w) => w[0]).join('');
-          if (terms.includes(initials) || !postings.has(initials)) continue;
+          if (terms.includes(initials) || !known(initials)) continue;
           const key = words.join(' ');
-          if (expansionsOf(initials).some((e) => e.join(' ') === key)) alternates.push({ key, words: [initials] });
+          if (index.expansions(initials).some((e) => e.words.join(' ') === key)) {
+            const id = index.termId(initials);
+            alternates.push({ key, docs: postingDoc.subarray(postingStart[id], postingStart[id + 1]) });
+          }
         }
       }
     }
     const prefixed = (term: string, i: number) =>
       term.length >= MIN_PREFIX_LENGTH || (typing && i === terms.length - 1);
 
-    // Per query term: which skills have it, and at what credit.
-    const credits = new Map<number, Float64Array>();
+    // Per query term: which skills have it, and at what credit. The skills in first-seen order in `candidates`, their
+    // credits in one flat array (`width` per skill): a typed array per skill, for thousands of skills that share a
+    // common word, was most of a search's cost (allocation and garbage collection).
+    // `inName` beside it: whether the skill has the query term itself in its name.
+    const width = terms.length;
+    const candidates: number[] = [];
+    const slotOf = new Int32Array(total).fill(-1);
+    let rows = new Float64Array(width * 64);
+    let inName = new Uint8Array(rows.length);
+    const rowOf = (id: number): number => {
+      let slot = slotOf[id]!;
+      if (slot < 0) {
+        slot = candidates.push(id) - 1;
+        slotOf[id] = slot;
+        if ((slot + 1) * width > rows.length) {
+          const grownRows = new Float64Array(rows.length * 2);
+          grownRows.set(rows);
+          rows = grownRows;
+          const grownInName = new Uint8Array(rows.length);
+          grownInName.set(inName);
+          inName = grownInName;
+        }
+      }
+      return slot * width;
+    };
     const dfs: number[] = [];
     terms.forEach((term, i) => {
-      // Best credit per skill in `best` (all zeros between terms), skills in first-seen order in `hit`: a common
-      // word of a 10,000-skill catalog has thousands of postings, and a Map per term was most of a search's cost.
+      // Best credit per skill in `best` (all zeros between terms), skills in first-seen order in `hit`.
       const hit: number[] = [];
-      for (const { term: docTerm, exact } of expansions(term, prefixed(term, i))) {
-        for (const id of postings.get(docTerm)!) {
-          const c = fieldCredit(docs[id]!.fields.get(docTerm)!) * (exact ? 1 : PREFIX_FACTOR);
+      for (const { id: termId, exact } of expansions(term, prefixed(term, i))) {
+        const factor = exact ? 1 : PREFIX_FACTOR;
+        for (let p = postingStart[termId]!; p < postingStart[termId + 1]!; p++) {
+          const id = postingDoc[p]!;
+          const field = postingField[p]!;
+          const c = fieldCredit[field]! * factor;
           if (!(c > 0)) continue; // a zero credit (a tuning could set one) is no hit
+          if (exact && field === NAME) named[id] = 1;
           const previous = best[id]!;
           if (previous === 0) hit.push(id);
           if (c > previous) best[id] = c;
@@ -275,88 +226,112 @@ export function createMatcher(
       }
       dfs.push(hit.length);
       for (const id of hit) {
-        let row = credits.get(id);
-        if (!row) {
-          row = new Float64Array(terms.length);
-          credits.set(id, row);
-        }
-        row[i] = best[id]!;
+        const at = rowOf(id);
+        rows[at + i] = best[id]!;
+        inName[at + i] = named[id]!;
         best[id] = 0;
+        named[id] = 0;
       }
     });
-    const addAlternate = (key: string, words: string[], phraseInSkill: boolean) => {
+    for (const { key, docs } of alternates) {
       // The other form, found in a skill, counts as the message's own term (or terms) found there at full credit.
       const indexes = key.includes(' ') ? key.split(' ').map((t) => terms.indexOf(t)) : [terms.indexOf(key)];
-      if (indexes.some((i) => i < 0)) return;
-      const candidates = postings.get(words[0]!) ?? [];
-      for (const id of candidates) {
-        const doc = docs[id]!;
-        if (!words.every((w) => doc.fields.has(w))) continue;
-        if (phraseInSkill && !containsRun(doc.sequence, words)) continue;
-        let row = credits.get(id);
-        if (!row) {
-          row = new Float64Array(terms.length);
-          credits.set(id, row);
-        }
-        for (const i of indexes) row[i] = Math.max(row[i]!, NAME_CREDIT);
+      if (indexes.some((i) => i < 0)) continue;
+      for (let k = 0; k < docs.length; k++) {
+        const at = rowOf(docs[k]!);
+        for (const i of indexes) rows[at + i] = Math.max(rows[at + i]!, NAME_CREDIT);
       }
-    };
-    for (const { key, words } of alternates) addAlternate(key, words, words.length > 1);
+    }
 
     const weight = (df: number) => Math.min(1, idf(df) / idf(1));
     const weights = dfs.map((df) => (df === 0 ? unknownWeight : weight(df)));
-    const nameWeights = terms.map((t) => weight(nameDf.get(t) ?? 0));
+    // How many skills carry a term in their name: "skill" is in most descriptions ("use this skill") but in one name.
+    const nameWeights = termIds.map((id) => weight(id >= 0 ? index.nameDf(id) : 0));
     const denominator = Math.min(
       weights.reduce((a, b) => a + b, 0),
       longQueryCap,
     );
-    const pairs: Array<[number, number]> = [];
+    // Phrases: two query terms adjacent in the message (pairs, as a, b, a, b, ...) and in the skill's text. Each
+    // raises both terms to full credit where the skill has both; the order they are applied in does not matter.
+    const pairs: number[] = [];
     for (let k = 0; k + 1 < sequence.length; k++) {
       const a = terms.indexOf(sequence[k]!);
       const b = terms.indexOf(sequence[k + 1]!);
-      if (a >= 0 && b >= 0 && a !== b) pairs.push([a, b]);
+      if (a >= 0 && b >= 0 && a !== b && termIds[a]! >= 0 && termIds[b]! >= 0) pairs.push(a, b);
     }
+    // Pairs seen in the current skill's text: adjacent[a * width + b] === its slot + 1.
+    const adjacent = new Int32Array(width * width);
+    for (let i = 0; i < width; i++) if (termIds[i]! >= 0) queryIndex[termIds[i]!] = i;
 
     const scored: Scored[] = [];
-    for (const [id, row] of credits) {
-      // Phrases: adjacent in the message and in the skill's text.
-      for (const [a, b] of pairs) {
-        if (row[a]! > 0 && row[b]! > 0 && (row[a]! < NAME_CREDIT || row[b]! < NAME_CREDIT)) {
-          if (containsRun(docs[id]!.sequence, [terms[a]!, terms[b]!])) {
-            row[a] = NAME_CREDIT;
-            row[b] = NAME_CREDIT;
+    const { sequence: words, sequenceStart } = index;
+    for (let slot = 0; slot < candidates.length; slot++) {
+      const id = candidates[slot]!;
+      const at = slot * width;
+      if (minScore > 0 && denominator > 0) {
+        // match(): a skill that could not reach the threshold with every term it has at full credit is not looked
+        // at further (most of a common word's thousands of skills). Each term of the bound is >= its term below.
+        let bound = 0;
+        for (let i = 0; i < width; i++)
+          if (rows[at + i]! > 0) bound += Math.max(weights[i]!, nameWeights[i]!) * maxCredit;
+        if (Math.min(1, bound / denominator) < minScore) continue;
+      }
+      let scanned = false;
+      for (let k = 0; k < pairs.length; k += 2) {
+        const a = pairs[k]!;
+        const b = pairs[k + 1]!;
+        if (!(rows[at + a]! > 0 && rows[at + b]! > 0 && (rows[at + a]! < NAME_CREDIT || rows[at + b]! < NAME_CREDIT))) {
+          continue;
+        }
+        if (!scanned) {
+          // One pass over the skill's text marks every query pair in it.
+          scanned = true;
+          let previous = -1;
+          for (let p = sequenceStart[id]!; p < sequenceStart[id + 1]!; p++) {
+            const term = words[p]!;
+            const current = queryIndex[term] ?? -1;
+            if (previous >= 0 && current >= 0) adjacent[previous * width + current] = slot + 1;
+            previous = current;
           }
+        }
+        if (adjacent[a * width + b] === slot + 1) {
+          rows[at + a] = NAME_CREDIT;
+          rows[at + b] = NAME_CREDIT;
         }
       }
       let covered = 0;
       let matched = 0;
       let nameHits = 0;
-      const fields = docs[id]!.fields;
-      for (let i = 0; i < row.length; i++) {
+      for (let i = 0; i < width; i++) {
+        const credit = rows[at + i]!;
         // A word of the skill's name weighs as specific as it is among names, if that is more.
-        const inName = row[i]! > 0 && fields.get(terms[i]!) === NAME;
-        if (inName) nameHits++;
-        const w = inName ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
-        covered += w * row[i]!;
-        if (row[i]! > 0) matched++;
+        if (inName[at + i]) nameHits++;
+        const w = inName[at + i] ? Math.max(weights[i]!, nameWeights[i]!) : weights[i]!;
+        covered += w * credit;
+        if (credit > 0) matched++;
       }
       if (covered === 0) continue;
+      const share = denominator > 0 ? Math.min(1, covered / denominator) : 0;
+      // match() keeps only relevant skills: the others are not even sorted.
+      if (share < minScore) continue;
       scored.push({
         name: names[id]!,
-        score: denominator > 0 ? Math.min(1, covered / denominator) : 0,
+        score: share,
         // Among equal shares, the skill whose own text is most about these words: fewer other words.
         nameHits,
-        tieBreak: matched / Math.sqrt(docs[id]!.fields.size + 1),
+        tieBreak: matched / Math.sqrt(index.termCounts[id]! + 1),
         namePrefix: false,
       });
     }
-    const byName = new Map<string, Scored>();
-    for (const s of scored) byName.set(s.name, s);
+    for (let i = 0; i < width; i++) if (termIds[i]! >= 0) queryIndex[termIds[i]!] = -1;
 
     // The slash menu: "/pd" must offer "pdf" first even though "pd" is no word of it. Only while typing: as a
     // complete message "hi" must not select "hiring-pipeline".
     const raw = text.trim().normalize('NFKC').toLowerCase();
     if (typing && raw && !/\s/.test(raw)) {
+      const byName = new Map<string, Scored>();
+      for (const s of scored) byName.set(s.name, s);
+      lowerNames ??= names.map((n) => n.normalize('NFKC').toLowerCase());
       lowerNames.forEach((lower, id) => {
         if (!lower.startsWith(raw)) return;
         const existing = byName.get(names[id]!);
@@ -373,23 +348,12 @@ export function createMatcher(
 
   return {
     rank(text, limit = Number.POSITIVE_INFINITY) {
+      sortedNames ??= [...names].sort(compareNames);
       if (!text.trim()) return sortedNames.slice(0, limit).map((name) => ({ name, score: 0 }));
       return score(text, true).slice(0, limit).map(strip);
     },
     match(text, limit = Number.POSITIVE_INFINITY) {
-      return score(text, false)
-        .filter((s) => s.score >= threshold)
-        .slice(0, limit)
-        .map(strip);
+      return score(text, false, threshold).slice(0, limit).map(strip);
     },
   };
-}
-
-/** Whether `words` stand next to each other, in order, somewhere in `sequence`. */
-function containsRun(sequence: readonly string[], words: readonly string[]): boolean {
-  outer: for (let i = 0; i + words.length <= sequence.length; i++) {
-    for (let k = 0; k < words.length; k++) if (sequence[i + k] !== words[k]) continue outer;
-    return true;
-  }
-  return false;
 }
