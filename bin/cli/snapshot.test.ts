@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Io } from './command';
 import { type ListJson, listCommand } from './list';
 import { matchCommand } from './match';
+import { openSnapshot } from './snapshot';
 
 let tmp: string;
 let root: string;
@@ -184,6 +185,36 @@ describe('kept answers of list and match', () => {
     await run(listCommand, []);
     await match('anything');
     expect(fs.existsSync(cacheDir)).toBe(false);
+  });
+});
+
+describe('a kept payload', () => {
+  // 2.5 pieces of copy()'s 1 MB buffer, each byte telling its place.
+  const payload = Buffer.from(Array.from({ length: 2.5 * 2 ** 20 }, (_, i) => (i * 7 + (i >> 20)) % 251));
+
+  it('is found only under its key, and read whole or in ranges', () => {
+    openSnapshot(cacheDir, 'slot', 'key').save([payload.subarray(0, 1000), payload.subarray(1000)]);
+    expect(openSnapshot(cacheDir, 'slot', 'other key')).toMatchObject({ size: -1, hit: null });
+    const kept = openSnapshot(cacheDir, 'slot', 'key');
+    expect(kept.size).toBe(payload.length);
+    expect(kept.hit?.equals(payload)).toBe(true);
+    const pieces: Buffer[] = [];
+    kept.copy(10, 2_000_000, (piece) => {
+      pieces.push(Buffer.from(piece));
+      return true;
+    });
+    expect(Buffer.concat(pieces).equals(payload.subarray(10, 2_000_000))).toBe(true);
+  });
+
+  it('is copied through fresh buffers while the writer keeps the pieces it was given', () => {
+    openSnapshot(cacheDir, 'slot', 'key').save(payload);
+    const kept: Uint8Array[] = [];
+    openSnapshot(cacheDir, 'slot', 'key').copy(0, payload.length, (piece) => {
+      kept.push(piece); // held, not copied: an asynchronous stdout does this
+      return false;
+    });
+    expect(kept).toHaveLength(3);
+    expect(Buffer.concat(kept).equals(payload)).toBe(true);
   });
 });
 
