@@ -32,14 +32,15 @@ const NEWLINE = 0x0a;
 
 /**
  * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
- * from source, bin/dist/ in the bundle, rebuilt as a whole), so its files' sizes and mtimes stamp the version. `dir`:
+ * from source, bin/dist/ in the bundle, rebuilt as a whole), so the sizes and mtimes of its code files (.ts, .js,
+ * .cjs, .mjs) stamp the version. `dir`:
  * another folder of code, stamped the same way.
  */
 export function codeStamp(dir: string = import.meta.dirname): string {
   const hash = createHash('sha256').update(`${FORMAT}\0`);
   try {
     for (const name of fs.readdirSync(dir).sort()) {
-      if (!/\.(ts|mjs|js)$/.test(name)) continue;
+      if (!/\.(ts|[cm]?js)$/.test(name)) continue;
       const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
       if (stat) hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\0`);
     }
