@@ -1,6 +1,7 @@
 /**
  * Application configuration: embedded defaults, then `skillchat.config.json` (or the file named by
- * SKILLCHAT_CONFIG), then environment overrides. Validated with zod (zod/mini: server/config-parts.ts) so a typo is a clear error, not a silent default.
+ * SKILLCHAT_CONFIG), then environment overrides. Validated with zod (zod/mini: server/config-parts.ts) so a typo
+ * is a clear error, not a silent default.
  */
 import fs from 'node:fs';
 import os from 'node:os';

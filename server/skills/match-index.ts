@@ -216,8 +216,8 @@ export function buildIndex(skills: ReadonlyArray<{ name: string; description: st
 
 /**
  * Bytes: MAGIC, the JSON's length (u32), JSON `[names, vocabulary]`, then postingStart, sequenceStart, termCounts,
- * postingDoc, sequence, initials and postingField, each from a 4-byte boundary, in this machine's byte order (the bytes are kept
- * in this machine's cache only). Their lengths and widths follow from the JSON and the offsets.
+ * postingDoc, sequence, initials and postingField, each from a 4-byte boundary, in this machine's byte order (the
+ * bytes are kept in this machine's cache only). Their lengths and widths follow from the JSON and the offsets.
  */
 const MAGIC = 'SKMI0002';
 const HEAD = MAGIC.length + 4;
