@@ -349,16 +349,21 @@ describe('runChatTurn', () => {
     expect(await store.getMessages(chat.id)).toHaveLength(8);
   });
 
-  it('Stop aborts the answer and keeps what was said', async () => {
-    const { chat } = await store.createChat({ id: 'stop' });
+  /** Starts a slowly streamed answer in the chat and returns once its first text has arrived. */
+  async function startSlowAnswer(chatId: string): Promise<void> {
     const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });
     const response = await runChatTurn(
-      { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
+      { chatId, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
       slow,
     );
     const reader = response.body!.getReader();
     let received = '';
     while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
+  }
+
+  it('Stop aborts the answer and keeps what was said', async () => {
+    const { chat } = await store.createChat({ id: 'stop' });
+    await startSlowAnswer(chat.id);
     expect(stopTurn(chat.id)).toBe(true);
     await waitForTurn(chat.id);
     const records = await getMessageRecords(chat.id, db);
@@ -378,14 +383,7 @@ describe('runChatTurn', () => {
     expect(await store.getMessages(chat.id)).toEqual([]);
     await releaseTurnLease(db, chat.id, 'other');
 
-    const slow = deps({ model: { model: createOfflineModel({ chunkDelayMs: 30 }), label: 'slow' } });
-    const response = await runChatTurn(
-      { chatId: chat.id, trigger: 'submit-message', message: userMessage('hello, tell me about yourself') },
-      slow,
-    );
-    const reader = response.body!.getReader();
-    let received = '';
-    while (!received.includes('text-delta')) received += new TextDecoder().decode((await reader.read()).value);
+    await startSlowAnswer(chat.id);
     const lease = await getTurnLease(db, chat.id);
     expect(lease?.instanceId).toBe(store.leases!.instanceId);
     expect(lease?.messageId).toBeTruthy();
