@@ -204,23 +204,22 @@ function timesText(scannedAt: number, durationMs: number): string {
   return `\n  "scannedAt": ${JSON.stringify(scannedAt)},\n  "durationMs": ${JSON.stringify(durationMs)},\n`;
 }
 
+/** Bytes to stdout as they are where the output takes bytes; true when they may be reused (see `Io.outBytes`). */
+function writeBytes(io: Io, bytes: Uint8Array): boolean {
+  if (io.outBytes) return io.outBytes(bytes);
+  io.out(Buffer.from(bytes).toString());
+  return true;
+}
+
 /** Prints a kept answer (for `--json`: with this run's scan time); false if it is not one this code wrote. */
 function printKept(kept: Snapshot, json: boolean, started: number, io: Io): boolean {
-  const write = (bytes: Uint8Array) => {
-    if (io.outBytes) return io.outBytes(bytes);
-    io.out(Buffer.from(bytes).toString());
-    return true;
-  };
+  const write = (bytes: Uint8Array) => writeBytes(io, bytes);
   if (!json) {
     kept.copy(0, kept.size, write);
     return true;
   }
   // `${headLength}\n${head}${tail}`: the head is everything before the scan's time.
-  const first = Buffer.alloc(Math.min(24, kept.size));
-  kept.copy(0, first.length, (piece) => {
-    first.set(piece);
-    return true;
-  });
+  const first = kept.read(0, 24);
   const eol = first.indexOf(10);
   const headLength = Number(first.subarray(0, eol).toString());
   if (eol === -1 || !Number.isSafeInteger(headLength) || eol + 1 + headLength > kept.size) return false;
@@ -274,8 +273,7 @@ export const listCommand: Command = {
     }
     // Encoded once (16 MB for 10,000 skills): what is printed and what is kept are the same bytes.
     const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`);
-    if (io.outBytes) io.outBytes(bytes);
-    else io.out(bytes.toString());
+    writeBytes(io, bytes);
     // Kept without the scan's time, which each run prints afresh.
     const times = timesText(data.scannedAt, data.durationMs);
     const at = bytes.indexOf(times);

@@ -19,6 +19,8 @@ export interface Snapshot {
   readonly hit: Buffer | null;
   /** Bytes of the payload stored under this key; -1 when none is. */
   readonly size: number;
+  /** Payload bytes [start, end) (fewer at its end; none when no payload is stored). */
+  read(start: number, end: number): Buffer;
   /**
    * Payload bytes [start, end) to `write`, a piece at a time through one reused buffer: a 16 MB answer is printed
    * without being held (page faults on fresh memory cost ~60 ms of such a run here). `write` returns false when it
@@ -58,43 +60,37 @@ export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
     if (fd !== -1) fs.closeSync(fd);
     fd = -1;
   }
-  /** Reads payload bytes [start, end) into `buffer` from `at`; how many were read (fewer at the file's end). */
-  const readInto = (buffer: Buffer, at: number, start: number, end: number) => {
+  /** Reads payload bytes [start, end) into the start of `buffer`; how many were read (fewer at the file's end). */
+  const readInto = (buffer: Buffer, start: number, end: number) => {
     let read = 0;
     while (start + read < end) {
-      const n = fs.readSync(
-        fd,
-        buffer,
-        at + read,
-        Math.min(end - start - read, buffer.length - at - read),
-        header.length + start + read,
-      );
+      const n = fs.readSync(fd, buffer, read, end - start - read, header.length + start + read);
       if (n === 0) break;
       read += n;
     }
     return read;
   };
-  let hit: Buffer | null | undefined;
+  const read = (start: number, end: number) => {
+    // A buffer of its own (allocUnsafeSlow: never a slice of Node's pool), so the bytes start 8-byte aligned: the
+    // matcher's index (server/skills/match-index.ts) is viewed in place as typed arrays, not copied.
+    const bytes = Buffer.allocUnsafeSlow(Math.max(end - start, 0));
+    return bytes.subarray(0, readInto(bytes, start, end));
+  };
+  let hit: Buffer | undefined;
   return {
     get hit() {
-      if (hit === undefined) {
-        hit = null;
-        if (fd !== -1) {
-          // A buffer of its own (allocUnsafeSlow: never a slice of Node's pool), so the payload starts 8-byte aligned:
-          // the matcher's index (server/skills/match-index.ts) is viewed in place as typed arrays, not copied.
-          const body = Buffer.allocUnsafeSlow(size);
-          hit = body.subarray(0, readInto(body, 0, 0, size));
-        }
-      }
+      if (fd === -1) return null;
+      hit ??= read(0, size);
       return hit;
     },
+    read: (start, end) => (fd === -1 ? Buffer.alloc(0) : read(start, end)),
     size,
     copy(start, end, write) {
       if (fd === -1) return;
       const length = Math.min(1 << 20, Math.max(end - start, 0));
       let piece = Buffer.allocUnsafe(length);
       for (let at = start; at < end; ) {
-        const n = readInto(piece, 0, at, Math.min(end, at + piece.length));
+        const n = readInto(piece, at, Math.min(end, at + piece.length));
         if (n === 0) break;
         if (!write(piece.subarray(0, n))) piece = Buffer.allocUnsafe(length);
         at += n;
