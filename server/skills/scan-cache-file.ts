@@ -33,8 +33,7 @@ const NEWLINE = 0x0a;
 /**
  * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
  * from source, bin/dist/ in the bundle, rebuilt as a whole), so the sizes and mtimes of its code files (.ts, .js,
- * .cjs, .mjs) stamp the version. `dir`:
- * another folder of code, stamped the same way.
+ * .cjs, .mjs) stamp the version. `dir`: another folder of code, stamped the same way.
  */
 export function codeStamp(dir: string = import.meta.dirname): string {
   const hash = createHash('sha256').update(`${FORMAT}\0`);
