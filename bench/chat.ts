@@ -83,7 +83,6 @@ async function bareRoute(
     },
     onEnd: async ({ responseMessage }) => {
       await store.finishAssistantMessage(assistantId, { parts: responseMessage.parts, status: 'complete' });
-      await store.touchChat(chatId);
       resolveDone();
     },
   });
@@ -99,33 +98,48 @@ async function bareRoute(
   return { response, done };
 }
 
+interface Route {
+  name: string;
+  skills: number;
+  turn: (i: number) => Promise<{ ttfb: number; total: number }>;
+}
+
+/**
+ * Runs the routes' rounds interleaved (floor, turn, turn, floor, ...), each round `concurrency` turns at once, after
+ * `warmUp` rounds of each: run one after another, the later routes would be measured on a warmer JIT and a larger
+ * database than the earlier ones, and the ratio would say as much about the order as about the routes.
+ */
 async function measure(
-  name: string,
-  skills: number,
+  routes: readonly Route[],
   concurrency: number,
   rounds: number,
-  turn: (i: number) => Promise<{ ttfb: number; total: number }>,
-): Promise<LatencyFigures> {
-  const ttfb: number[] = [];
-  const total: number[] = [];
+  warmUp: number,
+): Promise<LatencyFigures[]> {
+  const samples = routes.map(() => ({ ttfb: [] as number[], total: [] as number[] }));
   let n = 0;
-  for (let round = 0; round < rounds; round++) {
-    const results = await Promise.all(Array.from({ length: concurrency }, () => turn(n++)));
-    for (const r of results) {
-      ttfb.push(r.ttfb);
-      total.push(r.total);
+  for (let round = -warmUp; round < rounds; round++) {
+    for (const [index, route] of routes.entries()) {
+      const results = await Promise.all(Array.from({ length: concurrency }, () => route.turn(n++)));
+      if (round < 0) continue;
+      for (const r of results) {
+        samples[index]!.ttfb.push(r.ttfb);
+        samples[index]!.total.push(r.total);
+      }
     }
   }
-  return {
-    name,
-    skills,
-    concurrency,
-    turns: ttfb.length,
-    ttfbP50: percentile(ttfb, 50),
-    ttfbP99: percentile(ttfb, 99),
-    totalP50: percentile(total, 50),
-    totalP99: percentile(total, 99),
-  };
+  return routes.map((route, index) => {
+    const { ttfb, total } = samples[index]!;
+    return {
+      name: route.name,
+      skills: route.skills,
+      concurrency,
+      turns: ttfb.length,
+      ttfbP50: percentile(ttfb, 50),
+      ttfbP99: percentile(ttfb, 99),
+      totalP50: percentile(total, 50),
+      totalP99: percentile(total, 99),
+    };
+  });
 }
 
 const GREETING = 'Hello there, how is your day going?';
@@ -134,8 +148,8 @@ export interface ChatBenchOptions {
   workDir: string;
   /** Skill sets to run turns with, e.g. 10 and 10,000 skills, each with a route label. */
   skillSets: ReadonlyArray<{ label: string; skills: readonly Skill[] }>;
-  /** Rounds per (skill set, concurrency); each round runs `concurrency` turns at once. */
-  rounds: (skills: number, concurrency: number) => number;
+  /** Rounds of each route at this concurrency; each round runs `concurrency` turns at once. */
+  rounds: (concurrency: number) => number;
   /** The first message of the n-th chat; default the same greeting for every chat (so no skill is relevant). */
   firstMessage?: (n: number) => string;
 }
@@ -203,21 +217,24 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   };
 
   for (const concurrency of [1, 20]) {
-    await measure('warm-up', 0, concurrency, 2, floorTurn);
-    figures.push(await measure('bare route (floor)', 0, concurrency, options.rounds(0, concurrency), floorTurn));
+    const routes: Route[] = [{ name: 'bare route (floor)', skills: 0, turn: floorTurn }];
     // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
     const [first] = options.skillSets;
     if (first) {
-      await measure('warm-up', first.skills.length, concurrency, 1, chatTurn(first.skills, false));
-      const rounds = options.rounds(first.skills.length, concurrency);
-      const name = `${first.label}, ${BEFORE_INCREMENTAL}`;
-      figures.push(await measure(name, first.skills.length, concurrency, rounds, chatTurn(first.skills, false)));
+      routes.push({
+        name: `${first.label}, ${BEFORE_INCREMENTAL}`,
+        skills: first.skills.length,
+        turn: chatTurn(first.skills, false),
+      });
     }
     for (const { label, skills } of options.skillSets) {
-      await measure('warm-up', skills.length, concurrency, 1, chatTurn(skills));
-      const rounds = options.rounds(skills.length, concurrency);
-      figures.push(await measure(label, skills.length, concurrency, rounds, chatTurn(skills)));
+      routes.push({
+        name: label,
+        skills: skills.length,
+        turn: chatTurn(skills),
+      });
     }
+    figures.push(...(await measure(routes, concurrency, options.rounds(concurrency), concurrency === 1 ? 5 : 1)));
   }
   return figures;
 }

@@ -328,10 +328,7 @@ async function main() {
       chat = await benchChat({
         workDir: work,
         skillSets: chatSets,
-        rounds: (skills, concurrency) => {
-          if (concurrency === 1) return skills > 1000 ? (quick ? 5 : 15) : quick ? 10 : 40;
-          return skills > 1000 ? (quick ? 1 : 2) : quick ? 2 : 4;
-        },
+        rounds: (concurrency) => (concurrency === 1 ? (quick ? 10 : 60) : quick ? 2 : 5),
       });
       const find = (name: string, skills: number, concurrency: number) =>
         chat.find(

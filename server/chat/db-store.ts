@@ -36,7 +36,6 @@ import {
   setChatModel,
   startAssistantMessage,
   switchVersion,
-  touchChat,
 } from '../db';
 import type { ChatStore, ChatStores } from './store';
 import { turnLeasesFor } from './turn-leases';
@@ -79,7 +78,16 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
       lastAt: a.lastAt.getTime(),
       lastHow: a.lastHow,
     }));
-  const owned = (chatId: string) => chatExists(chatId, d, userId);
+  // A chat's owner never changes, so a chat found to be this person's stays so for this store (one per request in
+  // the app): the turn's reads and writes check it once, not at each of them. A deleted chat is caught by the
+  // writes themselves (`chat-not-found` inside their transaction).
+  const ownedChats = new Set<string>();
+  const owned = async (chatId: string) => {
+    if (ownedChats.has(chatId)) return true;
+    const found = await chatExists(chatId, d, userId);
+    if (found) ownedChats.add(chatId);
+    return found;
+  };
 
   return {
     userId,
@@ -102,7 +110,10 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
       const chat = await setChatModel(id, model, d, userId);
       return chat ? summary(chat) : null;
     },
-    deleteChat: (id) => deleteChat(id, d, userId),
+    deleteChat: (id) => {
+      ownedChats.delete(id);
+      return deleteChat(id, d, userId);
+    },
     loadChatView: async (id) => {
       const chat = await getChat(id, d, userId);
       if (!chat) return null;
@@ -115,7 +126,9 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     },
     getChat: async (id) => {
       const chat = await getChat(id, d, userId);
-      return chat ? summary(chat) : null;
+      if (!chat) return null;
+      ownedChats.add(id);
+      return summary(chat);
     },
     getMessages: async (chatId) => ((await owned(chatId)) ? getMessages<ChatMessage>(chatId, d) : []),
     saveUserMessage: async (chatId, message) => {
@@ -159,9 +172,6 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     },
     saveAnswerProgress: async (id, parts) => {
       await saveAnswerProgress(id, parts, d);
-    },
-    touchChat: async (chatId) => {
-      await touchChat(chatId, new Date(), d);
     },
     getActivatedNames: async (chatId) =>
       (await owned(chatId)) ? (await activationsOf(chatId)).map((a) => a.skillName) : [],

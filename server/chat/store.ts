@@ -56,13 +56,13 @@ export interface ChatStore {
   listVersions(chatId: string): Promise<VersionGroup[]>;
   /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): Promise<void>;
+  /** Stores the answer's end and marks the chat active (its `updatedAt`), in one transaction. */
   finishAssistantMessage(
     id: string,
     result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string; metadata?: ChatMessage['metadata'] },
   ): Promise<void>;
   /** The parts so far of a streaming answer; a no-op once it is finished. */
   saveAnswerProgress(id: string, parts: ChatMessage['parts']): Promise<void>;
-  touchChat(chatId: string): Promise<void>;
   getActivatedNames(chatId: string): Promise<string[]>;
   recordActivation(chatId: string, skillName: string, how: ActivationHow): Promise<void>;
   /** Replaces a stored message by id, keeping its position (approval answers). */

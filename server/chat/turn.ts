@@ -393,7 +393,6 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
           status: shutdown ? 'interrupted' : isAborted ? 'aborted' : failed ? 'error' : 'complete',
           error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
         });
-        await store.touchChat(chatId);
       } catch (error) {
         console.error('[skillchat] could not store the finished answer', error);
       } finally {

@@ -15,6 +15,7 @@ import { closePgDb, isPostgresUrl, openPgDb, type PgDb } from './pg';
 import * as schema from './schema';
 import * as sqliteSchema from './schema';
 import * as pgSchema from './schema-pg';
+import { keepStatements } from './statement-cache';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: SqliteDriver.Database };
 
@@ -48,6 +49,7 @@ export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
   const file = isMemory ? MEMORY : path.resolve(dbPath);
   if (!isMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SqliteDriver(file);
+  keepStatements(sqlite);
   try {
     // Before anything else, so the WAL switch and the migration wait for another process instead of failing.
     sqlite.pragma('busy_timeout = 5000');

@@ -20,7 +20,7 @@ export interface SkillMatcher {
   rank(text: string, limit?: number): { name: string; score: number }[];
   match(text: string, limit?: number): { name: string; score: number }[];
 }
-export type MatcherFactory = (skills: CatalogEntry[]) => SkillMatcher;
+export type MatcherFactory = (skills: readonly CatalogEntry[]) => SkillMatcher;
 
 export interface PlannedCall {
   toolName: string;
@@ -65,10 +65,14 @@ interface Situation {
 }
 
 /** A tiny cache: the catalog is the same on every step of a turn and across turns until skills change. */
-function cachedFactory(create: MatcherFactory): (catalog: CatalogEntry[]) => SkillMatcher {
+function cachedFactory(create: MatcherFactory): (catalog: readonly CatalogEntry[]) => SkillMatcher {
   let key = '';
+  let keyOf: readonly CatalogEntry[] | null = null;
   let cached: SkillMatcher | null = null;
   return (catalog) => {
+    // The prompt reader hands out the same list while the system prompt is the same: no need to compare contents.
+    if (cached !== null && catalog === keyOf) return cached;
+    keyOf = catalog;
     const nextKey = JSON.stringify(catalog);
     if (cached === null || nextKey !== key) {
       cached = create(catalog);
@@ -83,7 +87,7 @@ function invokedName(text: string, isKnown: (name: string) => boolean): string |
   return m?.[1] && isKnown(m[1]) ? m[1] : null;
 }
 
-function assess(options: CallOptions, matcherFor: (catalog: CatalogEntry[]) => SkillMatcher): Situation {
+function assess(options: CallOptions, matcherFor: (catalog: readonly CatalogEntry[]) => SkillMatcher): Situation {
   const view = readPrompt(options);
   const toolChoice = options.toolChoice ?? { type: 'auto' };
   const catalogNames = new Set(view.catalog.map((s) => s.name));

@@ -47,6 +47,45 @@ describe('readPrompt: the catalog', () => {
   });
 });
 
+describe('readPrompt: the same system prompt on every step', () => {
+  const catalogPrompt = JSON.stringify({ available_skills: [{ name: 'listed', description: 'On the list' }] });
+
+  it('is read once: each step gets the same catalog list (the planner keeps its matcher on it)', () => {
+    const first = readPrompt({ prompt: [system(catalogPrompt), user('one')] });
+    const second = readPrompt({ prompt: [system(catalogPrompt), user('two')] });
+    expect(second.catalog).toBe(first.catalog);
+    expect(readPrompt({ prompt: [system(`${catalogPrompt} `), user('one')] }).catalog).not.toBe(first.catalog);
+  });
+
+  it('adds search results to a copy, leaving the list it keeps as the prompt says', () => {
+    const searched = readPrompt({
+      prompt: [
+        system(catalogPrompt),
+        user('find one'),
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 's', toolName: 'skills_search', input: { query: 'x' } }],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 's',
+              toolName: 'skills_search',
+              output: { type: 'json', value: { query: 'x', results: [{ name: 'found', description: 'By search' }] } },
+            },
+          ],
+        },
+      ],
+    });
+    expect(searched.catalog.map((s) => s.name)).toEqual(['listed', 'found']);
+    expect(readPrompt({ prompt: [system(catalogPrompt), user('again')] }).catalog.map((s) => s.name)).toEqual([
+      'listed',
+    ]);
+  });
+});
+
 describe('readPrompt: activated names and the explicit skill', () => {
   const catalog = '{"available_skills":[{"name":"a","description":""},{"name":"b","description":""}]}';
 

@@ -41,7 +41,7 @@ export interface ActivationRecord {
 export interface PromptView {
   system: string;
   /** From the `available_skills` JSON in the instructions; falls back to the activation tool's name enum. */
-  catalog: CatalogEntry[];
+  catalog: readonly CatalogEntry[];
   /** Names the activation tool accepts (its schema enum), or null when it has no enum or is not offered. */
   activatableNames: string[] | null;
   offeredTools: Set<string>;
@@ -324,6 +324,34 @@ function recordSkillContent(system: string, into: Map<string, ActivationRecord>)
   }
 }
 
+/** What the system prompt alone says: read once per prompt, as every step of a turn and a chat's turns send the same. */
+interface SystemView {
+  catalogObject: Record<string, unknown> | null;
+  catalog: readonly CatalogEntry[];
+  activeNames: readonly string[];
+  skillContent: ReadonlyMap<string, ActivationRecord>;
+}
+
+const systemViews = new Map<string, SystemView>();
+const KEPT_SYSTEM_VIEWS = 8;
+
+function readSystem(system: string): SystemView {
+  const known = systemViews.get(system);
+  if (known) return known;
+  const catalogObject = findCatalogObject(system);
+  const skillContent = new Map<string, ActivationRecord>();
+  recordSkillContent(system, skillContent);
+  const view: SystemView = {
+    catalogObject,
+    catalog: catalogObject ? catalogFromJson(catalogObject) : catalogFromXml(system),
+    activeNames: findActivatedNames(system, catalogObject),
+    skillContent,
+  };
+  if (systemViews.size >= KEPT_SYSTEM_VIEWS) systemViews.delete(systemViews.keys().next().value!);
+  systemViews.set(system, view);
+  return view;
+}
+
 export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 'tools'>): PromptView {
   const { prompt } = options;
   const system = prompt
@@ -333,8 +361,10 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
   const offeredTools = new Set((options.tools ?? []).map((t) => t.name));
   const activatableNames = nameEnum(options.tools, TOOL_ACTIVATE);
 
-  const catalogObject = findCatalogObject(system);
-  let catalog = catalogObject ? catalogFromJson(catalogObject) : catalogFromXml(system);
+  const systemView = readSystem(system);
+  // The system prompt's own list, unless search results join it (then a copy): the same list on each step lets the
+  // planner keep its matcher.
+  let catalog: readonly CatalogEntry[] = systemView.catalog;
   if (catalog.length === 0 && activatableNames) catalog = activatableNames.map((name) => ({ name, description: '' }));
   const known = new Set([...catalog.map((s) => s.name), ...(activatableNames ?? [])]);
 
@@ -352,24 +382,25 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
   const turn = collectExchanges(after);
 
   // Skills found by `skills_search` join the catalog: the model now knows them as if they had been listed.
+  const found: CatalogEntry[] = [];
   for (const exchange of [...history, ...turn]) {
     if (exchange.toolName !== TOOL_SEARCH || exchange.outcome.status !== 'ok') continue;
     const value = exchange.outcome.value;
     const results = isRecord(value) && Array.isArray(value.results) ? value.results : [];
     for (const hit of results) {
       if (!isRecord(hit) || typeof hit.name !== 'string' || known.has(hit.name)) continue;
-      catalog.push({ name: hit.name, description: typeof hit.description === 'string' ? hit.description : '' });
+      found.push({ name: hit.name, description: typeof hit.description === 'string' ? hit.description : '' });
       known.add(hit.name);
     }
   }
+  if (found.length > 0) catalog = [...catalog, ...found];
 
-  const activeNames = findActivatedNames(system, catalogObject);
+  const activeNames = [...systemView.activeNames];
   for (const exchange of history) {
     const name = activatedName(exchange);
     if (name !== null && !activeNames.includes(name)) activeNames.push(name);
   }
-  const activations = new Map<string, ActivationRecord>();
-  recordSkillContent(system, activations);
+  const activations = new Map(systemView.skillContent);
   recordActivations(history, activations);
   recordActivations(turn, activations);
 

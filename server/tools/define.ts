@@ -5,7 +5,6 @@
  * and the browser's card types are derived from these declarations (index.ts).
  */
 import fs from 'node:fs';
-import type { FlexibleSchema } from 'ai';
 import { z } from 'zod';
 import type { SkillToolContext } from './context';
 import { type ToolName, toolDisplayName } from './names';
@@ -15,9 +14,9 @@ export interface ToolDeclaration<Name extends ToolName, Input, Output> {
   displayName: string;
   description: string;
   /** Built per turn: the skill-name field is an enum when every usable skill is listed. */
-  input: (ctx: SkillToolContext) => FlexibleSchema<Input>;
+  input: (ctx: SkillToolContext) => z.ZodType<Input>;
   /** What `execute` returns: the card's data and the model's tool result. */
-  output: FlexibleSchema<Output>;
+  output: z.ZodType<Output>;
   /** The person answers before it runs (skills under `ask`; approvals.ts). */
   needsConsent: boolean;
   /** Whether the model is offered the tool at this step; always when absent. */

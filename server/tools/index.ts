@@ -2,7 +2,7 @@
  * The skill tools, derived from their declarations (one file each here): the tool set a turn offers, which of them
  * a step may call (`prepareStep`), which need consent, and the wire types the browser's cards read.
  */
-import { type FlexibleSchema, type Tool, tool } from 'ai';
+import { type Schema, type Tool, tool, zodSchema } from 'ai';
 import { activateTool } from './activate';
 import type { SkillToolContext } from './context';
 import type { ToolDeclaration } from './define';
@@ -44,11 +44,40 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
   // types are put back on the result.
   const built = tool({
     description: d.description,
-    inputSchema: d.input(ctx) as FlexibleSchema<unknown>,
-    outputSchema: d.output as FlexibleSchema<unknown>,
+    inputSchema: inputSchema(d, ctx),
+    outputSchema: outputSchema(d),
     execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown>,
   });
   return built as unknown as Tool<Input, Output>;
+}
+
+/**
+ * The SDK turns a zod schema into JSON Schema each time it meets one (every step of every turn); wrapped once with
+ * `zodSchema`, the JSON Schema is computed on first use and kept. An input depends on the turn only through the
+ * activation enum, so it is kept per declaration and enum (a few: the enum changes only with the skill set).
+ */
+const inputs = new Map<string, Schema<unknown>>();
+const outputs = new Map<string, Schema<unknown>>();
+const KEPT_INPUTS = 32;
+
+function inputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'input'>, ctx: SkillToolContext) {
+  const key = `${d.name}\n${ctx.activationEnum?.join('\n') ?? ''}`;
+  let schema = inputs.get(key);
+  if (!schema) {
+    schema = zodSchema(d.input(ctx));
+    if (inputs.size >= KEPT_INPUTS) inputs.delete(inputs.keys().next().value!);
+    inputs.set(key, schema);
+  }
+  return schema;
+}
+
+function outputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'output'>) {
+  let schema = outputs.get(d.name);
+  if (!schema) {
+    schema = zodSchema(d.output);
+    outputs.set(d.name, schema);
+  }
+  return schema;
 }
 
 /** The tools the model may call at this step: those whose declaration offers them now. */

@@ -1,4 +1,5 @@
 /** What is derived from the tool declarations: names, descriptions from the .txt files, the tool set, the filter. */
+import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
 import type { Skill } from '../skills/types';
@@ -40,6 +41,29 @@ describe('tool declarations', () => {
   it('build the tool set, none without skills', () => {
     expect(Object.keys(createSkillTools(ctx())!).sort()).toEqual(TOOL_DECLARATIONS.map((d) => d.name).sort());
     expect(createSkillTools(ctx({ skills: new Map() }))).toBeUndefined();
+  });
+
+  it('keep each schema across turns, converted to JSON Schema once, and follow the activation enum', async () => {
+    const first = createSkillTools(ctx({ activationEnum: ['demo'] }))!;
+    const second = createSkillTools(ctx({ activationEnum: ['demo'] }))!;
+    // The same schema object: the SDK reads its JSON Schema once, not at every step of every turn.
+    expect(second[TOOL_ACTIVATE].inputSchema).toBe(first[TOOL_ACTIVATE].inputSchema);
+    expect(second[TOOL_SEARCH].outputSchema).toBe(first[TOOL_SEARCH].outputSchema);
+    type NameField = { properties: { name: { enum?: string[]; type?: string } } };
+    const json = (tools: typeof first) => asSchema(tools[TOOL_ACTIVATE].inputSchema).jsonSchema as NameField;
+    expect(json(first)).toBe(json(second));
+    expect(json(first).properties.name.enum).toEqual(['demo']);
+    // Another skill set: another enum, and a free string when skills are left out of the catalog.
+    const other = createSkillTools(ctx({ activationEnum: ['demo', 'other'] }))!;
+    expect(json(other).properties.name.enum).toEqual(['demo', 'other']);
+    const free = createSkillTools(ctx({ activationEnum: null }))!;
+    expect(json(free).properties.name).toMatchObject({ type: 'string' });
+    expect(await asSchema(free[TOOL_ACTIVATE].inputSchema).validate!({ name: 'anything' })).toMatchObject({
+      success: true,
+    });
+    expect(await asSchema(first[TOOL_ACTIVATE].inputSchema).validate!({ name: 'other' })).toMatchObject({
+      success: false,
+    });
   });
 
   it('offer search only when skills were left out, and scripts only while an active skill has some', async () => {

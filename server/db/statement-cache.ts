@@ -1,0 +1,30 @@
+/**
+ * Prepared statements kept per SQLite connection. drizzle's better-sqlite3 session prepares every query it runs
+ * (`client.prepare(sql)` per call); a chat turn runs the same few dozen statements each time, and preparing them
+ * was about a third of drizzle's cost per query (`npm run bench -- --only=chat`). Statements are kept by their SQL
+ * text, the most recently used first, up to `max`.
+ *
+ * A statement's modes persist (drizzle turns on `raw()` for the queries it maps itself), so a kept statement is
+ * handed out with `raw`, `pluck` and `expand` off, as a fresh one would be.
+ */
+import type SqliteDriver from 'better-sqlite3';
+
+export const KEPT_STATEMENTS = 256;
+
+export function keepStatements(client: SqliteDriver.Database, max = KEPT_STATEMENTS): void {
+  const prepare = client.prepare.bind(client);
+  const kept = new Map<string, SqliteDriver.Statement>();
+  const keptPrepare = (source: string) => {
+    let statement = kept.get(source);
+    if (statement) {
+      kept.delete(source);
+      if (statement.reader) statement.raw(false).pluck(false).expand(false);
+    } else {
+      statement = prepare(source);
+      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(source, statement);
+    return statement;
+  };
+  client.prepare = keptPrepare as typeof client.prepare;
+}
