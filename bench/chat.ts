@@ -37,23 +37,69 @@ export interface LatencyFigures {
   ttfbP99: number;
   totalP50: number;
   totalP99: number;
+  /** Where a turn's time goes: p50 ms from the request to each point, and the answer's steps and text chunks. */
+  phases: TurnPhases;
 }
+
+export interface TurnPhases {
+  /** The route handed back its response (the work before the stream: reads, writes, the skill view). */
+  response: number;
+  /** The first model step started (tools, messages and instructions prepared; the model called). */
+  firstStep: number;
+  /** The answer's first text chunk (after any tool steps). */
+  firstText: number;
+  /** The answer's `finish` chunk. */
+  finish: number;
+  /** The stream closed (the answer stored). */
+  end: number;
+  steps: number;
+  textChunks: number;
+}
+
+type Timing = { ttfb: number; total: number; phases: TurnPhases };
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-/** Reads a response to the end: ms to the first chunk and to the end, from `started`. */
-async function drain(response: Response, started: number): Promise<{ ttfb: number; total: number }> {
+const CHUNK_TYPE = /"type":"([a-z-]+)"/g;
+
+/**
+ * Reads a response to the end: ms to the first chunk and to the end, from `started`, and when each phase of the
+ * answer came (`responded`: when the route returned it). Every route is read the same way, so the reading's own cost
+ * is the same on both sides of the comparison.
+ */
+async function drain(response: Response, started: number, responded: number): Promise<Timing> {
   const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
   let ttfb = Number.NaN;
+  const phases: TurnPhases = {
+    response: responded - started,
+    firstStep: Number.NaN,
+    firstText: Number.NaN,
+    finish: Number.NaN,
+    end: Number.NaN,
+    steps: 0,
+    textChunks: 0,
+  };
   for (;;) {
-    const { done } = await reader.read();
-    if (Number.isNaN(ttfb)) ttfb = performance.now() - started;
+    const { done, value } = await reader.read();
+    const at = performance.now() - started;
+    if (Number.isNaN(ttfb)) ttfb = at;
     if (done) break;
+    for (const [, type] of decoder.decode(value, { stream: true }).matchAll(CHUNK_TYPE)) {
+      if (type === 'start-step') {
+        phases.steps++;
+        if (Number.isNaN(phases.firstStep)) phases.firstStep = at;
+      } else if (type === 'text-delta') {
+        phases.textChunks++;
+        if (Number.isNaN(phases.firstText)) phases.firstText = at;
+      } else if (type === 'finish') phases.finish = at;
+    }
   }
-  return { ttfb, total: performance.now() - started };
+  phases.end = performance.now() - started;
+  return { ttfb, total: phases.end, phases };
 }
 
 /**
@@ -101,7 +147,7 @@ async function bareRoute(
 interface Route {
   name: string;
   skills: number;
-  turn: (i: number) => Promise<{ ttfb: number; total: number }>;
+  turn: (i: number) => Promise<Timing>;
 }
 
 /**
@@ -115,7 +161,7 @@ async function measure(
   rounds: number,
   warmUp: number,
 ): Promise<LatencyFigures[]> {
-  const samples = routes.map(() => ({ ttfb: [] as number[], total: [] as number[] }));
+  const samples = routes.map(() => ({ ttfb: [] as number[], total: [] as number[], phases: [] as TurnPhases[] }));
   let n = 0;
   for (let round = -warmUp; round < rounds; round++) {
     for (const [index, route] of routes.entries()) {
@@ -124,11 +170,17 @@ async function measure(
       for (const r of results) {
         samples[index]!.ttfb.push(r.ttfb);
         samples[index]!.total.push(r.total);
+        samples[index]!.phases.push(r.phases);
       }
     }
   }
   return routes.map((route, index) => {
-    const { ttfb, total } = samples[index]!;
+    const { ttfb, total, phases } = samples[index]!;
+    const p50 = (key: keyof TurnPhases) =>
+      percentile(
+        phases.map((p) => p[key]),
+        50,
+      );
     return {
       name: route.name,
       skills: route.skills,
@@ -138,6 +190,15 @@ async function measure(
       ttfbP99: percentile(ttfb, 99),
       totalP50: percentile(total, 50),
       totalP99: percentile(total, 99),
+      phases: {
+        response: p50('response'),
+        firstStep: p50('firstStep'),
+        firstText: p50('firstText'),
+        finish: p50('finish'),
+        end: p50('end'),
+        steps: p50('steps'),
+        textChunks: p50('textChunks'),
+      },
     };
   });
 }
@@ -197,7 +258,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       };
       const started = performance.now();
       const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
-      const timing = await drain(response, started);
+      const timing = await drain(response, started, performance.now());
       await waitForTurn(id);
       return timing;
     };
@@ -211,7 +272,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     };
     const started = performance.now();
     const { response, done } = await bareRoute(store, model, id, message);
-    const timing = await drain(response, started);
+    const timing = await drain(response, started, performance.now());
     await done;
     return timing;
   };

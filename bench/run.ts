@@ -380,6 +380,21 @@ async function main() {
             ms(c.totalP50),
             ms(c.totalP99),
           ]),
+        )}\n\nWhere a turn's time goes, 1 chat (p50 ms from the request; steps and text chunks of the answer):\n\n${table(
+          ['route', 'skills', 'response', 'first step', 'first text', 'finish', 'end', 'steps', 'text chunks'],
+          chat
+            .filter((c) => c.concurrency === 1)
+            .map(({ name, skills, phases: p }) => [
+              name,
+              skills,
+              ms(p.response),
+              ms(p.firstStep),
+              ms(p.firstText),
+              ms(p.finish),
+              ms(p.end),
+              p.steps,
+              p.textChunks,
+            ]),
         )}\n\n${[...verdictLines, ...persistenceLines].join('\n')}\n` +
           '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
           "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
