@@ -173,10 +173,14 @@ export function readSkillFileSync(file: string, maxBytes: number): SkillFileRead
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+const DASHES = Buffer.from('\n---');
+const DOTS = Buffer.from('\n...');
+
 /** Where the line holding the first candidate closing fence (`---` or `...` at a line start) ends, or -1. */
 function firstFenceLineEnd(bytes: Buffer): number {
-  const dashes = bytes.indexOf('\n---', 1);
-  const dots = bytes.indexOf('\n...', 1);
+  // Needles as bytes (a string needle is encoded on every call), and `...` looked for only before the first `---`.
+  const dashes = bytes.indexOf(DASHES, 1);
+  const dots = (dashes === -1 ? bytes : bytes.subarray(0, dashes + DOTS.length - 1)).indexOf(DOTS, 1);
   const at = dashes === -1 ? dots : dots === -1 ? dashes : Math.min(dashes, dots);
   if (at === -1) return -1;
   const end = bytes.indexOf(0x0a, at + 4);

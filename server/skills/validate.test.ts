@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from './types';
-import { codePointLength, compareCodePoints, normalizeSkillName, pyStrip, validateMetadata } from './validate';
+import { codePointLength, compareCodePoints, isPySpace, normalizeSkillName, pyStrip, validateMetadata } from './validate';
 
 const ALLOWED = "['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name']";
 
@@ -283,9 +283,22 @@ describe('validateMetadata', () => {
 });
 
 describe('Python string helpers', () => {
+  it('isPySpace is exactly Python 3.11\'s str.isspace() over the whole BMP', () => {
+    // `[c for c in range(0x10000) if chr(c).isspace()]`, as CPython 3.11 prints it.
+    const python = new Set([
+      0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+      0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+    ]);
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isPySpace(code) !== python.has(code)) differ.push(code);
+    expect(differ).toEqual([]);
+  });
+
   it('pyStrip uses Python whitespace', () => {
     expect(pyStrip('\u3000\u2003 a b \x1f\x85')).toBe('a b');
     expect(pyStrip('\ufeffa\ufeff')).toBe('\ufeffa\ufeff');
+    expect(pyStrip(' \t\n ')).toBe('');
+    expect(pyStrip('a\u00a0 b')).toBe('a\u00a0 b');
   });
 
   it('codePointLength counts code points', () => {

@@ -19,13 +19,36 @@ const ALLOWED_FIELDS_REPR = `[${[...ALLOWED_FIELDS]
   .map((f) => `'${f}'`)
   .join(', ')}]`;
 
-// Python's str.isspace() set; JS `trim()` differs (it strips U+FEFF, keeps U+001C-U+001F and U+0085).
-const PY_WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_WHITESPACE}]+|[${PY_WHITESPACE}]+$`, 'g');
+/**
+ * Python's `str.isspace()` set: U+0009-U+000D, U+001C-U+0020, U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
+ * U+2029, U+202F, U+205F, U+3000. JS `trim()` differs: it strips U+FEFF and keeps U+001C-U+001F and U+0085.
+ */
+export function isPySpace(code: number): boolean {
+  if (code <= 0x20) return code >= 0x1c || (code >= 0x09 && code <= 0x0d);
+  if (code < 0x85) return false;
+  if (code <= 0xa0) return code === 0x85 || code === 0xa0;
+  if (code < 0x1680) return false;
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
 
-/** Python's `str.strip()`. */
+/**
+ * Python's `str.strip()`. A loop over the ends rather than a regex: a trailing-space pattern is tried at every
+ * position of the text, which was a tenth of loading a skill (`npm run bench -- --only=cli`, cold).
+ */
 export function pyStrip(text: string): string {
-  return text.replace(PY_STRIP, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPySpace(text.charCodeAt(start))) start++;
+  while (end > start && isPySpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /** Python's `len(str)`: code points, not UTF-16 units. */
