@@ -103,6 +103,24 @@ describe('wrapper', () => {
     expect(fs.existsSync(path.join(PROJECT, 'bin', 'dist', 'skills.cjs'))).toBe(true);
   });
 
+  it('starts the commands that open no connection without NODE_EXTRA_CA_CERTS, and keeps it for the others', async () => {
+    // Node reads the file at start and warns when it cannot: the warning shows whether node was given the variable.
+    const env = { NODE_EXTRA_CA_CERTS: path.join(tmp, 'no-such-ca.pem') };
+    const warned = (run: Run) => run.stderr.includes('Ignoring extra certs');
+    const offline = [
+      ['validate', `${VALIDATE_FIXTURES}/valid`],
+      ['list', '--root', '.skills'],
+      ['match', '--root', '.skills', 'write a commit message'],
+      ['to-prompt', '.skills/commit-message'],
+    ];
+    for (const args of offline) {
+      const run = await skills(args, { env });
+      expect({ args, code: run.code, warned: warned(run) }).toEqual({ args, code: 0, warned: false });
+    }
+    // `install` may fetch an index or clone over HTTPS: a proxy's CA must still reach it.
+    expect(warned(await skills(['install'], { env }))).toBe(true);
+  });
+
   it('without the bundle, says so and how to build it, then runs the sources through tsx', async () => {
     // A project folder with the wrapper, a stand-in bin/skills.ts, this project's tsx and no bin/dist/.
     const project = path.join(tmp, 'no-bundle');
