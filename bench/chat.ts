@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -21,12 +22,57 @@ import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { openDb, sqliteDatabase } from '../server/db';
+import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
 import { createMatcher, type Matcher } from '../server/skills/match';
 import type { Skill } from '../server/skills/types';
 
 /** The label suffix of the turn measured with the answer stored only at its end (before incremental persistence). */
 export const BEFORE_INCREMENTAL = 'stored only at the end';
+/** The label suffix of the routes run with `fixedAnswerModel` (the same answer whatever the prompt). */
+export const SAME_ANSWER = 'same answer';
+
+/** The floor's usual answer to the greeting, as text: what the fixed-answer model always says. */
+const FIXED_ANSWER =
+  "I'm the offline model built into skillchat. I can't hold a conversation, but I can help with your skills: " +
+  'describe a task and I will pick one, or type / to see them all. Ask me about a skill by name to read its ' +
+  'instructions and files.';
+
+/**
+ * A model that streams the same answer to every prompt, with no tool call: run on both sides, it leaves only what
+ * each route itself does per turn (the offline model answers a chat with skills differently from one without).
+ */
+export function fixedAnswerModel(): LanguageModelV4 {
+  const usage = {
+    inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 0, text: 0, reasoning: undefined },
+  };
+  return {
+    specificationVersion: 'v4',
+    provider: 'bench',
+    modelId: 'fixed-answer',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('fixedAnswerModel streams only')),
+    doStream: async () => {
+      const parts: LanguageModelV4StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 'fixed' },
+        ...chunkText(FIXED_ANSWER).map((delta) => ({ type: 'text-delta' as const, id: 'fixed', delta })),
+        { type: 'text-end', id: 'fixed' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+      ];
+      let index = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        pull(controller) {
+          const part = parts[index++];
+          if (part === undefined) controller.close();
+          else controller.enqueue(part);
+        },
+      });
+      return { stream };
+    },
+  };
+}
 
 export interface LatencyFigures {
   name: string;
@@ -222,7 +268,8 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   fs.mkdirSync(home, { recursive: true });
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: dbPath, SKILLCHAT_SKILL_ROOTS: home }, home });
   const store = createDbChatStore(sqliteDatabase(openDb(dbPath)));
-  const model = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
+  const offline = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
+  const fixed: LanguageModelSelection = { model: fixedAnswerModel(), label: 'fixed answer', kind: offline.kind };
   const access = createAccessResolver(config);
   const figures: LatencyFigures[] = [];
 
@@ -238,7 +285,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
 
   let seq = 0;
   const chatTurn =
-    (skills: readonly Skill[], incremental = true) =>
+    (skills: readonly Skill[], incremental = true, model = offline) =>
     async () => {
       const id = `bench-${++seq}`;
       await store.createChat({ id, title: 'bench' });
@@ -262,23 +309,25 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       await waitForTurn(id);
       return timing;
     };
-  const floorTurn = async () => {
-    const id = `floor-${++seq}`;
-    await store.createChat({ id, title: 'bench' });
-    const message: ChatMessage = {
-      id: `${id}-u`,
-      role: 'user',
-      parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+  const floorTurn =
+    (model = offline) =>
+    async () => {
+      const id = `floor-${++seq}`;
+      await store.createChat({ id, title: 'bench' });
+      const message: ChatMessage = {
+        id: `${id}-u`,
+        role: 'user',
+        parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
+      };
+      const started = performance.now();
+      const { response, done } = await bareRoute(store, model, id, message);
+      const timing = await drain(response, started, performance.now());
+      await done;
+      return timing;
     };
-    const started = performance.now();
-    const { response, done } = await bareRoute(store, model, id, message);
-    const timing = await drain(response, started, performance.now());
-    await done;
-    return timing;
-  };
 
   for (const concurrency of [1, 20]) {
-    const routes: Route[] = [{ name: 'bare route (floor)', skills: 0, turn: floorTurn }];
+    const routes: Route[] = [{ name: 'bare route (floor)', skills: 0, turn: floorTurn() }];
     // What storing the answer as it streams costs: the same turn with the answer written only at its end (before).
     const [first] = options.skillSets;
     if (first) {
@@ -294,6 +343,14 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
         skills: skills.length,
         turn: chatTurn(skills),
       });
+    }
+    // The same two with a model that gives both the same answer: what the turn's own machinery costs.
+    const last = options.skillSets.at(-1);
+    if (concurrency === 1 && last) {
+      routes.push(
+        { name: `bare route (floor), ${SAME_ANSWER}`, skills: 0, turn: floorTurn(fixed) },
+        { name: `${last.label}, ${SAME_ANSWER}`, skills: last.skills.length, turn: chatTurn(last.skills, true, fixed) },
+      );
     }
     figures.push(...(await measure(routes, concurrency, options.rounds(concurrency), concurrency === 1 ? 5 : 1)));
   }

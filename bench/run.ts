@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS } from '../server/config';
 import { discoverSkills } from '../server/skills/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
-import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures } from './chat';
+import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';
 import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
@@ -335,6 +335,7 @@ async function main() {
           (c) =>
             c.name.startsWith(name) &&
             !c.name.endsWith(BEFORE_INCREMENTAL) &&
+            !c.name.endsWith(SAME_ANSWER) &&
             c.skills === skills &&
             c.concurrency === concurrency,
         )!;
@@ -357,6 +358,13 @@ async function main() {
           return `- ${mark} turn with ${skills} skills, ${concurrency} concurrent chat${concurrency === 1 ? '' : 's'}, total p50 ${ms(turn.totalP50)} ms vs the floor's ${ms(floor.totalP50)} ms: ${ratio.toFixed(2)}x${gated ? ` (target <= ${TARGETS.turnVsFloor}x)` : ''}`;
         }),
       );
+      const same = chat.filter((c) => c.name.endsWith(SAME_ANSWER));
+      const sameFloor = same.find((c) => c.skills === 0);
+      const sameTurn = same.find((c) => c.skills > 0);
+      const sameLine =
+        sameFloor && sameTurn
+          ? `- INFO the same answer on both sides (a model that streams one fixed answer and calls no tool), 1 chat: turn with ${sameTurn.skills} skills ${ms(sameTurn.totalP50)} ms vs the floor's ${ms(sameFloor.totalP50)} ms: ${(sameTurn.totalP50 / sameFloor.totalP50).toFixed(2)}x (what the turn itself adds; the target is on the offline model, whose answer differs with skills)`
+          : '';
       emit(
         'Chat turn (in-process, offline model with no chunk delay, temp SQLite)',
         `${table(
@@ -395,7 +403,7 @@ async function main() {
               p.steps,
               p.textChunks,
             ]),
-        )}\n\n${[...verdictLines, ...persistenceLines].join('\n')}\n` +
+        )}\n\n${[...verdictLines, sameLine, ...persistenceLines].filter(Boolean).join('\n')}\n` +
           '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
           "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
       );

@@ -136,9 +136,9 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
       await saveUserMessage(chatId, message, d);
     },
     setTitleFromFirstMessage: async (chatId, text) => {
-      const chat = await getChat(chatId, d, userId);
-      // Only a chat still called by the default title gets one from its first message; a name given by a person stays.
-      if (chat && chat.title === DEFAULT_CHAT_TITLE) await renameChat(chatId, deriveTitle(text), d, userId);
+      // Only a chat still called by the default title gets one from its first message; a name given by a person
+      // stays (one conditional update, so a rename in between is never overwritten).
+      await renameChatIfTitle(chatId, DEFAULT_CHAT_TITLE, deriveTitle(text), d, userId);
     },
     renameChatIfTitle: (chatId, expected, title) => renameChatIfTitle(chatId, expected, title, d, userId),
     deleteMessagesAfter: async (chatId, messageId) => {

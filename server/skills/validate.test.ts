@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from './types';
-import { codePointLength, compareCodePoints, isPySpace, normalizeSkillName, pyStrip, validateMetadata } from './validate';
+import {
+  codePointLength,
+  compareCodePoints,
+  isPySpace,
+  normalizeSkillName,
+  pyStrip,
+  validateMetadata,
+} from './validate';
 
 const ALLOWED = "['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name']";
 
@@ -283,7 +290,7 @@ describe('validateMetadata', () => {
 });
 
 describe('Python string helpers', () => {
-  it('isPySpace is exactly Python 3.11\'s str.isspace() over the whole BMP', () => {
+  it("isPySpace is exactly Python 3.11's str.isspace() over the whole BMP", () => {
     // `[c for c in range(0x10000) if chr(c).isspace()]`, as CPython 3.11 prints it.
     const python = new Set([
       0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,

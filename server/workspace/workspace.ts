@@ -73,6 +73,9 @@ async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void
 /** Regular files at the top of the workspace with their stats; links, folders and devices are skipped. */
 export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>> {
   const found = new Map<string, fs.Stats>();
+  // Most chats have no files: one stat says so without the thread-pool round trips of a failing readdir (a turn
+  // lists the workspace before it answers).
+  if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return found;
   let names: string[];
   try {
     names = await fs.promises.readdir(/*turbopackIgnore: true*/ dir);
@@ -90,6 +93,7 @@ export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>>
 
 export async function listWorkspace(root: string, chatId: string): Promise<WorkspaceFile[]> {
   const files = await scanWorkspace(workspaceDir(root, chatId));
+  if (files.size === 0) return [];
   const meta = await readMeta(root, chatId);
   return [...files]
     .map(([name, stat]) => ({
