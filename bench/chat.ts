@@ -2,7 +2,8 @@
  * Chat turn latency in-process: `runChatTurn` with the offline model (no chunk delay) and a temp SQLite database,
  * against a floor: a bare AI SDK route with the same model and store and no skills (it reads the chat, stores the
  * user message, streams the answer and stores it, as any chat app must). Time to first byte and total (stream end),
- * p50 and p99, at 1 and 20 concurrent chats.
+ * p50 and p99, at 1 and 20 concurrent chats, and where a turn's time goes (`TurnPhases`). At 1 chat both routes run
+ * once more with `fixedAnswerModel`, so the comparison can also be read without the offline model's own choices.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -32,7 +33,7 @@ export const BEFORE_INCREMENTAL = 'stored only at the end';
 /** The label suffix of the routes run with `fixedAnswerModel` (the same answer whatever the prompt). */
 export const SAME_ANSWER = 'same answer';
 
-/** The floor's usual answer to the greeting, as text: what the fixed-answer model always says. */
+/** What the fixed-answer model always says: a reply to the greeting, about as long as the offline model's. */
 const FIXED_ANSWER =
   "I'm the offline model built into skillchat. I can't hold a conversation, but I can help with your skills: " +
   'describe a task and I will pick one, or type / to see them all. Ask me about a skill by name to read its ' +
