@@ -181,6 +181,7 @@ test("two members never see each other's chats or files", async ({ browser }) =>
   await signIn(maxPage, MEMBER);
   await expect(maxPage).toHaveURL(`${server.origin}/`);
   const max = new ChatPage(maxPage);
+  await max.ready();
   await maxPage.getByTestId('file-input').setInputFiles(FORM);
   await expect(maxPage.getByTestId('composer-attachment')).toHaveAttribute('data-name', 'sample-form.pdf');
   await max.send('Quarterly plan for the lighthouse project');

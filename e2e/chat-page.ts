@@ -31,8 +31,14 @@ export class ChatPage {
 
   async openNewChat() {
     await this.page.goto('/');
-    await expect(this.input).toBeVisible();
     await expect(this.page.getByTestId('empty-chat')).toBeVisible();
+    await this.ready();
+  }
+
+  /** Waits until React has attached the composer's handlers (a file chosen or a key typed before then is lost). */
+  async ready() {
+    await expect(this.input).toBeVisible();
+    await expect(this.page.getByTestId('composer')).toHaveAttribute('data-hydrated', 'true');
   }
 
   /** The id in the address bar (the first send moves it from `/` to `/chat/:id`). */

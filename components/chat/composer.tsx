@@ -1,5 +1,14 @@
 'use client';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 /**
  * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
  * `/name ` so the rest of the line becomes the request to that skill.
@@ -25,10 +34,17 @@ interface ComposerProps {
   draft?: { text: string } | null;
 }
 
+const noSubscription = () => () => {};
+const isClient = () => true;
+const isServer = () => false;
+
 /** `/` followed by a partial skill name and nothing else: the menu's query. */
 const SLASH_QUERY = /^\/(\S*)$/;
 
 export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: ComposerProps) {
+  // False in the server's HTML, true once React has attached the form's handlers: a file chosen before that is lost,
+  // so the e2e tests wait for `data-hydrated` before they use the form.
+  const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
   const [value, setValue] = useState('');
   const files = useAttachments(onUpload);
   const fileInputRef = useRef<HTMLInputElement>(null);
@@ -133,7 +149,14 @@ export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: C
 
   const showMenu = menuOpen && (skills.length > 0 || !loading || error !== null);
   return (
-    <form className="composer" onSubmit={onSubmit} {...files.dropProps} onPaste={files.onPaste}>
+    <form
+      className="composer"
+      data-testid="composer"
+      data-hydrated={hydrated || undefined}
+      onSubmit={onSubmit}
+      {...files.dropProps}
+      onPaste={files.onPaste}
+    >
       {showMenu ? (
         <SlashMenu
           id={listboxId}
