@@ -285,16 +285,17 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   };
 
   let seq = 0;
+  /** A new chat and its first message: the same message on both routes. */
+  const newChat = async (prefix: string): Promise<{ id: string; message: ChatMessage }> => {
+    const id = `${prefix}-${++seq}`;
+    await store.createChat({ id, title: 'bench' });
+    const text = options.firstMessage?.(seq) ?? GREETING;
+    return { id, message: { id: `${id}-u`, role: 'user', parts: [{ type: 'text', text }] } };
+  };
   const chatTurn =
     (skills: readonly Skill[], incremental = true, model = offline) =>
     async () => {
-      const id = `bench-${++seq}`;
-      await store.createChat({ id, title: 'bench' });
-      const message: ChatMessage = {
-        id: `${id}-u`,
-        role: 'user',
-        parts: [{ type: 'text', text: options.firstMessage?.(seq) ?? GREETING }],
-      };
+      const { id, message } = await newChat('bench');
       // As the route: the registry keeps one matcher per scan and hands it to every turn.
       const deps: TurnDeps = {
         store,
@@ -313,13 +314,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const floorTurn =
     (model = offline) =>
     async () => {
-      const id = `floor-${++seq}`;
-      await store.createChat({ id, title: 'bench' });
-      const message: ChatMessage = {
-        id: `${id}-u`,
-        role: 'user',
-        parts: [{ type: 'text', text: 'Hello there, how is your day going?' }],
-      };
+      const { id, message } = await newChat('floor');
       const started = performance.now();
       const { response, done } = await bareRoute(store, model, id, message);
       const timing = await drain(response, started, performance.now());
