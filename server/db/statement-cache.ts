@@ -8,22 +8,21 @@
  * handed out with `raw`, `pluck` and `expand` off, as a fresh one would be.
  */
 import type SqliteDriver from 'better-sqlite3';
+import { KeptMap } from '../kept-map';
 
 export const KEPT_STATEMENTS = 256;
 
 export function keepStatements(client: SqliteDriver.Database, max = KEPT_STATEMENTS): void {
   const prepare = client.prepare.bind(client);
-  const kept = new Map<string, SqliteDriver.Statement>();
+  const kept = new KeptMap<string, SqliteDriver.Statement>(max);
   const keptPrepare = (source: string) => {
-    let statement = kept.get(source);
-    if (statement) {
-      kept.delete(source);
-      if (statement.reader) statement.raw(false).pluck(false).expand(false);
-    } else {
-      statement = prepare(source);
-      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+    const statement = kept.get(source);
+    if (!statement) {
+      const fresh = prepare(source);
+      kept.set(source, fresh);
+      return fresh;
     }
-    kept.set(source, statement);
+    if (statement.reader) statement.raw(false).pluck(false).expand(false);
     return statement;
   };
   client.prepare = keptPrepare as typeof client.prepare;

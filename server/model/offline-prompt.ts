@@ -10,6 +10,7 @@ import type {
   LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
 
+import { KeptMap } from '../kept-map';
 import { TOOL_ACTIVATE, TOOL_SEARCH } from '../tools/names';
 
 export interface CatalogEntry {
@@ -326,30 +327,24 @@ function recordSkillContent(system: string, into: Map<string, ActivationRecord>)
 
 /** What the system prompt alone says: read once per prompt, as every step of a turn and a chat's turns send the same. */
 interface SystemView {
-  catalogObject: Record<string, unknown> | null;
   catalog: readonly CatalogEntry[];
   activeNames: readonly string[];
   skillContent: ReadonlyMap<string, ActivationRecord>;
 }
 
-const systemViews = new Map<string, SystemView>();
-const KEPT_SYSTEM_VIEWS = 8;
+const systemViews = new KeptMap<string, SystemView>(8);
 
 function readSystem(system: string): SystemView {
-  const known = systemViews.get(system);
-  if (known) return known;
-  const catalogObject = findCatalogObject(system);
-  const skillContent = new Map<string, ActivationRecord>();
-  recordSkillContent(system, skillContent);
-  const view: SystemView = {
-    catalogObject,
-    catalog: catalogObject ? catalogFromJson(catalogObject) : catalogFromXml(system),
-    activeNames: findActivatedNames(system, catalogObject),
-    skillContent,
-  };
-  if (systemViews.size >= KEPT_SYSTEM_VIEWS) systemViews.delete(systemViews.keys().next().value!);
-  systemViews.set(system, view);
-  return view;
+  return systemViews.getOrSet(system, () => {
+    const catalogObject = findCatalogObject(system);
+    const skillContent = new Map<string, ActivationRecord>();
+    recordSkillContent(system, skillContent);
+    return {
+      catalog: catalogObject ? catalogFromJson(catalogObject) : catalogFromXml(system),
+      activeNames: findActivatedNames(system, catalogObject),
+      skillContent,
+    };
+  });
 }
 
 export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 'tools'>): PromptView {

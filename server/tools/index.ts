@@ -3,6 +3,7 @@
  * a step may call (`prepareStep`), which need consent, and the wire types the browser's cards read.
  */
 import { type Schema, type Tool, tool, zodSchema } from 'ai';
+import { KeptMap } from '../kept-map';
 import { activateTool } from './activate';
 import type { SkillToolContext } from './context';
 import type { ToolDeclaration } from './define';
@@ -56,19 +57,12 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
  * `zodSchema`, the JSON Schema is computed on first use and kept. An input depends on the turn only through the
  * activation enum, so it is kept per declaration and enum (a few: the enum changes only with the skill set).
  */
-const inputs = new Map<string, Schema<unknown>>();
+const inputs = new KeptMap<string, Schema<unknown>>(32);
 const outputs = new Map<string, Schema<unknown>>();
-const KEPT_INPUTS = 32;
 
 function inputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'input'>, ctx: SkillToolContext) {
   const key = `${d.name}\n${ctx.activationEnum?.join('\n') ?? ''}`;
-  let schema = inputs.get(key);
-  if (!schema) {
-    schema = zodSchema(d.input(ctx));
-    if (inputs.size >= KEPT_INPUTS) inputs.delete(inputs.keys().next().value!);
-    inputs.set(key, schema);
-  }
-  return schema;
+  return inputs.getOrSet(key, () => zodSchema(d.input(ctx)));
 }
 
 function outputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'output'>) {
