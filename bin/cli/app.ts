@@ -47,6 +47,11 @@ export interface Walked {
    */
   snapshot(slot: string, key: string): Snapshot | null;
   /**
+   * An answer kept under `key` alone, whatever the walk found: for what depends on the skills' contents only (the
+   * matcher's index on their names and descriptions). Null when the scan cache is off.
+   */
+  kept(slot: string, key: string): Snapshot | null;
+  /**
    * Parses what the scan cache cannot answer and builds the result (call once). `onCold` is called first when
    * nothing is kept from an earlier run, so every skill will be parsed: time to start slow work in parallel.
    */
@@ -64,6 +69,7 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
     return {
       config,
       snapshot: () => null,
+      kept: () => null,
       finish: async (onCold) => {
         onCold?.();
         const result = await discoverSkills(roots, { limits: config.limits });
@@ -77,6 +83,7 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
     config,
     snapshot: (slot, key) =>
       openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key, walked.fingerprint()])),
+    kept: (slot, key) => openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key])),
     finish: async (onCold) => {
       // Read only now: a kept answer needs none of it.
       const persisted = openScanCache(cacheDir, roots, config.limits);

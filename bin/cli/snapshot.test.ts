@@ -232,6 +232,20 @@ describe('the kept matcher index', () => {
     writeSkill('pull-requests', 'Review a pull request (PR) and its diffs.');
   });
 
+  it('is kept through an edit of a body, and built again when a description changes', async () => {
+    expect(await matchOut()).toBe('pdf-merge\n');
+    const file = keptIndex();
+    const { ino } = fs.statSync(file);
+    const skillFile = path.join(root, 'pull-requests', 'SKILL.md');
+    fs.appendFileSync(skillFile, 'More instructions.\n');
+    expect(await match('review this PR')).toBe('pull-requests\n');
+    expect(fs.statSync(file).ino).toBe(ino); // not written again (a write replaces the file)
+    fs.writeFileSync(skillFile, fs.readFileSync(skillFile, 'utf8').replace('pull request (PR)', 'changelog entry'));
+    expect(await match('review this PR')).toBe('');
+    expect(await match('review this changelog entry')).toBe('pull-requests\n');
+    expect(fs.statSync(keptIndex()).ino).not.toBe(ino);
+  });
+
   it('is rebuilt when the kept file was truncated', async () => {
     expect(await matchOut()).toBe('pdf-merge\n');
     const file = keptIndex();

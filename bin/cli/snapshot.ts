@@ -5,6 +5,8 @@
  * the command's answer depends on (its options, the config). A run whose walk has the same fingerprint reuses the
  * answer without reading the scan cache or parsing anything; any change to a skill file, a folder, the config or
  * the code makes a new answer. One file per command and slot, replaced on each miss; a failed write is ignored.
+ * What depends on the skills' contents alone (the matcher's index, on their names and descriptions) is kept under
+ * a digest of those instead (bin/cli/app.ts `kept`), so a walk that changed can still find it.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

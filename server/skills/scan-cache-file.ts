@@ -187,7 +187,10 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
   const version = codeStamp();
   const cache = createScanCache();
   let tokens: Record<string, number> = {};
-  /** Each entry read, and its line as read (newline included): written back as is while the entry is unchanged. */
+  /**
+   * Each entry read or written, and its line as read or written (newline included): written back as is while the
+   * entry is unchanged.
+   */
   const lines = new Map<CacheEntry, Buffer>();
   try {
     const bytes = fs.readFileSync(file);
@@ -216,7 +219,13 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
     const header: CacheHeader = { format: FORMAT, version, limits: limitsKey, tokens };
     const chunks: Uint8Array[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
     for (const [key, entry] of cache.entries) {
-      chunks.push(lines.get(entry) ?? Buffer.from(`${JSON.stringify(packEntry(key, entry))}\n`));
+      let line = lines.get(entry);
+      if (line === undefined) {
+        line = Buffer.from(`${JSON.stringify(packEntry(key, entry))}\n`);
+        // Kept for a second save in this run (`list` saves again once it has counted the catalog's tokens).
+        lines.set(entry, line);
+      }
+      chunks.push(line);
     }
     writeCacheFile(dir, file, chunks);
   };
