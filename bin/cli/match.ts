@@ -3,7 +3,7 @@
  * relevant enough: the first answer to "why didn't my skill trigger?".
  */
 import { createHash } from 'node:crypto';
-import { DEFAULT_TUNING, type Matcher, matcherOver } from '../../server/skills/match';
+import { DEFAULT_TUNING, type Matcher, matcherInput, matcherOver } from '../../server/skills/match';
 import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/match-index';
 import { walk } from './app';
 import { type Command, commandHelp, parseArgs } from './command';
@@ -13,9 +13,9 @@ import type { Snapshot } from './snapshot';
  * The matcher over the skills `list` shows. Its index is kept in its packed form (server/skills/match-index.ts): an
  * unchanged catalog is matched without parsing a skill, analysing a description or building an object per skill.
  *
- * The index depends on the skills' names and descriptions alone, so it is kept under their digest (slot
- * `match-index`), and each walk keeps only which digest it had (slot `match`, bin/cli/snapshot.ts). A walk that
- * changed (an edited body, a touched file) parses what changed and finds the same index under the same digest;
+ * The index depends on the skills' names and descriptions alone (`matcherInput`), so it is kept under their digest
+ * (slot `match-index`), and each walk keeps only which digest it had (slot `match`, bin/cli/snapshot.ts). A walk
+ * that changed (an edited body, a touched file) parses what changed and finds the same index under the same digest;
  * only a changed name or description, or an added or removed skill, builds it again (~220 ms of a ~700 ms run over
  * 10,000 skills). A kept index that does not decode is built again and replaced.
  */
@@ -26,7 +26,7 @@ async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const kept = keptKey ? keptMatcher(walked.kept('match-index', keptKey)) : null;
   if (kept) return kept;
   const { skills } = (await walked.finish()).result;
-  const key = catalogKey(skills);
+  const key = createHash('sha256').update(matcherInput(skills)).digest('hex');
   byWalk?.save(key);
   const byCatalog = walked.kept('match-index', key);
   // The walk's digest was just tried, and its index did not decode.
@@ -35,13 +35,6 @@ async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const index = buildIndex(skills);
   byCatalog?.save(encodeIndex(index));
   return matcherOver(index, DEFAULT_TUNING);
-}
-
-/** What the index is a function of: the skills' names and descriptions, in order. */
-function catalogKey(skills: ReadonlyArray<{ name: string; description: string }>): string {
-  return createHash('sha256')
-    .update(JSON.stringify(skills.map((s) => [s.name, s.description])))
-    .digest('hex');
 }
 
 function keptMatcher(snapshot: Snapshot | null): Matcher | null {

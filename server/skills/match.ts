@@ -115,6 +115,14 @@ export function createMatcher(
   return matcherOver(buildIndex(skills), tuning);
 }
 
+/**
+ * Everything an index is built from: the skills' names and descriptions, in order. Equal inputs, equal indexes, so a
+ * matcher is built again only when this changes (the server's registry; `skills match` keeps its index under it).
+ */
+export function matcherInput(skills: ReadonlyArray<{ name: string; description: string }>): string {
+  return JSON.stringify(skills.map((s) => [s.name, s.description]));
+}
+
 /** The matcher over an index built or kept earlier (`skills match` loads one with decodeIndex). */
 export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_TUNING): Matcher {
   const { threshold, longQueryCap, descriptionCredit, unknownWeight, repeatedCredit } = tuning;

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import type { AppConfig } from '../config';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
-import { createMatcher, type Matcher } from './match';
+import { createMatcher, type Matcher, matcherInput } from './match';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
 import { type SkillWatcher, watchSkillRoots } from './watch';
 
@@ -160,7 +160,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
   function matcherFor(scanned: DiscoveryResult): Matcher {
     if (matcherState?.result === scanned) return matcherState.matcher;
     // Only name and description feed the index, so a rescan that changed nothing else keeps the matcher.
-    const signature = JSON.stringify(scanned.skills.map((s) => [s.name, s.description]));
+    const signature = matcherInput(scanned.skills);
     const built = matcherState?.signature === signature ? matcherState.matcher : createMatcher(scanned.skills);
     matcherState = { result: scanned, signature, matcher: built };
     return built;
