@@ -4,6 +4,8 @@
  * user message, streams the answer and stores it, as any chat app must). Time to first byte and total (stream end),
  * p50 and p99, at 1 and 20 concurrent chats, and where a turn's time goes (`TurnPhases`). At 1 chat both routes run
  * once more with `fixedAnswerModel`, so the comparison can also be read without the offline model's own choices.
+ * The turn is timed from what app/api/chat/route.ts does per request (a store for the person, the chat, use counts,
+ * the person's switched-off skills), not from `runChatTurn` alone.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,8 +18,10 @@ import {
   streamText,
   toUIMessageStream,
 } from 'ai';
+import { personalAccess } from '../server/access/personal';
 import { createAccessResolver } from '../server/access/resolver';
-import { createDbChatStore } from '../server/chat/db-store';
+import { LOCAL_USER_ID } from '../server/auth/local-user';
+import { createDbChatStores } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
@@ -268,7 +272,11 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const home = path.join(options.workDir, 'home');
   fs.mkdirSync(home, { recursive: true });
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: dbPath, SKILLCHAT_SKILL_ROOTS: home }, home });
-  const store = createDbChatStore(sqliteDatabase(openDb(dbPath)));
+  const db = sqliteDatabase(openDb(dbPath));
+  // One store per request, as the app hands out (`app.store.forUser`): what a store keeps (a chat's owner, checked
+  // once) lasts one request on both routes.
+  const stores = createDbChatStores(db);
+  const setup = stores.forUser(LOCAL_USER_ID);
   const offline = getLanguageModel({ SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '0' });
   const fixed: LanguageModelSelection = { model: fixedAnswerModel(), label: 'fixed answer', kind: offline.kind };
   const access = createAccessResolver(config);
@@ -288,7 +296,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   /** A new chat and its first message: the same message on both routes. */
   const newChat = async (prefix: string): Promise<{ id: string; message: ChatMessage }> => {
     const id = `${prefix}-${++seq}`;
-    await store.createChat({ id, title: 'bench' });
+    await setup.createChat({ id, title: 'bench' });
     const text = options.firstMessage?.(seq) ?? GREETING;
     return { id, message: { id: `${id}-u`, role: 'user', parts: [{ type: 'text', text }] } };
   };
@@ -296,16 +304,20 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     (skills: readonly Skill[], incremental = true, model = offline) =>
     async () => {
       const { id, message } = await newChat('bench');
-      // As the route: the registry keeps one matcher per scan and hands it to every turn.
+      const started = performance.now();
+      // As app/api/chat/route.ts does per request: the person's store, the chat (for its model), the use counts and
+      // the person's own switches; the registry keeps one matcher per scan and hands it to every turn.
+      const store = stores.forUser(LOCAL_USER_ID);
+      await store.getChat(id);
       const deps: TurnDeps = {
         store,
         config,
-        skills: { skills, matcher: matcherFor(skills) },
+        skills: { skills, matcher: matcherFor(skills), usage: await store.usageCounts() },
         model,
         access,
+        personal: await personalAccess(db, LOCAL_USER_ID),
         incremental,
       };
-      const started = performance.now();
       const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
       const timing = await drain(response, started, performance.now());
       await waitForTurn(id);
@@ -316,7 +328,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     async () => {
       const { id, message } = await newChat('floor');
       const started = performance.now();
-      const { response, done } = await bareRoute(store, model, id, message);
+      const { response, done } = await bareRoute(stores.forUser(LOCAL_USER_ID), model, id, message);
       const timing = await drain(response, started, performance.now());
       await done;
       return timing;

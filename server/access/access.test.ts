@@ -152,6 +152,25 @@ describe('the resolver', () => {
     expect(resolver.resolveAll(skills).get('demo-a')?.mode.source).toBe('config');
   });
 
+  it("keeps a person's records per set of switched-off skills, not per person; a grant's are not kept", () => {
+    const resolver = resolverFor('allow', 'auto', null);
+    const skills = [skill('demo-a'), skill('demo-b')];
+    const operator = resolver.resolveAll(skills);
+    // Every chat request names its person: without switches, their records are the operator's, kept.
+    expect(resolver.resolveAll(skills, { person: 'alice', switchedOff: new Set() })).toBe(operator);
+    expect(resolver.resolveAll(skills, { person: 'bob' })).toBe(operator);
+    const alice = resolver.resolveAll(skills, { person: 'alice', switchedOff: new Set(['demo-b', 'demo-a']) });
+    expect(alice).not.toBe(operator);
+    expect(alice.get('demo-a')?.usable).toBe(false);
+    // Bob between two of Alice's turns: each keeps theirs; the same switches in another order are the same set.
+    expect(resolver.resolveAll(skills, { person: 'bob', switchedOff: new Set(['demo-a']) })).not.toBe(alice);
+    expect(resolver.resolveAll(skills, { person: 'alice', switchedOff: new Set(['demo-a', 'demo-b']) })).toBe(alice);
+    const granted = { granted: () => true };
+    expect(resolver.resolveAll(skills, granted)).not.toBe(resolver.resolveAll(skills, granted));
+    resolver.setModeOverride('demo-b', 'off');
+    expect(resolver.resolveAll(skills, { person: 'bob' }).get('demo-b')?.usable).toBe(false);
+  });
+
   it('settles consent: a grant is looked up only for a model activation under ask', async () => {
     let lookups = 0;
     const held = async () => {

@@ -4,10 +4,14 @@
  * asks the permission policy.
  */
 import type { AppConfig, SkillMode } from '../config';
+import { KeptMap } from '../kept-map';
 import type { Skill } from '../skills/types';
 import { type AccessFacts, decideAccess, type InvokedBy, invocationFlags, type SkillAccess } from './access';
 import { resolveMode } from './modes';
 import { createPermissionPolicy } from './policy';
+
+/** Distinct sets of switched-off skills kept per skill array: people mostly switch nothing, or the same few. */
+const MAX_SWITCH_SETS = 64;
 
 export type AccessConfig = Pick<AppConfig, 'roots' | 'appDir' | 'permissions'> & {
   skills?: { modes?: Record<string, SkillMode> };
@@ -28,7 +32,10 @@ export interface AccessOptions {
 export type AccessMap = ReadonlyMap<string, SkillAccess>;
 
 export interface AccessResolver {
-  /** Every skill's record. Without `granted`, cached per skill array until the overrides change. */
+  /**
+   * Every skill's record. Without `granted`, kept per skill array and set of switched-off skills until the overrides
+   * change: the same records (the same map) for every turn of every person with the same switches.
+   */
   resolveAll(skills: readonly AccessSkill[], options?: AccessOptions): AccessMap;
   resolve(skill: AccessSkill, options?: AccessOptions & { how?: InvokedBy }): SkillAccess;
   /**
@@ -43,7 +50,12 @@ export interface AccessResolver {
 export function createAccessResolver(config: AccessConfig): AccessResolver {
   const policy = createPermissionPolicy(config);
   const overrides = new Map<string, SkillMode>();
-  let cache = new WeakMap<readonly AccessSkill[], AccessMap>();
+  /**
+   * Per skill array (the registry's, until the next scan), per set of switched-off names: every person without
+   * switches shares the operator's records, and people with the same switches share theirs. The person's id does not
+   * enter a record, so it is not part of the key. Emptied when an override changes.
+   */
+  let cache = new WeakMap<readonly AccessSkill[], KeptMap<string, AccessMap>>();
 
   const facts = (skill: AccessSkill, options: AccessOptions & { how?: InvokedBy } = {}): AccessFacts => ({
     name: skill.name,
@@ -60,12 +72,16 @@ export function createAccessResolver(config: AccessConfig): AccessResolver {
   return {
     resolve,
     resolveAll(skills, options = {}) {
-      const cacheable = !options.granted && !options.person && !options.switchedOff?.size;
-      const cached = cacheable ? cache.get(skills) : undefined;
-      if (cached) return cached;
-      const map = new Map(skills.map((s) => [s.name, resolve(s, options)]));
-      if (cacheable) cache.set(skills, map);
-      return map;
+      const all = (): AccessMap => new Map(skills.map((s) => [s.name, resolve(s, options)]));
+      // A grant is looked up per skill at the time of asking: not kept.
+      if (options.granted) return all();
+      let bySwitches = cache.get(skills);
+      if (!bySwitches) {
+        bySwitches = new KeptMap(MAX_SWITCH_SETS);
+        cache.set(skills, bySwitches);
+      }
+      const switchedOff = options.switchedOff?.size ? JSON.stringify([...options.switchedOff].sort()) : '';
+      return bySwitches.getOrSet(switchedOff, all);
     },
     async settleConsent(skill, how, grantHeld) {
       const first = resolve(skill, { how });

@@ -40,26 +40,31 @@ const catalogCache = new WeakMap<readonly Skill[], Map<string, CatalogCacheEntry
 
 /**
  * What a turn derives from the skill list and the access records alone, kept while both are the same objects (the
- * registry's array until the next scan, the resolver's records until an override): with 10,000 skills, building it
- * was most of a turn's own work.
+ * registry's array until the next scan, the resolver's records until an override; one set of records per set of
+ * switched-off skills, so people with different switches each keep theirs): with 10,000 skills, building it was most
+ * of a turn's own work.
  */
 interface Derived {
-  access: AccessMap;
   all: ReadonlyMap<string, Skill>;
   usable: ReadonlyMap<string, Skill>;
   anyModelActivatable: boolean;
   presence: string;
 }
-const derivedCache = new WeakMap<readonly Skill[], Derived>();
+const derivedCache = new WeakMap<readonly Skill[], WeakMap<AccessMap, Derived>>();
 
 function derive(skills: readonly Skill[], access: AccessMap): Derived {
-  const known = derivedCache.get(skills);
-  if (known?.access === access) return known;
+  let byAccess = derivedCache.get(skills);
+  if (!byAccess) {
+    byAccess = new WeakMap();
+    derivedCache.set(skills, byAccess);
+  }
+  const known = byAccess.get(access);
+  if (known) return known;
   const all = new Map(skills.map((s) => [s.name, s]));
   const usable = new Map([...all].filter(([name]) => access.get(name)?.usable === true));
   const anyModelActivatable = [...usable.keys()].some((name) => access.get(name)?.modelMayActivate);
-  const derived = { access, all, usable, anyModelActivatable, presence: presenceKey(skills, access) };
-  derivedCache.set(skills, derived);
+  const derived = { all, usable, anyModelActivatable, presence: presenceKey(skills, access) };
+  byAccess.set(access, derived);
   return derived;
 }
 

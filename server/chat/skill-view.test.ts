@@ -1,0 +1,55 @@
+/**
+ * The skill view a turn builds (skill-view.ts): what it derives from the skills and the access records is kept per
+ * set of records, so people whose turns interleave do not rebuild each other's.
+ */
+import { describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
+import type { Skill } from '../skills/types';
+import { buildSkillView } from './skill-view';
+
+const root = '/srv/skills';
+
+function skill(name: string): Skill {
+  return {
+    name,
+    description: `Does ${name} things.`,
+    dir: `${root}/${name}`,
+    file: `${root}/${name}/SKILL.md`,
+    root,
+    relDir: name,
+    scope: 'project',
+    frontmatter: { name, description: `Does ${name} things.` },
+    size: 100,
+    mtimeMs: 0,
+    diagnostics: [],
+  };
+}
+
+describe('the skill view', () => {
+  const skills = [skill('demo-a'), skill('demo-b'), skill('demo-c')];
+  const resolver = createAccessResolver({
+    roots: [{ path: root, scope: 'project', kind: 'configured' }],
+    appDir: '/srv/app',
+    permissions: { defaults: { configured: 'allow' } },
+  });
+  const viewFor = (switchedOff: string[], chatId: string) =>
+    buildSkillView({
+      source: { skills, access: resolver.resolveAll(skills, { person: 'someone', switchedOff: new Set(switchedOff) }) },
+      config: { catalog: {} },
+      chatId,
+      relevanceText: 'hello',
+    });
+
+  it("keeps each person's view of the skills while their turns interleave", () => {
+    const alice = viewFor(['demo-a'], 'alice-chat');
+    const bob = viewFor([], 'bob-chat');
+    expect([...alice.usable.keys()]).toEqual(['demo-b', 'demo-c']);
+    expect([...bob.usable.keys()]).toEqual(['demo-a', 'demo-b', 'demo-c']);
+    // Alice's next turn, after Bob's: the same maps, not built again from 10,000 skills.
+    const again = viewFor(['demo-a'], 'alice-chat');
+    expect(again.usable).toBe(alice.usable);
+    expect(again.all).toBe(alice.all);
+    expect(again.catalog).toBe(alice.catalog);
+    expect(viewFor([], 'bob-chat').usable).toBe(bob.usable);
+  });
+});
