@@ -4,8 +4,8 @@
  * user message, streams the answer and stores it, as any chat app must). Time to first byte and total (stream end),
  * p50 and p99, at 1 and 20 concurrent chats, and where a turn's time goes (`TurnPhases`). At 1 chat both routes run
  * once more with `fixedAnswerModel`, so the comparison can also be read without the offline model's own choices.
- * The turn is timed from what app/api/chat/route.ts does per request (a store for the person, the chat, use counts,
- * the person's switched-off skills), not from `runChatTurn` alone.
+ * The turn is timed from what app/api/chat/route.ts does per request (server/chat/turn-deps.ts: the person's store,
+ * the chat's model, the person's switched-off skills), not from `runChatTurn` alone.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,19 +18,19 @@ import {
   streamText,
   toUIMessageStream,
 } from 'ai';
-import { personalAccess } from '../server/access/personal';
 import { createAccessResolver } from '../server/access/resolver';
 import { LOCAL_USER_ID } from '../server/auth/local-user';
 import { createDbChatStores } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
-import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
+import { runChatTurn, waitForTurn } from '../server/chat/turn';
+import { type TurnApp, turnDeps } from '../server/chat/turn-deps';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { openDb, sqliteDatabase } from '../server/db';
 import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
-import { createMatcher, type Matcher } from '../server/skills/match';
-import type { Skill } from '../server/skills/types';
+import { createMatcher } from '../server/skills/match';
+import type { DiscoveryResult, Skill } from '../server/skills/types';
 
 /** The label suffix of the turn measured with the answer stored only at its end (before incremental persistence). */
 export const BEFORE_INCREMENTAL = 'stored only at the end';
@@ -282,14 +282,40 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const access = createAccessResolver(config);
   const figures: LatencyFigures[] = [];
 
-  const matchers = new WeakMap<readonly Skill[], Matcher>();
-  const matcherFor = (skills: readonly Skill[]) => {
-    let matcher = matchers.get(skills);
-    if (!matcher) {
-      matcher = createMatcher(skills);
-      matchers.set(skills, matcher);
+  /**
+   * The app as a chat request sees it (server/chat/turn-deps.ts), over one of the bench's skill sets: a registry whose
+   * scan and matcher stay the same between turns, as the real one's do between scans, and the route's model.
+   */
+  const apps = new WeakMap<readonly Skill[], Map<LanguageModelSelection, TurnApp>>();
+  const appFor = (skills: readonly Skill[], model: LanguageModelSelection): TurnApp => {
+    let byModel = apps.get(skills);
+    if (!byModel) {
+      byModel = new Map();
+      apps.set(skills, byModel);
     }
-    return matcher;
+    let app = byModel.get(model);
+    if (!app) {
+      const scan: DiscoveryResult = {
+        skills: skills as Skill[],
+        diagnostics: [],
+        collisions: [],
+        roots: [],
+        scannedAt: Date.now(),
+        durationMs: 0,
+      };
+      const matcher = createMatcher(skills);
+      const choice = { id: model.label, label: model.label, provider: 'offline' as const, model: model.model };
+      app = {
+        config,
+        registry: { current: async () => scan, matcher: async () => matcher },
+        store: stores,
+        models: { choose: async () => ({ choice }) },
+        db,
+        access,
+      };
+      byModel.set(model, app);
+    }
+    return app;
   };
 
   let seq = 0;
@@ -305,20 +331,9 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     async () => {
       const { id, message } = await newChat('bench');
       const started = performance.now();
-      // As app/api/chat/route.ts does per request: the person's store, the chat (for its model), the use counts and
-      // the person's own switches; the registry keeps one matcher per scan and hands it to every turn.
-      const store = stores.forUser(LOCAL_USER_ID);
-      await store.getChat(id);
-      const deps: TurnDeps = {
-        store,
-        config,
-        skills: { skills, matcher: matcherFor(skills), usage: await store.usageCounts() },
-        model,
-        access,
-        personal: await personalAccess(db, LOCAL_USER_ID),
-        incremental,
-      };
-      const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, deps);
+      // What app/api/chat/route.ts does per request, after parsing it and finding who asks.
+      const deps = await turnDeps(appFor(skills, model), LOCAL_USER_ID, id);
+      const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, { ...deps, incremental });
       const timing = await drain(response, started, performance.now());
       await waitForTurn(id);
       return timing;

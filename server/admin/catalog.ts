@@ -31,15 +31,15 @@ const ADMIN_PREVIEW = '#admin-preview';
  * The catalog a new chat's first turn gets: the model's budget and the same use counts, but no first message yet
  * (when skills must be left out, each chat's first message decides which).
  */
-export function previewCatalog(input: {
+export async function previewCatalog(input: {
   skills: readonly Skill[];
   access: AccessMap;
   matcher: Matcher;
   usage: ReadonlyMap<string, number>;
   config: Pick<AppConfig, 'catalog'>;
   contextWindow?: number;
-}): BudgetedCatalog {
-  const view = buildSkillView({
+}): Promise<BudgetedCatalog> {
+  const view = await buildSkillView({
     source: { skills: input.skills, access: input.access, matcher: input.matcher, usage: input.usage },
     config: input.config,
     contextWindow: input.contextWindow,

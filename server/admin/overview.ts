@@ -94,7 +94,7 @@ export async function loadAdminOverview(
   const scan = await app.registry.current();
   const activations = await loadActivationData(app.db);
   const access = app.access.resolveAll(scan.skills);
-  const catalog = previewCatalog({
+  const catalog = await previewCatalog({
     skills: scan.skills,
     access,
     matcher: await app.registry.matcher(),

@@ -49,7 +49,7 @@ export async function runStoredTriggerCheck(
     throw new AppError('bad_request:trigger-check', `Runs per prompt must be 1-${MAX_RUNS}`);
   }
   const current = await host.registry.current();
-  const view = buildSkillView({
+  const view = await buildSkillView({
     source: {
       skills: current.skills,
       access: host.access.resolveAll(current.skills),

@@ -40,16 +40,16 @@ describe('the skill view', () => {
       relevanceText: 'hello',
     });
 
-  it("keeps each person's view of the skills while their turns interleave", () => {
-    const alice = viewFor(['demo-a'], 'alice-chat');
-    const bob = viewFor([], 'bob-chat');
+  it("keeps each person's view of the skills while their turns interleave", async () => {
+    const alice = await viewFor(['demo-a'], 'alice-chat');
+    const bob = await viewFor([], 'bob-chat');
     expect([...alice.usable.keys()]).toEqual(['demo-b', 'demo-c']);
     expect([...bob.usable.keys()]).toEqual(['demo-a', 'demo-b', 'demo-c']);
     // Alice's next turn, after Bob's: the same maps, not built again from 10,000 skills.
-    const again = viewFor(['demo-a'], 'alice-chat');
+    const again = await viewFor(['demo-a'], 'alice-chat');
     expect(again.usable).toBe(alice.usable);
     expect(again.all).toBe(alice.all);
     expect(again.catalog).toBe(alice.catalog);
-    expect(viewFor([], 'bob-chat').usable).toBe(bob.usable);
+    expect((await viewFor([], 'bob-chat')).usable).toBe(bob.usable);
   });
 });

@@ -20,7 +20,7 @@ export interface SkillSource {
   /** The registry's matcher over `skills`. */
   matcher?: Matcher;
   /** Activations per skill across chats: used skills stay listed first when some must be left out. */
-  usage?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number>);
+  usage?: ReadonlyMap<string, number> | (() => ReadonlyMap<string, number> | Promise<ReadonlyMap<string, number>>);
 }
 
 export interface SkillView {
@@ -68,14 +68,14 @@ function derive(skills: readonly Skill[], access: AccessMap): Derived {
   return derived;
 }
 
-export function buildSkillView(input: {
+export async function buildSkillView(input: {
   source: SkillSource;
   config: Pick<AppConfig, 'catalog'>;
   contextWindow?: number;
   chatId: string;
   /** The chat's first user message: relevance for the catalog when skills must be left out. */
   relevanceText: string;
-}): SkillView {
+}): Promise<SkillView> {
   const { source } = input;
   const { access } = source;
   const { all, usable, anyModelActivatable, presence } = derive(source.skills, access);
@@ -102,7 +102,7 @@ export function buildSkillView(input: {
         budgetTokens: budget,
         relevanceText: input.relevanceText,
         // Only read when the chat's catalog is built, not on every turn.
-        usage: typeof source.usage === 'function' ? source.usage() : source.usage,
+        usage: typeof source.usage === 'function' ? await source.usage() : source.usage,
         access,
         matcher: getMatcher,
       });

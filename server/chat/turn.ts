@@ -208,7 +208,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const stored = await store.getMessages(chatId);
   const firstExchange = body.trigger === 'submit-message' && stored.length === 0;
   const firstUser = stored.find((m) => m.role === 'user') ?? body.message;
-  const view = buildSkillView({
+  const view = await buildSkillView({
     source: { ...deps.skills, access: deps.access.resolveAll(deps.skills.skills, deps.personal) },
     config,
     contextWindow: deps.model.contextWindow,

@@ -1,0 +1,89 @@
+/**
+ * What a chat request's turn runs with (turn-deps.ts), as app/api/chat/route.ts builds it: the person's store and
+ * switches, the chat's model, and use counts read only when a chat's catalog is built.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessResolver } from '../access/resolver';
+import { LOCAL_USER_ID } from '../auth/local-user';
+import { loadConfig } from '../config';
+import { type Database, openDb, setSkillDisabled, sqliteDatabase } from '../db';
+import { createOfflineModel } from '../model/offline-model';
+import { discoverSkills } from '../skills/discovery';
+import { createMatcher } from '../skills/match';
+import type { DiscoveryResult } from '../skills/types';
+import { createDbChatStores } from './db-store';
+import type { ChatStores } from './store';
+import { runChatTurn, waitForTurn } from './turn';
+import { type TurnApp, turnDeps } from './turn-deps';
+import type { ChatMessage } from './types';
+
+const appDir = path.resolve(import.meta.dirname, '../..');
+let tmp: string;
+let db: Database;
+let scan: DiscoveryResult;
+let usageReads = 0;
+
+function appWith(stores: ChatStores): TurnApp {
+  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'home') });
+  const matcher = createMatcher(scan.skills);
+  const choice = { id: 'offline:builtin', label: 'Offline model', provider: 'offline' as const };
+  return {
+    config,
+    registry: { current: async () => scan, matcher: async () => matcher },
+    // Counts each person's reads of the use counts.
+    store: {
+      forUser: (userId) => {
+        const store = stores.forUser(userId);
+        return {
+          ...store,
+          usageCounts: () => {
+            usageReads += 1;
+            return store.usageCounts();
+          },
+        };
+      },
+    },
+    models: { choose: async () => ({ choice: { ...choice, model: createOfflineModel() } }) },
+    db,
+    access: createAccessResolver(config),
+  };
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-turn-deps-'));
+  db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
+  scan = await discoverSkills([{ path: path.join(appDir, '.skills'), scope: 'project', kind: 'app' }], {
+    limits: loadConfig({ appDir, env: {} }).limits,
+  });
+});
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('turnDeps', () => {
+  it("carries the person's store and switches, and reads use counts only when the chat's catalog is built", async () => {
+    const stores = createDbChatStores(db);
+    const app = appWith(stores);
+    const owner = LOCAL_USER_ID;
+    await stores.forUser(owner).createChat({ id: 'usage-read-once' });
+    const [switched] = scan.skills;
+    await setSkillDisabled(owner, switched!.name, true, db);
+
+    usageReads = 0;
+    const deps = await turnDeps(app, owner, 'usage-read-once');
+    expect(deps.personal?.switchedOff).toEqual(new Set([switched!.name]));
+    expect(deps.model.provider).toBe('offline');
+    expect(usageReads).toBe(0);
+
+    for (const [i, text] of ['Hello there', 'And again'].entries()) {
+      const message: ChatMessage = { id: `u${i}`, role: 'user', parts: [{ type: 'text', text }] };
+      const turn = await turnDeps(app, owner, 'usage-read-once');
+      await (await runChatTurn({ chatId: 'usage-read-once', trigger: 'submit-message', message }, turn)).text();
+      await waitForTurn('usage-read-once');
+    }
+    // The first turn built the chat's catalog; the second reused it, and with it the order the counts gave.
+    expect(usageReads).toBe(1);
+  });
+});
