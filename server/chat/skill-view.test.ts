@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import type { Skill } from '../skills/types';
-import { buildSkillView } from './skill-view';
+import { buildSkillView, MAX_CHAT_CATALOGS } from './skill-view';
 
 const root = '/srv/skills';
 
@@ -51,5 +51,34 @@ describe('the skill view', () => {
     expect(again.all).toBe(alice.all);
     expect(again.catalog).toBe(alice.catalog);
     expect((await viewFor([], 'bob-chat')).usable).toBe(bob.usable);
+  });
+
+  it('keeps a bounded number of chat catalogs, the least recently used going first', async () => {
+    // A chat's catalog is built when it is not kept: that is when the use counts are read.
+    const built: string[] = [];
+    const view = (chatId: string) =>
+      buildSkillView({
+        source: {
+          skills,
+          access: resolver.resolveAll(skills),
+          usage: () => {
+            built.push(chatId);
+            return new Map();
+          },
+        },
+        config: { catalog: {} },
+        chatId,
+        relevanceText: 'hello',
+      });
+    await view('bounded-first');
+    await view('bounded-recent');
+    for (let i = 0; i < MAX_CHAT_CATALOGS - 1; i++) {
+      await view(`bounded-${i}`);
+      if (i === 10) await view('bounded-recent'); // used again: kept, and now among the most recent
+    }
+    built.length = 0;
+    await view('bounded-recent');
+    await view('bounded-first');
+    expect(built).toEqual(['bounded-first']);
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { AccessMap } from '../access/resolver';
 import type { AppConfig } from '../config';
+import { KeptMap } from '../kept-map';
 import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from '../skills/budget';
 import { createMatcher, type Matcher } from '../skills/match';
 import type { Skill } from '../skills/types';
@@ -36,7 +37,13 @@ export interface SkillView {
 }
 
 type CatalogCacheEntry = { access: AccessMap; presence: string; budget: number; catalog: BudgetedCatalog };
-const catalogCache = new WeakMap<readonly Skill[], Map<string, CatalogCacheEntry>>();
+/**
+ * Catalogs by chat, per skill array. Bounded: a server whose skills do not change keeps its array for weeks, and a
+ * catalog is as long as its budget (16 KB at the default 4,000 tokens). A chat that none of the last
+ * MAX_CHAT_CATALOGS chats to take a turn was builds its catalog again (the same skills; the order of use may differ).
+ */
+const catalogCache = new WeakMap<readonly Skill[], KeptMap<string, CatalogCacheEntry>>();
+export const MAX_CHAT_CATALOGS = 1000;
 
 /**
  * What a turn derives from the skill list and the access records alone, kept while both are the same objects (the
@@ -90,7 +97,7 @@ export async function buildSkillView(input: {
     const budget = catalogBudget(input.contextWindow, input.config);
     let perChat = catalogCache.get(source.skills);
     if (!perChat) {
-      perChat = new Map();
+      perChat = new KeptMap(MAX_CHAT_CATALOGS);
       catalogCache.set(source.skills, perChat);
     }
     const cached = perChat.get(input.chatId);
