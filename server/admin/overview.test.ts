@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordsForModes } from '../access/testing';
 import { buildBudgetedCatalog } from '../skills/budget';
 import { countTokens, renderCatalog } from '../skills/catalog';
+import { skillRecord } from '../skills/testing';
 import type { DiscoveryResult, Skill } from '../skills/types';
 import { buildAdminOverview } from './overview';
 import { createPathDisplay, replaceFolders } from './paths';
@@ -16,20 +17,7 @@ const roots = [
 ];
 
 function skill(name: string, root: string, extra: Partial<Skill> = {}): Skill {
-  return {
-    name,
-    description: `Does ${name} things.`,
-    dir: `${root}/${name}`,
-    file: `${root}/${name}/SKILL.md`,
-    root,
-    relDir: name,
-    scope: root.startsWith(home) ? 'user' : 'project',
-    frontmatter: { name, description: `Does ${name} things.` },
-    size: 100,
-    mtimeMs: 0,
-    diagnostics: [],
-    ...extra,
-  };
+  return skillRecord(name, root, { scope: root.startsWith(home) ? 'user' : 'project', ...extra });
 }
 
 const pdfWarning = {

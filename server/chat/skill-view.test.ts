@@ -4,29 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
-import type { Skill } from '../skills/types';
+import { skillRecord } from '../skills/testing';
 import { buildSkillView, MAX_CHAT_CATALOGS } from './skill-view';
 
 const root = '/srv/skills';
 
-function skill(name: string): Skill {
-  return {
-    name,
-    description: `Does ${name} things.`,
-    dir: `${root}/${name}`,
-    file: `${root}/${name}/SKILL.md`,
-    root,
-    relDir: name,
-    scope: 'project',
-    frontmatter: { name, description: `Does ${name} things.` },
-    size: 100,
-    mtimeMs: 0,
-    diagnostics: [],
-  };
-}
-
 describe('the skill view', () => {
-  const skills = [skill('demo-a'), skill('demo-b'), skill('demo-c')];
+  const skills = ['demo-a', 'demo-b', 'demo-c'].map((name) => skillRecord(name, root));
   const resolver = createAccessResolver({
     roots: [{ path: root, scope: 'project', kind: 'configured' }],
     appDir: '/srv/app',
