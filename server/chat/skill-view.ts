@@ -39,8 +39,8 @@ export interface SkillView {
 type CatalogCacheEntry = { access: AccessMap; presence: string; budget: number; catalog: BudgetedCatalog };
 /**
  * Catalogs by chat, per skill array. Bounded: a server whose skills do not change keeps its array for weeks, and a
- * catalog is as long as its budget (16 KB at the default 4,000 tokens). A chat that none of the last
- * MAX_CHAT_CATALOGS chats to take a turn was builds its catalog again (the same skills; the order of use may differ).
+ * catalog is as long as its budget (16 KB at the default 4,000 tokens). A chat whose catalog was dropped (as many
+ * other chats took turns since its last) builds it again: the same skills, though the order of use may differ.
  */
 const catalogCache = new WeakMap<readonly Skill[], KeptMap<string, CatalogCacheEntry>>();
 export const MAX_CHAT_CATALOGS = 1000;
