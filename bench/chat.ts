@@ -282,19 +282,11 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
   const access = createAccessResolver(config);
   const figures: LatencyFigures[] = [];
 
-  /**
-   * The app as a chat request sees it (server/chat/turn-deps.ts), over one of the bench's skill sets: a registry whose
-   * scan and matcher stay the same between turns, as the real one's do between scans, and the route's model.
-   */
-  const apps = new WeakMap<readonly Skill[], Map<LanguageModelSelection, TurnApp>>();
-  const appFor = (skills: readonly Skill[], model: LanguageModelSelection): TurnApp => {
-    let byModel = apps.get(skills);
-    if (!byModel) {
-      byModel = new Map();
-      apps.set(skills, byModel);
-    }
-    let app = byModel.get(model);
-    if (!app) {
+  /** A registry over one bench skill set: its scan and matcher stay the same between turns, as the app's do. */
+  const registries = new WeakMap<readonly Skill[], TurnApp['registry']>();
+  const registryFor = (skills: readonly Skill[]): TurnApp['registry'] => {
+    let registry = registries.get(skills);
+    if (!registry) {
       const scan: DiscoveryResult = {
         skills: skills as Skill[],
         diagnostics: [],
@@ -304,18 +296,22 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
         durationMs: 0,
       };
       const matcher = createMatcher(skills);
-      const choice = { id: model.label, label: model.label, provider: 'offline' as const, model: model.model };
-      app = {
-        config,
-        registry: { current: async () => scan, matcher: async () => matcher },
-        store: stores,
-        models: { choose: async () => ({ choice }) },
-        db,
-        access,
-      };
-      byModel.set(model, app);
+      registry = { current: async () => scan, matcher: async () => matcher };
+      registries.set(skills, registry);
     }
-    return app;
+    return registry;
+  };
+  /** The app as a chat request sees it (server/chat/turn-deps.ts), with these skills and this model. */
+  const appFor = (skills: readonly Skill[], model: LanguageModelSelection): TurnApp => {
+    const choice = { id: model.label, label: model.label, provider: 'offline' as const, model: model.model };
+    return {
+      config,
+      registry: registryFor(skills),
+      store: stores,
+      models: { choose: async () => ({ choice }) },
+      db,
+      access,
+    };
   };
 
   let seq = 0;
@@ -326,18 +322,19 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     const text = options.firstMessage?.(seq) ?? GREETING;
     return { id, message: { id: `${id}-u`, role: 'user', parts: [{ type: 'text', text }] } };
   };
-  const chatTurn =
-    (skills: readonly Skill[], incremental = true, model = offline) =>
-    async () => {
+  const chatTurn = (skills: readonly Skill[], incremental = true, model = offline) => {
+    const app = appFor(skills, model);
+    return async () => {
       const { id, message } = await newChat('bench');
       const started = performance.now();
       // What app/api/chat/route.ts does per request, after parsing it and finding who asks.
-      const deps = await turnDeps(appFor(skills, model), LOCAL_USER_ID, id);
+      const deps = await turnDeps(app, LOCAL_USER_ID, id);
       const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, { ...deps, incremental });
       const timing = await drain(response, started, performance.now());
       await waitForTurn(id);
       return timing;
     };
+  };
   const floorTurn =
     (model = offline) =>
     async () => {

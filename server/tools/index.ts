@@ -58,7 +58,7 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
  * activation enum, so it is kept per declaration and enum (a few: the enum changes only with the skill set).
  */
 const inputs = new KeptMap<string, Schema<unknown>>(32);
-const outputs = new Map<string, Schema<unknown>>();
+const outputs = new KeptMap<string, Schema<unknown>>(TOOL_DECLARATIONS.length);
 
 function inputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'input'>, ctx: SkillToolContext) {
   const key = `${d.name}\n${ctx.activationEnum?.join('\n') ?? ''}`;
@@ -66,12 +66,7 @@ function inputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name'
 }
 
 function outputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name' | 'output'>) {
-  let schema = outputs.get(d.name);
-  if (!schema) {
-    schema = zodSchema(d.output);
-    outputs.set(d.name, schema);
-  }
-  return schema;
+  return outputs.getOrSet(d.name, () => zodSchema(d.output));
 }
 
 /** The tools the model may call at this step: those whose declaration offers them now. */
