@@ -21,7 +21,7 @@ import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
 import { matchQuality, type QualityFigures } from './match-quality';
-import { benchSandbox, sandboxTable } from './sandbox';
+import { benchOffice, benchSandbox, officeTable, sandboxTable } from './sandbox';
 import { benchServerStart, hasBuild, type ServerStartFigures } from './server-start';
 import { benchWatch, type WatchFigures } from './watch';
 
@@ -411,8 +411,10 @@ async function main() {
 
     // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
     const sandbox = want('sandbox') ? await benchSandbox({ quick }) : null;
-    if (sandbox)
-      emit('Script sandbox (per run, vs the same interpreter started bare on the host)', sandboxTable(sandbox));
+    if (sandbox) {
+      emit('Sandbox (per run: a script, and a command through the shell tool, vs the same started bare)', sandboxTable(sandbox));
+      emit('LibreOffice in the sandbox', officeTable(await benchOffice()));
+    }
 
     const summary = {
       date: new Date().toISOString(),

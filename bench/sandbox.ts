@@ -1,7 +1,8 @@
 /**
- * Per-run cost of the script sandbox: the same tiny script run through `runSkillScript` on each backend, against
- * starting the same interpreter bare on the host (no isolation). The difference is what the sandbox costs per run
- * (namespaces, mounts, rlimits, the workspace scans before and after).
+ * Per-run cost of the sandbox: the same tiny script run through `runSkillScript`, and the same command line through
+ * the shell tool's path (`runCommand`), against starting it bare on the host (no isolation). The difference is what
+ * the sandbox costs per run (a slot, namespaces, mounts, seccomp, rlimits, the workspace scans before and after).
+ * Then LibreOffice: a chat's first document conversion and a later one (`soffice --headless --convert-to pdf`).
  *
  *   npx tsx bench/sandbox.ts [--quick]     (also part of `npm run bench`)
  */
@@ -14,13 +15,13 @@ import { sandboxEnv } from '../server/sandbox/bwrap';
 import { resolveScriptsConfig } from '../server/sandbox/config';
 import type { Interpreter } from '../server/sandbox/interpreter';
 import { bwrapAvailability } from '../server/sandbox/select';
-import { runSkillScript } from '../server/scripts/run';
+import { runCommand, runSkillScript } from '../server/sandbox/run';
 
 const exec = promisify(execFile);
 
 export interface SandboxFigures {
   interpreter: Interpreter;
-  backend: 'host (bare)' | 'bwrap' | 'just-bash';
+  backend: 'host (bare)' | 'bwrap' | 'shell tool';
   runs: number;
   p50: number;
   p99: number;
@@ -31,6 +32,11 @@ export interface SandboxFigures {
 
 /** Per-run overhead of bwrap over a bare start, at p50. Namespaces + mounts cost a few ms; 50 ms leaves room. */
 export const SANDBOX_TARGET_MS = 50;
+
+export interface OfficeFigures {
+  firstMs: number;
+  laterMs: number;
+}
 
 const SCRIPTS: Record<'python3' | 'node' | 'bash', { file: string; source: string; host: string }> = {
   python3: { file: 'hello.py', source: 'print("hello")\n', host: '/usr/bin/python3' },
@@ -62,7 +68,7 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
   for (const s of Object.values(SCRIPTS)) fs.writeFileSync(path.join(skill.dir, s.file), s.source);
   const figures: SandboxFigures[] = [];
   try {
-    const bwrapOk = (await bwrapAvailability(65534)).ok;
+    const bwrapOk = (await bwrapAvailability(100_000)).ok;
     for (const [interpreter, script] of Object.entries(SCRIPTS) as Array<
       [keyof typeof SCRIPTS, (typeof SCRIPTS)[keyof typeof SCRIPTS]]
     >) {
@@ -74,23 +80,37 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
         });
       });
       figures.push({ interpreter, backend: 'host (bare)', runs, ...bare, overheadP50: null, overheadP99: null });
-      const backends: Array<'bwrap' | 'just-bash'> = bwrapOk ? ['bwrap', 'just-bash'] : ['just-bash'];
-      for (const backend of backends) {
-        if (backend === 'just-bash' && interpreter === 'node') continue; // just-bash has no Node
-        const scripts = resolveScriptsConfig({ sandbox: { backend } }, work, work, {});
-        const sandboxed = await time(backend === 'just-bash' ? Math.min(runs, 10) : runs, async () => {
-          const r = await runSkillScript(skill, script.file, [], { scripts });
-          if (r.stdout !== 'hello\n') throw new Error(`${backend}/${interpreter}: ${r.error ?? r.stderr}`);
-        });
-        figures.push({
-          interpreter,
-          backend,
-          runs: backend === 'just-bash' ? Math.min(runs, 10) : runs,
-          ...sandboxed,
-          overheadP50: sandboxed.p50 - bare.p50,
-          overheadP99: sandboxed.p99 - bare.p99,
-        });
-      }
+      if (!bwrapOk) continue;
+      const scripts = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
+      const sandboxed = await time(runs, async () => {
+        const r = await runSkillScript(skill, script.file, [], { scripts });
+        if (r.stdout !== 'hello\n') throw new Error(`bwrap/${interpreter}: ${r.error ?? r.stderr}`);
+      });
+      figures.push({
+        interpreter,
+        backend: 'bwrap',
+        runs,
+        ...sandboxed,
+        overheadP50: sandboxed.p50 - bare.p50,
+        overheadP99: sandboxed.p99 - bare.p99,
+      });
+      if (interpreter !== 'bash') continue;
+      // The shell tool's path: the same command line, parsed by bash in the sandbox.
+      const bareCommand = await time(runs, async () => {
+        await exec('/usr/bin/bash', ['-c', 'echo hello'], { env: sandboxEnv(false) as unknown as NodeJS.ProcessEnv });
+      });
+      const shell = await time(runs, async () => {
+        const r = await runCommand('echo hello', { scripts });
+        if (r.stdout !== 'hello\n') throw new Error(`shell: ${r.error ?? r.stderr}`);
+      });
+      figures.push({
+        interpreter,
+        backend: 'shell tool',
+        runs,
+        ...shell,
+        overheadP50: shell.p50 - bareCommand.p50,
+        overheadP99: shell.p99 - bareCommand.p99,
+      });
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -105,10 +125,10 @@ export function sandboxTable(figures: SandboxFigures[]): string {
       `| ${x.interpreter} | ${x.backend} | ${x.runs} | ${f(x.p50)} | ${f(x.p99)} | ${f(x.overheadP50)} | ${f(x.overheadP99)} |`,
   );
   const verdicts = figures
-    .filter((x) => x.backend === 'bwrap')
+    .filter((x) => x.backend !== 'host (bare)')
     .map(
       (x) =>
-        `- ${x.overheadP50 !== null && x.overheadP50 <= SANDBOX_TARGET_MS ? 'PASS' : 'MISS'} bwrap overhead for ${x.interpreter} at p50 within ${SANDBOX_TARGET_MS} ms: ${f(x.overheadP50)} ms`,
+        `- ${x.overheadP50 !== null && x.overheadP50 <= SANDBOX_TARGET_MS ? 'PASS' : 'MISS'} ${x.backend} overhead for ${x.interpreter} at p50 within ${SANDBOX_TARGET_MS} ms: ${f(x.overheadP50)} ms`,
     );
   return [
     '| interpreter | backend | runs | p50 ms | p99 ms | overhead p50 ms | overhead p99 ms |',
@@ -119,10 +139,47 @@ export function sandboxTable(figures: SandboxFigures[]): string {
   ].join('\n');
 }
 
+/**
+ * LibreOffice in a chat: the first `--convert-to pdf` (a fresh profile in the run's /tmp, LibreOffice's files cold
+ * in the page cache if nothing ran it yet) and a later one in the same chat. Null without soffice or bwrap.
+ */
+export async function benchOffice(): Promise<OfficeFigures | null> {
+  if (!fs.existsSync('/usr/bin/soffice') || !fs.existsSync('/usr/bin/pandoc')) return null;
+  if (!(await bwrapAvailability(100_000)).ok) return null;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-bench-office-'));
+  try {
+    const scripts = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
+    const chatId = 'office';
+    const make = await runCommand("printf '# Report\\n\\nHello.\\n' | pandoc -o in.docx", { scripts, chatId });
+    if (make.exitCode !== 0) throw new Error(`pandoc: ${make.stderr}`);
+    const convert = async () => {
+      const r = await runCommand('soffice --headless --convert-to pdf in.docx', { scripts, chatId });
+      if (r.exitCode !== 0) throw new Error(`soffice: ${r.error ?? r.stderr}`);
+      return r.durationMs;
+    };
+    const firstMs = await convert();
+    const later: number[] = [];
+    for (let i = 0; i < 3; i++) later.push(await convert());
+    later.sort((a, b) => a - b);
+    return { firstMs, laterMs: later[1] ?? Number.NaN };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function officeTable(figures: OfficeFigures | null): string {
+  if (!figures) return '- INFO LibreOffice conversion: not measured (no soffice, pandoc or bwrap here)';
+  return [
+    `- INFO LibreOffice in the sandbox, a chat's first docx -> pdf: ${figures.firstMs} ms`,
+    `- INFO LibreOffice in the sandbox, a later docx -> pdf in the same chat (median of 3): ${figures.laterMs} ms`,
+  ].join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  benchSandbox({ quick: process.argv.includes('--quick') }).then(
-    (figures) => {
+  (async () => [await benchSandbox({ quick: process.argv.includes('--quick') }), await benchOffice()] as const)().then(
+    ([figures, office]) => {
       console.log(sandboxTable(figures));
+      console.log(officeTable(office));
       process.exit(0);
     },
     (error) => {

@@ -14,6 +14,7 @@ import {
   runtimeConfigSchema,
   type ScriptsConfig,
   sandboxConfigSchema,
+  shellConfigSchema,
   workspaceConfigSchema,
 } from './sandbox/config';
 
@@ -126,6 +127,8 @@ export const configFileSchema = z.strictObject({
   sandbox: z.optional(z.partial(sandboxConfigSchema)),
   workspace: z.optional(z.partial(workspaceConfigSchema)),
   runtime: z.optional(z.partial(runtimeConfigSchema)),
+  /** Whether the model gets a shell in the chat's sandbox, for whom (server/sandbox/config.ts). */
+  shell: z.optional(shellConfigSchema),
   server: z.optional(
     z.strictObject({
       host: z.optional(text()),
@@ -236,7 +239,8 @@ export interface LoadConfigOptions {
  * - SKILLCHAT_WATCH: `0` turns off watching the skill roots (live reload); `1` turns it on.
  * - SKILLCHAT_INSTALL_ROOT: where installed skills go (default `~/.skillchat/skills`, or the first root).
  * - SKILLCHAT_SHUTDOWN_GRACE_MS: how long running answers may finish on SIGTERM (default 5000, under Docker's 10 s).
- * - SKILLCHAT_SANDBOX: `auto`, `bwrap` or `just-bash` (script sandbox backend); SKILLCHAT_RUNTIME_DIR: the skills runtime.
+ * - SKILLCHAT_SANDBOX: `auto` or `bwrap` (sandbox backend); SKILLCHAT_RUNTIME_DIR: the skills runtime.
+ * - SKILLCHAT_SHELL: `off`, `ask` or `allow` (the model's shell in the chat's sandbox; overrides `shell.mode`).
  */
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;

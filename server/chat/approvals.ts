@@ -10,7 +10,9 @@ import type { AccessResolver } from '../access/resolver';
 import { AppError } from '../errors';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
-import { needsConsent } from '../tools';
+import type { ShellMode } from '../sandbox/config';
+import { needsConsent, shellApproval } from '../tools';
+import { TOOL_SHELL } from '../tools/names';
 import type { ChatStore } from './store';
 import type { ApprovalAnswer, ChatMessage } from './types';
 
@@ -22,6 +24,8 @@ export interface ApprovalContext {
   display: DisplayContext;
   activated: ReadonlySet<string>;
   explicitSkills?: readonly string[];
+  /** The person's shell mode this turn (server/sandbox/shell.ts). */
+  shell?: ShellMode;
 }
 
 /** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
@@ -35,6 +39,7 @@ function formatBytes(bytes: number): string {
 export function createToolApproval(ctx: ApprovalContext) {
   return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
     if (!needsConsent(toolCall.toolName)) return undefined;
+    if (toolCall.toolName === TOOL_SHELL) return shellApproval(ctx.shell, toolCall.input);
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.

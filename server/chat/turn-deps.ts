@@ -8,6 +8,7 @@ import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
 import type { ModelRegistry } from '../model/registry';
+import { shellModeFor } from '../sandbox/shell';
 import type { SkillRegistry } from '../skills/registry';
 import type { ChatStores } from './store';
 import type { TurnDeps } from './turn';
@@ -22,7 +23,18 @@ export interface TurnApp {
   access: AccessResolver;
 }
 
-export async function turnDeps(app: TurnApp, userId: string, chatId: string): Promise<TurnDeps> {
+/** How the person reaches the server: decides their shell mode's default (server/sandbox/shell.ts). */
+export interface Asker {
+  exposed: boolean;
+  email?: string | null;
+}
+
+export async function turnDeps(
+  app: TurnApp,
+  userId: string,
+  chatId: string,
+  asker: Asker = { exposed: false },
+): Promise<TurnDeps> {
   const store = app.store.forUser(userId);
   const [{ skills }, matcher, chat, personal] = await Promise.all([
     app.registry.current(),
@@ -41,5 +53,7 @@ export async function turnDeps(app: TurnApp, userId: string, chatId: string): Pr
     model: note ? { ...choice, note } : choice,
     access: app.access,
     personal,
+    shell: shellModeFor(app.config.scripts.shell, asker).mode,
+    owner: userId,
   };
 }

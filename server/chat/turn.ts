@@ -20,6 +20,7 @@ import {
 import { refusal as refusalOf } from '../access/access';
 import type { AccessOptions, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
+import type { ShellMode } from '../sandbox/config';
 import { AppError } from '../errors';
 import { countTokens } from '../skills/catalog';
 import { parseInvocations } from '../skills/invocation';
@@ -76,6 +77,10 @@ export interface TurnDeps {
   personal?: AccessOptions;
   /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
   incremental?: boolean;
+  /** The person's shell mode (server/sandbox/shell.ts); absent: off. */
+  shell?: ShellMode;
+  /** Who is asking: their runs share one fair share of the server's run slots. */
+  owner?: string;
 }
 
 export { stopTurn, waitForTurn } from './active-turns';
@@ -227,6 +232,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     display,
     activated,
     explicitSkills,
+    shell: deps.shell,
   });
 
   const { history, answerId } = await prepareHistory(body, stored, deps, approvalContext);
@@ -269,6 +275,8 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     // Scripts run in this chat's workspace (issue 10).
     chatId,
     scripts: config.scripts,
+    shell: deps.shell,
+    owner: deps.owner,
   };
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
   const workspaceLine = await workspaceFilesLine(config, chatId);

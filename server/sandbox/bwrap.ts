@@ -1,24 +1,29 @@
 /**
- * The bubblewrap backend: the real `python3`, `node` and `bash` in fresh Linux namespaces (no network, own PID and
- * IPC namespaces), with nothing of the host but read-only system folders. Layout inside:
+ * The bubblewrap backend: the real `python3`, `node`, `bash`, `soffice` in fresh Linux namespaces (no network, own
+ * PID and IPC namespaces), with nothing of the host but read-only system folders. Layout inside:
  *
- *   /usr (ro), /lib /lib64 /bin /sbin -> usr/...   the interpreters and their libraries
- *   /etc/{ld.so.cache,alternatives,fonts} (ro)    what the loader and font lookups need; no passwd, no shadow
- *   /skill (ro)        the skill folder           /workspace (rw)  the chat workspace, working directory
- *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH     /tmp  a small tmpfs
+ *   /usr (ro), /lib /lib64 /bin /sbin -> usr/...   the interpreters, tools and their libraries
+ *   /etc/{ld.so.cache,alternatives,fonts,libreoffice} (ro)   what the loader, fonts and LibreOffice need
+ *   /etc/passwd, /etc/group (ro)   one synthetic line each for the run's uid (LibreOffice aborts without one)
+ *   /skill (ro)  the skill whose script runs      /skills/<name> (ro)  every skill the chat activated
+ *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
+ *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH
  *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
- * dumps). RLIMIT_NPROC never applies to root, so as root the script must not run as root:
+ * dumps). A seccomp filter (seccomp.ts) refuses what scripts never need, nested user namespaces first.
+ * RLIMIT_NPROC never applies to root, so the command must not run as root:
  * - server not root: bwrap makes an unprivileged user namespace (`--unshare-user --disable-userns`) and the limits
- *   count against the server's user.
+ *   count against the server's user (one budget for all runs: see the README).
  * - server root: bwrap (as root, so it can reach a private data folder) builds the namespaces and mounts, then
- *   `setpriv` inside drops to the sandbox uid with no capabilities, an empty bounding set and no_new_privs before
- *   the prologue runs; the workspace is chowned to that uid for the run. (Mapping a uid in a user namespace would
- *   not do: the kernel still sees uid 0 and exempts it from RLIMIT_NPROC.)
+ *   `setpriv` inside drops to the run's own uid (slots.ts) with no capabilities, an empty bounding set and
+ *   no_new_privs before the prologue runs. Every run shares one gid and a umask of 002, so files one run leaves in a
+ *   workspace stay writable by the next run of that chat, whatever uid it was lent.
  * bwrap itself is started with an empty environment: it is PID 1 inside, and `/proc/1/environ` must show nothing.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCapped } from './process';
 import {
@@ -36,13 +41,13 @@ const EMPTY_ENV = {} as NodeJS.ProcessEnv;
 
 export interface BwrapOptions {
   bwrapPath?: string;
-  /** uid/gid the script runs as when the server is root. Default 65534 (nobody). */
-  sandboxUid?: number;
+  /** The gid every run shares (server as root). */
+  sandboxGid?: number;
 }
 
-const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts'];
+const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice'];
 
-function isRoot(): boolean {
+export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
@@ -55,6 +60,7 @@ const PROLOGUE = [
   'ulimit -H -t "$((SKILLCHAT_CPU_S + 1))"',
   'ulimit -u "$SKILLCHAT_NPROC"',
   'ulimit -f "$SKILLCHAT_FSIZE_KB"',
+  'umask 002',
   'unset SKILLCHAT_AS_KB SKILLCHAT_CPU_S SKILLCHAT_NPROC SKILLCHAT_FSIZE_KB',
   'exec "$@"',
 ].join('\n');
@@ -67,7 +73,6 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
     HOME: '/tmp',
     TMPDIR: '/tmp',
     LANG: 'C.UTF-8',
-    SKILL_DIR: SANDBOX_PATHS.skill,
     WORKSPACE: SANDBOX_PATHS.workspace,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
@@ -79,11 +84,33 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
   return env;
 }
 
-export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): { command: string; args: string[] } {
+const identities = new Map<string, { passwd: string; group: string }>();
+
+/** One passwd and group line for the run's uid, written once per uid and process. */
+function identityFiles(uid: number, gid: number): { passwd: string; group: string } {
+  const key = `${uid}:${gid}`;
+  const known = identities.get(key);
+  if (known) return known;
+  const dir = fs.mkdtempSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-id-'));
+  fs.chmodSync(/*turbopackIgnore: true*/ dir, 0o755);
+  const files = {
+    passwd: path.join(/*turbopackIgnore: true*/ dir, 'passwd'),
+    group: path.join(/*turbopackIgnore: true*/ dir, 'group'),
+  };
+  fs.writeFileSync(/*turbopackIgnore: true*/ files.passwd, `sandbox:x:${uid}:${gid}::/tmp:/bin/sh\n`, { mode: 0o644 });
+  fs.writeFileSync(/*turbopackIgnore: true*/ files.group, `sandbox:x:${gid}:\n`, { mode: 0o644 });
+  identities.set(key, files);
+  return files;
+}
+
+export function bwrapArgs(
+  request: SandboxRequest,
+  options: BwrapOptions = {},
+): { command: string; args: string[]; seccompFd: boolean } {
   const { limits } = request;
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
   const root = isRoot();
-  const uid = String(options.sandboxUid ?? 65534);
+  const gid = options.sandboxGid ?? request.uid;
   const args: string[] = [
     ...(root
       ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
@@ -92,7 +119,7 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
     '--new-session',
     '--clearenv',
     // bwrap running as root creates missing folders 0700; the sandbox uid must be able to walk them.
-    ...['/etc', '/opt'].flatMap((d) => ['--perms', '0755', '--dir', d]),
+    ...['/etc', '/opt', SANDBOX_PATHS.skills].flatMap((d) => ['--perms', '0755', '--dir', d]),
     '--ro-bind',
     '/usr',
     '/usr',
@@ -108,17 +135,20 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
     '1777',
     '--tmpfs',
     '/tmp',
-    '--ro-bind',
-    request.skillDir,
-    SANDBOX_PATHS.skill,
+    ...request.mounts.flatMap((m) => ['--ro-bind', m.host, m.target]),
     '--bind',
     request.workspaceDir,
     SANDBOX_PATHS.workspace,
   ];
+  const ids = identityFiles(root ? request.uid : (process.getuid?.() ?? 0), root ? gid : (process.getgid?.() ?? 0));
+  args.push('--ro-bind', ids.passwd, '/etc/passwd', '--ro-bind', ids.group, '/etc/group');
   if (request.runtimeDir) args.push('--ro-bind', request.runtimeDir, SANDBOX_PATHS.runtime);
+  const seccompFd = Boolean(request.seccompFile);
+  if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
   const env = {
     ...sandboxEnv(request.runtimeDir !== null),
+    ...request.env,
     SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
     SKILLCHAT_CPU_S: String(limits.cpuSeconds),
     SKILLCHAT_NPROC: String(limits.maxProcesses),
@@ -127,20 +157,19 @@ export function bwrapArgs(request: SandboxRequest, options: BwrapOptions = {}): 
   for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
   args.push('--');
   if (root) {
-    args.push('/usr/bin/setpriv', '--reuid', uid, '--regid', uid, '--clear-groups');
+    args.push('/usr/bin/setpriv', '--reuid', String(request.uid), '--regid', String(gid), '--clear-groups');
     args.push('--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
-  args.push('/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.interpreter, request.script);
-  args.push(...request.args);
-  return { command: bwrap, args };
+  args.push('/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.argv);
+  return { command: bwrap, args, seccompFd };
 }
 
-/** Makes the workspace writable by the sandbox uid (root only; otherwise the server's own user owns it). */
-async function handWorkspaceTo(dir: string, uid: number): Promise<void> {
+/** Makes the workspace the run's (root only; otherwise the server's own user owns it). Nested files stay group-writable. */
+async function handWorkspaceTo(dir: string, uid: number, gid: number): Promise<void> {
   if (!isRoot()) return;
-  await fs.promises.lchown(/*turbopackIgnore: true*/ dir, uid, uid);
+  await fs.promises.lchown(/*turbopackIgnore: true*/ dir, uid, gid);
   for (const entry of await fs.promises.readdir(/*turbopackIgnore: true*/ dir)) {
-    await fs.promises.lchown(/*turbopackIgnore: true*/ `${dir}/${entry}`, uid, uid).catch(() => {});
+    await fs.promises.lchown(/*turbopackIgnore: true*/ `${dir}/${entry}`, uid, gid).catch(() => {});
   }
 }
 
@@ -148,40 +177,51 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   return {
     name: 'bwrap',
     async run(request: SandboxRequest): Promise<SandboxResult> {
-      await handWorkspaceTo(request.workspaceDir, options.sandboxUid ?? 65534);
-      const { command, args } = bwrapArgs(request, options);
+      await handWorkspaceTo(request.workspaceDir, request.uid, options.sandboxGid ?? request.uid);
+      const { command, args, seccompFd } = bwrapArgs(request, options);
+      const filter = seccompFd && request.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ request.seccompFile, 'r') : null;
       // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the
-      // run and be served by the server), so the workspace is measured while the script runs.
+      // run and be served by the server), so the workspace is measured while the run goes on.
       const caps: UsageCaps = {
         maxBytes: request.limits.maxWorkspaceBytes,
         maxEntries: request.limits.maxWorkspaceEntries,
       };
       let last: Usage | null = null;
-      const result = await runCapped({
-        command,
-        args,
-        env: {},
-        timeoutMs: request.limits.timeoutMs,
-        maxOutputBytes: request.limits.maxOutputBytes,
-        signal: request.signal,
-        watch: {
-          everyMs: WORKSPACE_POLL_MS,
-          check: async () => {
-            last = await measureTree(request.workspaceDir, caps);
-            return last.over ? 'workspace-limit' : null;
+      try {
+        const result = await runCapped({
+          command,
+          args,
+          env: {},
+          extraFds: filter ? [filter.fd] : [],
+          timeoutMs: request.limits.timeoutMs,
+          maxOutputBytes: request.limits.maxOutputBytes,
+          signal: request.signal,
+          onOutput: request.onOutput,
+          watch: {
+            everyMs: WORKSPACE_POLL_MS,
+            check: async () => {
+              last = await measureTree(request.workspaceDir, caps);
+              return last.over ? 'workspace-limit' : null;
+            },
           },
-        },
-      });
-      if (result.stop === 'workspace-limit' && last) {
-        return { ...result, error: `${usageMessage(last, caps)}; the script was stopped` };
+        });
+        if (result.stop === 'workspace-limit' && last) {
+          return { ...result, error: `${usageMessage(last, caps)}; the run was stopped` };
+        }
+        return classify(result, request.limits.maxProcesses);
+      } finally {
+        await filter?.close();
       }
-      return classify(result);
     },
   };
 }
 
+/** A fork that failed for RLIMIT_NPROC, as bash, Python, Node and libc report it. */
+const FORK_REFUSED =
+  /fork: (retry: )?Resource temporarily unavailable|BlockingIOError: \[Errno 11\]|spawn EAGAIN|Cannot fork|can't fork|pthread_create: Resource temporarily unavailable|Resource temporarily unavailable.*(fork|thread|spawn)/i;
+
 /** bwrap exits 128+N when its child dies of signal N. */
-function classify(result: SandboxResult): SandboxResult {
+function classify(result: SandboxResult, maxProcesses: number): SandboxResult {
   if (result.stop) return result;
   // bwrap's own failure, before the script: as root the sandbox uid must be able to walk to the folders it binds.
   if (result.exitCode === 1 && /^bwrap: Can't find source path/m.test(result.stderr)) {
@@ -199,13 +239,17 @@ function classify(result: SandboxResult): SandboxResult {
       error: 'the script tried to write a file larger than the workspace limit',
     };
   }
+  if (FORK_REFUSED.test(result.stderr)) {
+    const error = `the run reached its limit of ${maxProcesses} processes and could not start more (sandbox.maxProcesses)`;
+    return { ...result, stop: 'processes', error };
+  }
   if (/\bMemoryError\b|JavaScript heap out of memory|Cannot allocate memory|std::bad_alloc/.test(result.stderr)) {
     return { ...result, stop: 'memory', error: 'the script used more memory than allowed' };
   }
   return result;
 }
 
-export type Availability = { ok: true; detail: string } | { ok: false; reason: string };
+export type Availability = { ok: true; version: string; detail: string } | { ok: false; reason: string };
 
 /** Can bwrap start a sandbox here? Tries a real (empty) one: a binary that exists may still be refused by the kernel. */
 export async function probeBwrap(options: BwrapOptions = {}): Promise<Availability> {
@@ -217,12 +261,11 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
   const tmp = await fs.promises.mkdtemp(/*turbopackIgnore: true*/ '/tmp/skillchat-probe-');
   try {
     const result = await createBwrapBackend(options).run({
-      interpreter: ['true'],
-      script: '',
-      args: [],
-      skillDir: tmp,
+      argv: ['true'],
+      mounts: [],
       workspaceDir: tmp,
       runtimeDir: null,
+      uid: options.sandboxGid ?? 65534,
       limits: {
         timeoutMs: 10_000,
         cpuSeconds: 5,
@@ -241,7 +284,8 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
       };
     }
     const version = (await run(/*turbopackIgnore: true*/ bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
-    return { ok: true, detail: `${version}${isRoot() ? `, scripts run as uid ${options.sandboxUid ?? 65534}` : ''}` };
+    const budget = isRoot() ? 'each run as its own uid' : "runs share the server user's process budget";
+    return { ok: true, version, detail: `${version}, ${budget}` };
   } catch (error) {
     return { ok: false, reason: `bubblewrap could not start a sandbox: ${(error as Error).message}` };
   } finally {

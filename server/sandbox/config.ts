@@ -1,6 +1,7 @@
 /**
- * Configuration of the script sandbox, chat workspaces and the skills runtime (`sandbox`, `workspace` and
- * `runtime` in skillchat.config.json). Kept beside the sandbox so `server/config.ts` only plugs the schemas in.
+ * Configuration of running code: the sandbox, chat workspaces, the skills runtime and the model's shell (`sandbox`,
+ * `workspace`, `runtime` and `shell` in skillchat.config.json). Kept beside the sandbox so `server/config.ts` only
+ * plugs the schemas in.
  */
 import path from 'node:path';
 import * as z from 'zod/mini';
@@ -8,10 +9,15 @@ import { count, text } from '../config-parts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types';
 
 export const sandboxConfigSchema = z.strictObject({
-  /** `auto` picks bwrap where it can start a sandbox, else just-bash. */
-  backend: z._default(z.enum(['auto', 'bwrap', 'just-bash']), 'auto'),
-  /** uid/gid scripts run as when the server runs as root (RLIMIT_NPROC does not apply to root). */
-  uid: z._default(z.int().check(z.gte(1), z.lte(2 ** 31 - 2)), 65534),
+  /** `auto` and `bwrap` are the same today: bubblewrap where it can start a sandbox, else no code runs. */
+  backend: z._default(z.enum(['auto', 'bwrap']), 'auto'),
+  /**
+   * First uid of the range runs are lent when the server runs as root (RLIMIT_NPROC does not apply to root): run
+   * slot N runs as `uid + N`, and every run shares gid `uid`.
+   */
+  uid: z._default(z.int().check(z.gte(1), z.lte(2 ** 31 - 1024)), 100_000),
+  /** Runs at once on this server (scripts, commands, previews, document reading); more wait their turn, fairly. */
+  maxConcurrentRuns: z._default(z.int().check(z.gte(1), z.lte(256)), 4),
   timeoutMs: count(DEFAULT_SANDBOX_LIMITS.timeoutMs),
   cpuSeconds: count(DEFAULT_SANDBOX_LIMITS.cpuSeconds),
   memoryMb: z._default(z.int().check(z.gte(64)), DEFAULT_SANDBOX_LIMITS.memoryMb),
@@ -52,12 +58,26 @@ export const runtimeConfigSchema = z.strictObject({
   nodePackages: z._default(z.array(text()), DEFAULT_NODE_PACKAGES),
 });
 
+export const SHELL_MODES = ['off', 'ask', 'allow'] as const;
+export type ShellMode = (typeof SHELL_MODES)[number];
+
+export const shellConfigSchema = z.strictObject({
+  /**
+   * Whether the model may run command lines in the chat's sandbox (`sandbox_exec`): `off`, `ask` (the person
+   * approves each command) or `allow`. Unset: `allow` on a loopback install, `ask` on an exposed one (shell.ts).
+   */
+  mode: z.optional(z.enum(SHELL_MODES)),
+  /** Per-person overrides on a team server: email -> mode. */
+  people: z._default(z.record(text(), z.enum(SHELL_MODES)), {}),
+});
+
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
 
 export interface ScriptsConfig {
   sandbox: z.infer<typeof sandboxConfigSchema>;
   workspace: z.infer<typeof workspaceConfigSchema> & { dir: string };
   runtime: z.infer<typeof runtimeConfigSchema> & { dir: string };
+  shell: z.infer<typeof shellConfigSchema>;
 }
 
 /** Fills defaults; relative folders are relative to the app folder, defaults sit in the database's folder. */
@@ -66,6 +86,7 @@ export function resolveScriptsConfig(
     sandbox?: z.input<typeof sandboxConfigSchema>;
     workspace?: z.input<typeof workspaceConfigSchema>;
     runtime?: z.input<typeof runtimeConfigSchema>;
+    shell?: z.input<typeof shellConfigSchema>;
   },
   appDir: string,
   dataDir: string,
@@ -73,11 +94,15 @@ export function resolveScriptsConfig(
 ): ScriptsConfig {
   const sandbox = sandboxConfigSchema.parse(file.sandbox ?? {});
   const backend = env.SKILLCHAT_SANDBOX;
-  if (backend === 'bwrap' || backend === 'just-bash' || backend === 'auto') sandbox.backend = backend;
+  if (backend === 'bwrap' || backend === 'auto') sandbox.backend = backend;
   const workspace = workspaceConfigSchema.parse(file.workspace ?? {});
   const runtime = runtimeConfigSchema.parse(file.runtime ?? {});
+  const shell = shellConfigSchema.parse(file.shell ?? {});
+  const shellEnv = env.SKILLCHAT_SHELL;
+  if (shellEnv === 'off' || shellEnv === 'ask' || shellEnv === 'allow') shell.mode = shellEnv;
   return {
     sandbox,
+    shell,
     workspace: {
       ...workspace,
       dir: path.resolve(

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSkillScript } from '../scripts/run';
+import { runCommand, runSkillScript } from './run';
 import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
 import { resolveScriptsConfig, type ScriptsConfig } from './config';
 import { bwrapAvailability } from './select';
@@ -108,6 +108,9 @@ suite('escape suite (bubblewrap)', () => {
     expect(r.stderr).toMatch(/Resource temporarily unavailable/);
     expect(r.stdout).toBe('survived\n');
     expect(ticks).toBeGreaterThan(r.durationMs / 50 / 4); // the server's event loop kept running
+    // The result names the limit (it used to end "exit 254" with no reason).
+    expect(r.limit).toBe('processes');
+    expect(r.error).toMatch(/limit of \d+ processes/);
     const after = await run('ok.sh', 'echo fine');
     expect(after.stdout).toBe('fine\n');
   }, 20_000);
@@ -168,7 +171,7 @@ suite('escape suite (bubblewrap)', () => {
     const r = await runSkillScript(skill, 'scripts/fill.sh', [], { chatId, scripts: small });
     expect(r.errorCode).toBe('limit-exceeded');
     expect(r.error).toBe(
-      `the workspace holds more than ${cap} bytes (the workspace limit); the files this run created were removed; the script was stopped`,
+      `the workspace holds more than ${cap} bytes (the workspace limit); the files this run created were removed; the run was stopped`,
     );
     expect(r.stdout).not.toContain('finished');
     expect(r.durationMs).toBeLessThan(3000); // stopped by the watch, not the 4 s wall clock
@@ -238,5 +241,65 @@ suite('escape suite (bubblewrap)', () => {
     expect(r).toMatchObject({ errorCode: 'aborted', exitCode: 130 });
     // Killed at the abort, not when `sleep 30` ends.
     expect(r.durationMs).toBeLessThan(10_000);
+  });
+});
+
+/** The model's shell (`sandbox_exec`) takes the same path: the same walls for a command line as for a script. */
+suite('escape suite, through the shell tool (bubblewrap)', () => {
+  const sh = (command: string, chatId: string, over: Partial<Parameters<typeof runCommand>[1]> = {}) =>
+    runCommand(command, { chatId, scripts: config, ...over });
+
+  it('sees no host secrets, no network, no server environment', async () => {
+    const r = await sh(
+      'cat /etc/shadow; ls /root; env | grep -c SKILLCHAT_ESCAPE_SECRET; (exec 3<>/dev/tcp/127.0.0.1/22) 2>&1 | head -1; echo done',
+      'shell1',
+    );
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stderr).toMatch(/\/etc\/shadow: No such file or directory/);
+    expect(r.stdout).toMatch(/^0\n/m);
+    expect(r.stdout).toMatch(/done\n$/);
+  });
+
+  it('mounts activated skills read-only at /skills/<name> and writes only the workspace', async () => {
+    fs.writeFileSync(path.join(skill.dir, 'scripts', 'hi.sh'), 'echo "hi from $0"');
+    const r = await sh('bash /skills/hostile/scripts/hi.sh; echo x > /skills/hostile/planted; echo y > out.txt', 'shell2', {
+      skills: [skill],
+    });
+    expect(r.stdout).toContain('hi from /skills/hostile/scripts/hi.sh');
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(fs.existsSync(path.join(skill.dir, 'planted'))).toBe(false);
+    expect(r.files.map((f) => f.name)).toEqual(['out.txt']);
+  });
+
+  it('refuses a nested user namespace (unshare -r) and runs under a seccomp filter', async () => {
+    const r = await sh('unshare -r id; echo "exit=$?"; grep Seccomp: /proc/self/status', 'shell3');
+    expect(r.stdout).not.toMatch(/uid=0/);
+    expect(r.stdout).toMatch(/exit=[1-9]/);
+    expect(r.stdout).toMatch(/Seccomp:\s+2/);
+  });
+
+  it('one chat holding 70 processes does not starve another chat', async () => {
+    const many = { ...config, sandbox: { ...config.sandbox, timeoutMs: 20_000, maxProcesses: 64 } };
+    const hog = sh('for i in $(seq 70); do sleep 6 & done; wait; echo hog-done', 'hog', {
+      scripts: many,
+      owner: 'alice',
+    });
+    // Let the hog reach its process limit before the other chat starts.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const other = await sh('bash -c "echo child" && python3 -c "import os; print(os.getpid() > 0)"', 'other', {
+      scripts: many,
+      owner: 'bob',
+    });
+    expect(other).toMatchObject({ exitCode: 0, stdout: 'child\nTrue\n' });
+    expect(other.error).toBeUndefined();
+    const held = await hog;
+    expect(held.limit).toBe('processes');
+    expect(held.stderr).toMatch(/Resource temporarily unavailable/);
+  }, 40_000);
+
+  it('a command line with NUL or over the size cap is refused before it runs', async () => {
+    expect(await sh('echo a\0b', 'shell4')).toMatchObject({ errorCode: 'invalid-command', exitCode: 2 });
+    expect(await sh('x'.repeat(100_001), 'shell4')).toMatchObject({ errorCode: 'invalid-command' });
+    expect(await sh('   ', 'shell4')).toMatchObject({ errorCode: 'invalid-command' });
   });
 });

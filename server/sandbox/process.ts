@@ -21,6 +21,8 @@ export interface SpawnSpec {
    * the output cap. Used for limits the kernel cannot enforce on a bind mount (the workspace's total size).
    */
   watch?: { everyMs: number; check: () => Promise<SandboxStop | null> };
+  /** Each chunk kept (within the cap) as it arrives. */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 const STOP_MESSAGES: Record<SandboxStop, string> = {
@@ -30,6 +32,7 @@ const STOP_MESSAGES: Record<SandboxStop, string> = {
   'workspace-limit': 'the script filled the workspace past its limit and was stopped',
   memory: 'the script used more memory than allowed',
   cpu: 'the script used more CPU time than allowed and was stopped',
+  processes: 'the run reached its limit of processes and could not start more',
   'sandbox-error': 'the sandbox could not run the script',
 };
 
@@ -40,7 +43,7 @@ export function stopMessage(stop: SandboxStop): string {
 /** Collects at most `cap` bytes across both streams; reports whether anything was dropped. */
 class CappedOutput {
   private readonly chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
-  private kept = 0;
+  kept = 0;
   overflowed = false;
   constructor(private readonly cap: number) {}
 
@@ -91,7 +94,11 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     };
     const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       if (stop) return;
+      const before = output.kept;
       output.push(stream, chunk);
+      if (spec.onOutput && output.kept > before) {
+        spec.onOutput(stream, chunk.subarray(0, output.kept - before).toString('utf8'));
+      }
       if (output.overflowed) halt('output-limit');
     };
     child.stdout?.on('data', onData('stdout'));

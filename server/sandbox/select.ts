@@ -1,9 +1,14 @@
 /**
- * Which backend runs scripts, and why (shown on /admin). `auto` takes bwrap when it can really start a sandbox
- * here, else just-bash; an explicit `bwrap` that cannot start is an error at run time, never a silent fallback to
- * something weaker than the operator asked for. Nothing ever runs a script on the host without one of them.
+ * The sandbox of this process: whether bubblewrap can start one here (probed once: it does not change while the
+ * server runs; shown on /admin), and the run slots every run takes one of (slots.ts). Nothing ever runs code on the
+ * host: without bubblewrap, scripts and commands are refused with the probe's reason.
+ *
+ * One record on `globalThis`: Next bundles route handlers separately, and the slots must be one set per process
+ * or the cap on concurrent runs would be per route.
  */
 import { type Availability, createBwrapBackend, probeBwrap } from './bwrap';
+import type { ScriptsConfig } from './config';
+import { createRunSlots, type RunSlots } from './slots';
 import type { BackendName } from './types';
 
 export interface SandboxChoice {
@@ -13,28 +18,32 @@ export interface SandboxChoice {
   bwrap: Availability;
 }
 
-const g = globalThis as typeof globalThis & { __skillchatSandboxProbe?: Promise<Availability> };
-
-/** Probes once per process: bwrap's availability does not change while the server runs. */
-export function bwrapAvailability(uid: number): Promise<Availability> {
-  g.__skillchatSandboxProbe ??= probeBwrap({ sandboxUid: uid });
-  return g.__skillchatSandboxProbe;
+interface SandboxState {
+  probe?: Promise<Availability>;
+  slots?: { key: string; slots: RunSlots };
 }
 
-export async function chooseSandbox(wanted: 'auto' | BackendName, uid: number): Promise<SandboxChoice> {
-  const bwrap =
-    wanted === 'just-bash'
-      ? ({ ok: false, reason: 'not probed: just-bash was chosen' } as const)
-      : await bwrapAvailability(uid);
-  if (wanted === 'just-bash') {
-    return { backend: 'just-bash', reason: 'just-bash was chosen in the configuration', bwrap };
-  }
-  if (bwrap.ok) {
-    const how = wanted === 'bwrap' ? 'chosen in the configuration' : 'chosen automatically';
-    return { backend: 'bwrap', reason: `bubblewrap ${how} (${bwrap.detail})`, bwrap };
-  }
-  if (wanted === 'bwrap') return { backend: null, reason: `bubblewrap was configured but ${bwrap.reason}`, bwrap };
-  return { backend: 'just-bash', reason: `just-bash (fallback): ${bwrap.reason}`, bwrap };
+const g = globalThis as typeof globalThis & { __skillchatSandbox?: SandboxState };
+const state = (g.__skillchatSandbox ??= {});
+
+export function bwrapAvailability(uid: number): Promise<Availability> {
+  state.probe ??= probeBwrap({ sandboxGid: uid });
+  return state.probe;
+}
+
+export async function chooseSandbox(config: Pick<ScriptsConfig, 'sandbox'>): Promise<SandboxChoice> {
+  const bwrap = await bwrapAvailability(config.sandbox.uid);
+  if (!bwrap.ok) return { backend: null, reason: bwrap.reason, bwrap };
+  const how = config.sandbox.backend === 'bwrap' ? 'chosen in the configuration' : 'chosen automatically';
+  return { backend: 'bwrap', reason: `bubblewrap ${how} (${bwrap.detail})`, bwrap };
+}
+
+/** The process's run slots; a changed size or uid range (tests, a reloaded config) gets a fresh set. */
+export function runSlots(config: Pick<ScriptsConfig, 'sandbox'>): RunSlots {
+  const { maxConcurrentRuns, uid } = config.sandbox;
+  const key = `${maxConcurrentRuns}:${uid}`;
+  if (state.slots?.key !== key) state.slots = { key, slots: createRunSlots(maxConcurrentRuns, uid + 1) };
+  return state.slots.slots;
 }
 
 export { createBwrapBackend };

@@ -16,7 +16,7 @@ export interface SandboxStatus {
 }
 
 export async function loadSandboxStatus(config: ScriptsConfig): Promise<SandboxStatus> {
-  const choice = await chooseSandbox(config.sandbox.backend, config.sandbox.uid);
+  const choice = await chooseSandbox(config);
   return {
     configured: config.sandbox.backend,
     backend: choice.backend,

@@ -4,10 +4,18 @@ import { refusal } from '../access/access';
 import { substituteArguments } from '../skills/arguments';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
+import { mountName } from '../sandbox/run';
+import { SANDBOX_PATHS } from '../sandbox/types';
 import { readSkillInstructions } from '../skills/resources';
 import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
-import { TOOL_ACTIVATE } from './names';
+import { TOOL_ACTIVATE, TOOL_SHELL } from './names';
+
+/** The activation's word on running the skill as written: its folder in the sandbox and its relative paths. */
+export function sandboxNote(mounted: string): string {
+  const dir = `${SANDBOX_PATHS.skills}/${mounted}`;
+  return `In the sandbox (${TOOL_SHELL}) this skill is at ${dir} (read-only) and the chat's files are in /workspace, the working directory. Paths in its instructions such as scripts/x.py are relative to the skill folder: run them as python3 ${dir}/scripts/x.py, and write outputs to /workspace.`;
+}
 
 export interface ActivateInput {
   name: string;
@@ -29,6 +37,8 @@ const activateOutput = z.object({
   /** `allowed-tools` from the frontmatter: shown to people, grants nothing by itself. */
   allowedTools: z.string().optional(),
   how: z.enum(['explicit', 'model']),
+  /** Where the skill is in the chat's sandbox, and how its relative paths run there (while the shell is on). */
+  sandbox: z.string().optional(),
 });
 
 export type ActivateOutput = z.infer<typeof activateOutput>;
@@ -63,8 +73,10 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
   ctx.activated.add(skill.name);
   await ctx.onActivated(skill.name, how);
+  const mounted = (ctx.shell ?? 'off') !== 'off' ? mountName(skill.name) : null;
   return {
     ...base,
+    ...(mounted ? { sandbox: sandboxNote(mounted) } : {}),
     // Only a person's `/name args` fills the placeholders; the model's own activation gets the body as written.
     instructions:
       how === 'explicit' && ctx.explicitArguments ? substituteArguments(read.body, ctx.explicitArguments) : read.body,
@@ -80,6 +92,7 @@ export const activateTool = defineTool({
   input: (ctx) => z.object({ name: skillNameSchema(ctx).describe('The skill name, exactly as in available_skills') }),
   output: activateOutput,
   needsConsent: true,
+  offered: (ctx) => ctx.skills.size > 0,
   execute: (ctx, { name }: ActivateInput) =>
     activateSkill(ctx, name, ctx.explicitSkills?.includes(name) ? 'explicit' : 'model'),
 });

@@ -7,7 +7,7 @@
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
-import type { ScriptsConfig } from '../sandbox/config';
+import type { ScriptsConfig, ShellMode } from '../sandbox/config';
 import type { DisplayContext } from '../skills/display';
 import type { Matcher } from '../skills/match';
 import type { Skill } from '../skills/types';
@@ -41,6 +41,10 @@ export interface SkillToolContext {
   /** The chat whose workspace scripts run in, and the sandbox settings. */
   chatId?: string;
   scripts?: ScriptsConfig;
+  /** Whether the model may run command lines in the sandbox, and whether each waits for approval. Absent: off. */
+  shell?: ShellMode;
+  /** Whose fair share of the server's run slots this turn's runs count against. */
+  owner?: string;
 }
 
 export class SkillToolError extends Error {

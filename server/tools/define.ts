@@ -21,7 +21,8 @@ export interface ToolDeclaration<Name extends ToolName, Input, Output> {
   needsConsent: boolean;
   /** Whether the model is offered the tool at this step; always when absent. */
   offered?: (ctx: SkillToolContext) => boolean | Promise<boolean>;
-  execute: (ctx: SkillToolContext, input: Input) => Promise<Output>;
+  /** The result; a tool that reports while it works (a command's output) yields each state, the last is final. */
+  execute: (ctx: SkillToolContext, input: Input) => Promise<Output> | AsyncIterable<Output>;
 }
 
 export function defineTool<Name extends ToolName, Input, Output>(

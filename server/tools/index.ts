@@ -10,10 +10,11 @@ import type { ToolDeclaration } from './define';
 import type { ToolName } from './names';
 import { readResourceTool } from './read-resource';
 import { runScriptTool } from './run-script';
+import { shellTool } from './sandbox-exec';
 import { searchTool } from './search';
 
 /** Every tool, in the order the model is told about them. */
-export const TOOL_DECLARATIONS = [searchTool, activateTool, readResourceTool, runScriptTool] as const;
+export const TOOL_DECLARATIONS = [searchTool, activateTool, readResourceTool, runScriptTool, shellTool] as const;
 
 type Declaration = (typeof TOOL_DECLARATIONS)[number];
 type InputOf<D> = D extends ToolDeclaration<ToolName, infer I, unknown> ? I : never;
@@ -28,9 +29,12 @@ export type SkillTools = {
 
 const byName: ReadonlyMap<string, Declaration> = new Map(TOOL_DECLARATIONS.map((d) => [d.name, d]));
 
-/** The tool set for a turn, or undefined when there are no skills (no skill tools at all). */
+/**
+ * The tool set for a turn, or undefined when there is nothing to offer: no skills (no skill tools at all) and no
+ * shell for this person.
+ */
 export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
-  if (ctx.skills.size === 0) return undefined;
+  if (ctx.skills.size === 0 && (ctx.shell ?? 'off') === 'off') return undefined;
   // Each entry keeps its own declaration's input and output; the record's type (SkillTools) pairs them by name,
   // which TypeScript cannot follow through `map`.
   const entries = TOOL_DECLARATIONS.map((d) => [
@@ -47,7 +51,7 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
     description: d.description,
     inputSchema: inputSchema(d, ctx),
     outputSchema: outputSchema(d),
-    execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown>,
+    execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown> | AsyncIterable<unknown>,
   });
   return built as unknown as Tool<Input, Output>;
 }
@@ -87,5 +91,7 @@ export type { ReadResourceInput, ReadResourceOutput } from './read-resource';
 export { readResource } from './read-resource';
 export type { ProducedFile, RunScriptInput, RunScriptOutput } from './run-script';
 export { runnableSkills, runScript } from './run-script';
+export type { ShellInput, ShellOutput } from './sandbox-exec';
+export { shellApproval } from './sandbox-exec';
 export type { SearchInput, SearchOutput } from './search';
 export { searchCatalog } from './search';

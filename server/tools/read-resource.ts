@@ -48,5 +48,6 @@ export const readResourceTool = defineTool({
     }),
   output: readResourceOutput,
   needsConsent: false,
+  offered: (ctx) => ctx.skills.size > 0,
   execute: (ctx, { name, path }: ReadResourceInput) => readResource(ctx, name, path),
 });

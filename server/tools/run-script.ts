@@ -4,7 +4,7 @@
  * Offered only while an active skill has scripts (one can become active mid-turn).
  */
 import { z } from 'zod';
-import { runSkillScript, skillHasScripts } from '../scripts/run';
+import { runSkillScript, skillHasScripts } from '../sandbox/run';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
@@ -27,6 +27,10 @@ const runScriptOutput = z.object({
   timedOut: z.boolean(),
   /** Why the sandbox stopped the script (limits, read-only folder), when it did. */
   error: z.string().optional(),
+  /** Which limit stopped the run (`processes`, `memory`, `timeout`...), when one did. */
+  limit: z.string().optional(),
+  /** How to install a missing runtime package or tool the output shows. */
+  hint: z.string().optional(),
   /** Workspace files the run created or changed (download: GET /api/chats/:id/files/:name). */
   files: z
     .array(
@@ -58,6 +62,11 @@ export async function runScript(
     signal: ctx.signal,
     chatId: ctx.chatId,
     scripts: ctx.scripts,
+    owner: ctx.owner ?? ctx.chatId,
+    skills: [...ctx.activated].flatMap((n) => {
+      const active = ctx.skills.get(n);
+      return active ? [{ name: active.name, dir: active.dir }] : [];
+    }),
   });
   const refused =
     result.errorCode === 'invalid-path' ||
@@ -83,6 +92,8 @@ export async function runScript(
     truncated: result.truncated,
     timedOut: result.timedOut,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.limit ? { limit: result.limit } : {}),
+    ...(result.hint ? { hint: result.hint } : {}),
     files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
   };
 }

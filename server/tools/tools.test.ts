@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
 import type { Skill } from '../skills/types';
 import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, toolDisplayName } from './names';
+import { resolveScriptsConfig } from '../sandbox/config';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
 
 const skill = { name: 'demo', dir: '/nonexistent/demo' } as Skill;
 const ctx = (over: Partial<SkillToolContext> = {}): SkillToolContext => ({
@@ -18,9 +19,9 @@ const ctx = (over: Partial<SkillToolContext> = {}): SkillToolContext => ({
 });
 
 describe('tool declarations', () => {
-  it('follow one naming scheme: skills_<verb> on the wire, skills.<verb> for people', () => {
+  it('follow one naming scheme: <family>_<verb> on the wire, <family>.<verb> for people', () => {
     for (const d of TOOL_DECLARATIONS) {
-      expect(d.name).toMatch(/^skills_[a-zA-Z]+$/);
+      expect(d.name).toMatch(/^(skills|sandbox)_[a-zA-Z]+$/);
       expect(d.displayName).toBe(d.name.replace('_', '.'));
       expect(toolDisplayName(d.name)).toBe(d.displayName);
     }
@@ -33,14 +34,22 @@ describe('tool declarations', () => {
     for (const d of TOOL_DECLARATIONS) expect(d.description.length).toBeGreaterThan(40);
   });
 
-  it('only activation waits for consent', () => {
-    expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([TOOL_ACTIVATE]);
+  it('only activation and the shell wait for consent', () => {
+    expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([TOOL_ACTIVATE, TOOL_SHELL]);
     expect(needsConsent('unknown')).toBe(false);
   });
 
   it('build the tool set, none without skills', () => {
     expect(Object.keys(createSkillTools(ctx())!).sort()).toEqual(TOOL_DECLARATIONS.map((d) => d.name).sort());
     expect(createSkillTools(ctx({ skills: new Map() }))).toBeUndefined();
+  });
+
+  it('offer only the shell when there are no skills but the person has one', async () => {
+    const shellOnly = ctx({ skills: new Map(), shell: 'allow', scripts: resolveScriptsConfig({}, '/tmp', '/tmp') });
+    expect(createSkillTools(shellOnly)).toBeDefined();
+    const offered = await offeredTools(shellOnly);
+    expect(offered).toEqual([TOOL_SHELL]); // bubblewrap is installed wherever the tests run (.ci/run)
+    expect(await offeredTools({ ...shellOnly, shell: 'off' })).toEqual([]);
   });
 
   it('keep each schema across turns, converted to JSON Schema once, and follow the activation enum', async () => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { ScriptsConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
-import { chooseSandbox, createBwrapBackend } from '../sandbox/select';
+import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
 import { workspaceDir } from './workspace';
 
@@ -17,18 +17,18 @@ export async function renderPreview(config: ScriptsConfig, chatId: string, name:
   const dir = workspaceDir(config.workspace.dir, chatId);
   const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ `${dir}/${name}`).catch(() => null);
   if (!stat?.isFile() || !fs.existsSync(/*turbopackIgnore: true*/ '/usr/bin/pdftoppm')) return null;
-  const choice = await chooseSandbox(config.sandbox.backend, config.sandbox.uid);
-  if (choice.backend !== 'bwrap') return null;
-  const result = await createBwrapBackend({ sandboxUid: config.sandbox.uid }).run({
-    interpreter: ['pdftoppm', '-png', '-f', '1', '-l', '1', '-scale-to', '640', '-singlefile'],
-    script: `${SANDBOX_PATHS.workspace}/${name}`,
-    // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
-    args: [],
-    skillDir: dir,
-    workspaceDir: dir,
-    runtimeDir: null,
-    limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },
-  });
+  const run = await runSandboxed(
+    {
+      // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
+      argv: ['pdftoppm', '-png', '-f', '1', '-l', '1', '-scale-to', '640', '-singlefile', `${SANDBOX_PATHS.workspace}/${name}`],
+      mounts: [],
+      workspaceDir: dir,
+      limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },
+    },
+    { scripts: config, chatId, owner: `preview:${chatId}` },
+  );
+  if (!run.ok) return null;
+  const result = run.output;
   if (result.exitCode !== 0 || result.stop || !result.stdoutBytes?.length) return null;
   return result.stdoutBytes;
 }

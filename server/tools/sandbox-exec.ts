@@ -1,0 +1,161 @@
+/**
+ * `sandbox_exec`: the model's shell. Runs a bash command line in the chat's sandbox (server/sandbox/run.ts, the same
+ * path as a skill's scripts), with the chat's activated skills read-only at /skills/<name>. Offered while the
+ * person's shell mode is not `off` (server/sandbox/shell.ts); under `ask` each command waits for the person's
+ * approval of that exact command line. The card follows the run: queued, running with its output so far, done.
+ */
+import type { ToolApprovalStatus } from 'ai';
+import { z } from 'zod';
+import type { ShellMode } from '../sandbox/config';
+import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
+import type { SkillToolContext } from './context';
+import { defineTool } from './define';
+import { TOOL_SHELL } from './names';
+
+export interface ShellInput {
+  command: string;
+  timeoutSeconds?: number;
+}
+
+const producedFile = z.object({
+  name: z.string(),
+  size: z.number(),
+  mediaType: z.string(),
+  status: z.enum(['created', 'changed']),
+});
+
+const shellOutput = z.object({
+  command: z.string(),
+  /** `queued`: waiting for a free run slot; `running`: output so far; `done`: the result. */
+  state: z.enum(['queued', 'running', 'done']),
+  /** Runs ahead of this one while queued. */
+  ahead: z.number().optional(),
+  exitCode: z.number().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  durationMs: z.number(),
+  queuedMs: z.number().optional(),
+  truncated: z.boolean(),
+  timedOut: z.boolean(),
+  /** Which limit stopped the run (`processes`, `memory`, `timeout`...), when one did. */
+  limit: z.string().optional(),
+  error: z.string().optional(),
+  /** How to install a missing runtime package or tool the output shows. */
+  hint: z.string().optional(),
+  files: z.array(producedFile).optional(),
+});
+
+export type ShellOutput = z.infer<typeof shellOutput>;
+
+/** How often a running command's card gets its output so far. */
+const PROGRESS_EVERY_MS = 300;
+
+/** The activated skills, as the sandbox mounts them. */
+function activatedSkills(ctx: SkillToolContext) {
+  return [...ctx.activated].flatMap((name) => {
+    const skill = ctx.skills.get(name);
+    return skill ? [{ name: skill.name, dir: skill.dir }] : [];
+  });
+}
+
+/** Bridges the run's callbacks to the card's states: each `yield` is one preliminary output. */
+async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: ShellInput): AsyncGenerator<ShellOutput> {
+  const base = { command, exitCode: null, durationMs: 0, truncated: false, timedOut: false };
+  let stdout = '';
+  let stderr = '';
+  // Written by the run's callbacks, read by the loop below.
+  const seen: { latest: ShellOutput | null } = { latest: null };
+  let wake: (() => void) | null = null;
+  const post = (update: ShellOutput) => {
+    seen.latest = update;
+    wake?.();
+  };
+  const started = performance.now();
+  const run = runCommand(command, {
+    chatId: ctx.chatId,
+    scripts: ctx.scripts,
+    signal: ctx.signal,
+    owner: ctx.owner ?? ctx.chatId,
+    skills: activatedSkills(ctx),
+    ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+    onQueued: (ahead) => post({ ...base, state: 'queued', ahead, stdout: '', stderr: '' }),
+    onStarted: () => post({ ...base, state: 'running', stdout: '', stderr: '' }),
+    onOutput: (stream, text) => {
+      if (stream === 'stdout') stdout += text;
+      else stderr += text;
+    },
+  });
+  let done = false;
+  void run.finally(() => {
+    done = true;
+    wake?.();
+  });
+  let lastSent = '';
+  while (!done) {
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, PROGRESS_EVERY_MS);
+    });
+    wake = null;
+    if (done) break;
+    const current = seen.latest;
+    if (!current) continue;
+    const update: ShellOutput =
+      current.state === 'running'
+        ? { ...current, stdout, stderr, durationMs: Math.round(performance.now() - started) }
+        : current;
+    const key = `${update.state}:${update.stdout.length}:${update.stderr.length}`;
+    if (key !== lastSent) {
+      lastSent = key;
+      yield update;
+    }
+  }
+  const result = await run;
+  if (result.errorCode === 'invalid-command') throw new Error(result.error ?? 'The command cannot run');
+  yield {
+    command,
+    state: 'done',
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: result.durationMs,
+    ...(result.queuedMs ? { queuedMs: result.queuedMs } : {}),
+    truncated: result.truncated,
+    timedOut: result.timedOut,
+    ...(result.limit ? { limit: result.limit } : {}),
+    ...(result.error ? { error: result.error } : {}),
+    ...(result.hint ? { hint: result.hint } : {}),
+    files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
+  };
+}
+
+/** Whether a command waits for the person: per the shell mode, for this exact command line. */
+export function shellApproval(mode: ShellMode | undefined, input: unknown): ToolApprovalStatus {
+  if (!mode || mode === 'off') return { type: 'denied', reason: 'The shell is switched off for this person.' };
+  if (mode === 'allow') return undefined;
+  const command = typeof (input as { command?: unknown })?.command === 'string' ? (input as ShellInput).command : '';
+  return {
+    type: 'user-approval',
+    reason: `Run this command in the chat's sandbox (no network; it sees the chat's files and the activated skills):\n${command.slice(0, 2000)}${command.length > 2000 ? '\n…' : ''}`,
+  };
+}
+
+export const shellTool = defineTool({
+  name: TOOL_SHELL,
+  descriptionFile: new URL('./sandbox-exec.txt', import.meta.url),
+  input: (ctx) =>
+    z.object({
+      command: z.string().min(1).max(MAX_COMMAND_CHARS).describe('A bash command line, run in /workspace'),
+      timeoutSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(Math.round((ctx.scripts?.sandbox.timeoutMs ?? 60_000) / 1000))
+        .optional()
+        .describe('Stop the command after this many seconds (at most the configured limit)'),
+    }),
+  output: shellOutput,
+  needsConsent: true,
+  offered: async (ctx) => (ctx.shell ?? 'off') !== 'off' && ctx.scripts !== undefined && (await sandboxReady(ctx.scripts)).ok,
+  execute,
+});
