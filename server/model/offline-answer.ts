@@ -4,7 +4,7 @@
  * further. Pure and deterministic: the same prompt gives the same text.
  */
 
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from '../tools/names';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
 import type { CatalogEntry, PromptView, ToolExchange } from './offline-prompt';
 import { pointedFiles } from './resource-paths';
 
@@ -166,12 +166,60 @@ function describeRun(exchange: ToolExchange): string | null {
       if (stdout.trim()) parts.push(`Output:\n\n${codeBlock(excerpt(stdout))}`);
       else parts.push('It printed nothing.');
       if (stderr.trim()) parts.push(`Errors:\n\n${codeBlock(excerpt(stderr))}`);
+      const hint = str(value.hint);
+      if (hint) parts.push(hint);
       // Issue 10: name the workspace files the run produced, so the person knows what to download.
-      const files = (Array.isArray(value.files) ? value.files : []).flatMap((f) => {
-        const name = isRecord(f) ? str(f.name) : undefined;
-        return name ? [code(name)] : [];
-      });
-      if (files.length > 0) parts.push(`\n\nFiles produced: ${files.join(', ')}.`);
+      const files = producedFiles(value);
+      if (files) parts.push(`\n\n${files}`);
+      return parts.join(' ');
+    }
+  }
+}
+
+/**
+ * `$ COMMAND`: the person hands the offline model a command line to run in the sandbox, lines included. With
+ * `/name $ COMMAND` the skill is activated first (the forced first step), so COMMAND can use `/skills/name/...`.
+ */
+export function shellCommandIn(text: string): string | null {
+  const m = /^\s*\$[ \t]+([\s\S]*\S[\s\S]*)$/.exec(text);
+  return m?.[1]?.trim() ?? null;
+}
+
+/** The workspace files a run created or changed, named so the person knows what to download. */
+function producedFiles(value: Record<string, unknown>): string | null {
+  const files = (Array.isArray(value.files) ? value.files : []).flatMap((f) => {
+    const name = isRecord(f) ? str(f.name) : undefined;
+    return name ? [code(name)] : [];
+  });
+  return files.length > 0 ? `Files produced: ${files.join(', ')}.` : null;
+}
+
+function describeShell(exchange: ToolExchange): string | null {
+  const command = str(exchange.input.command) ?? '';
+  const shown = command.includes('\n') ? `\n\n${codeBlock(excerpt(command))}\n\n` : ` ${code(clip(command, 200))} `;
+  const outcome = exchange.outcome;
+  switch (outcome.status) {
+    case 'pending':
+      return null;
+    case 'denied':
+      return `Running${shown}was not approved${outcome.reason ? ` (${outcome.reason})` : ''}.`;
+    case 'error':
+      return `Running${shown}failed: ${clip(outcome.message, 300)}`;
+    case 'ok': {
+      const value = isRecord(outcome.value) ? outcome.value : {};
+      const exit = typeof value.exitCode === 'number' ? value.exitCode : null;
+      const seconds = typeof value.durationMs === 'number' ? `, ${(value.durationMs / 1000).toFixed(1)} s` : '';
+      const parts = [`I ran${shown}in the sandbox (exit code ${exit ?? 'unknown'}${seconds}).`];
+      const stdout = str(value.stdout) ?? '';
+      const stderr = str(value.stderr) ?? '';
+      if (stdout.trim()) parts.push(`Output:\n\n${codeBlock(excerpt(stdout))}`);
+      if (stderr.trim() && exit !== 0) parts.push(`Errors:\n\n${codeBlock(excerpt(stderr))}`);
+      const error = str(value.error);
+      if (error) parts.push(`It was stopped: ${clip(error, 300)}.`);
+      const hint = str(value.hint);
+      if (hint) parts.push(hint);
+      const files = producedFiles(value);
+      if (files) parts.push(`\n\n${files}`);
       return parts.join(' ');
     }
   }
@@ -228,6 +276,9 @@ function describeTurn(view: PromptView): string[] {
     } else if (exchange.toolName === TOOL_RUN_SCRIPT) {
       line = describeRun(exchange);
       readSomething = true;
+    } else if (exchange.toolName === TOOL_SHELL) {
+      line = describeShell(exchange);
+      readSomething = true;
     } else line = describeOtherTool(exchange);
     if (line) paragraphs.push(line);
   }
@@ -254,7 +305,8 @@ function describeNoTools(ctx: AnswerContext): string[] {
     const about = entry?.description ? ` (${summary(entry.description)})` : '';
     return [`**${target}** looks relevant${about}, but I cannot activate skills in this reply.`];
   }
-  const example = view.catalog[0]?.name ?? 'skill-name';
+  // The example names the skill closest to the message, not whichever skill happens to be listed first.
+  const example = ctx.suggestions[0]?.name ?? target ?? view.catalog[0]?.name ?? 'skill-name';
   const paragraphs: string[] = [];
   if (ctx.suggestions.length > 0) {
     const list = ctx.suggestions.map((s) => `- **${s.name}**: ${summary(s.description)}`).join('\n');
@@ -271,7 +323,14 @@ function describeNoTools(ctx: AnswerContext): string[] {
 }
 
 export function composeAnswer(ctx: AnswerContext): string {
-  const paragraphs = ctx.view.turn.length > 0 ? describeTurn(ctx.view) : describeNoTools(ctx);
+  const command = shellCommandIn(ctx.view.userText);
+  const ran = ctx.view.turn.some((e) => e.toolName === TOOL_SHELL);
+  const paragraphs = ctx.view.turn.length > 0 ? describeTurn(ctx.view) : command === null ? describeNoTools(ctx) : [];
+  if (command !== null && !ran) {
+    paragraphs.push(
+      `I did not run ${code(clip(command, 200))}: the shell is not available in this chat (the operator's \`shell.mode\` is \`off\` for you, or no sandbox can run here; /admin says which).`,
+    );
+  }
   if (paragraphs.length === 0) paragraphs.push('I have nothing to add.');
   if (ctx.view.catalog.length > 0) paragraphs.push(OFFLINE_NOTE);
   return paragraphs.join('\n\n');

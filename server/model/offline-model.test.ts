@@ -115,8 +115,29 @@ function skillTools(options: ToolOptions = {}) {
   };
 }
 
+/** The chat layer's `sandbox_exec`, canned: it echoes the command's first word and makes one file. */
+const shellTool = tool({
+  description: 'Run a command line in the sandbox',
+  inputSchema: z.object({ command: z.string() }),
+  execute: async ({ command }) => ({
+    command,
+    state: 'done' as const,
+    exitCode: 0,
+    stdout: `ran ${command.split(/\s+/)[0]}\n`,
+    stderr: '',
+    durationMs: 1200,
+    truncated: false,
+    timedOut: false,
+    files: [{ name: 'out.pdf', size: 10, mediaType: 'application/pdf', status: 'created' as const }],
+  }),
+});
+
 interface RunOptions {
   messages: ModelMessage[];
+  /** Offer the canned shell tool. */
+  shell?: boolean;
+  /** Appended to the instructions, as the chat layer appends the workspace's files. */
+  extraInstructions?: string;
   activated?: string[];
   explicitSkill?: string;
   tools?: ToolOptions;
@@ -126,9 +147,12 @@ interface RunOptions {
 async function run(options: RunOptions) {
   const result = streamText({
     model: createOfflineModel(),
-    instructions: instructions(options.activated, options.explicitSkill),
+    instructions: instructions(options.activated, options.explicitSkill) + (options.extraInstructions ?? ''),
     messages: options.messages,
-    tools: skillTools({ activated: options.activated, ...options.tools }),
+    tools: {
+      ...skillTools({ activated: options.activated, ...options.tools }),
+      ...(options.shell ? { sandbox_exec: shellTool } : {}),
+    },
     toolChoice: options.toolChoice,
     stopWhen: isStepCount(6),
     // As the chat layer does: force activation on the first step only, then drop the explicit line.
@@ -146,6 +170,39 @@ async function run(options: RunOptions) {
 }
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
+
+describe('offline model: `/name $ COMMAND` runs the command in the sandbox', () => {
+  it('activates the skill, then runs the whole rest of the message, lines included, and reports it', async () => {
+    const command = "cat > deck.js <<'JS'\nconsole.log(1)\nJS\nnode deck.js";
+    const { calls, text } = await run({
+      messages: [user(`$ ${command}`)],
+      explicitSkill: 'csv-to-json',
+      shell: true,
+    });
+    expect(calls).toEqual([
+      { tool: 'skills_activate', input: { name: 'csv-to-json' } },
+      { tool: 'sandbox_exec', input: { command } },
+    ]);
+    expect(text).toContain('in the sandbox (exit code 0, 1.2 s)');
+    expect(text).toContain('ran cat');
+    expect(text).toContain('Files produced: `out.pdf`.');
+  });
+
+  it('says the shell is not available when the tool is not offered, and runs nothing', async () => {
+    const { calls, text } = await run({ messages: [user('$ ls -la')], shell: false });
+    expect(calls).toEqual([]);
+    expect(text).toContain('I did not run `ls -la`: the shell is not available in this chat');
+  });
+
+  it('does not read the person\'s own file names from the skill', async () => {
+    const files = '\n\nworkspace_files (the chat\'s files, in /workspace for scripts): [{"name":"people.csv","size":20,"mediaType":"text/csv"}]';
+    const { calls } = await run({
+      messages: [user('Convert people.csv to JSON with the csv to json skill')],
+      extraInstructions: files,
+    });
+    expect(calls).toEqual([{ tool: 'skills_activate', input: { name: 'csv-to-json' } }]);
+  });
+});
 
 describe('offline model through streamText', () => {
   it('activates the skill a message matches, then answers from the activation', async () => {

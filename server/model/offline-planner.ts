@@ -2,6 +2,7 @@
  * The offline model's decision for one step. The SDK calls the model again after every tool result, so each call
  * re-reads the whole turn from the prompt and picks the next move:
  *   forced tool -> that tool;
+ *   `$ COMMAND` (what follows `/name`, or the whole message) not yet run this turn -> sandbox_exec with COMMAND;
  *   a matching skill not yet active -> skills_activate;
  *   paths named by the user (or, for "validate/check/test/verify", by the skill's instructions) not yet read this
  *   turn -> skills_readResource for each, in parallel;
@@ -10,8 +11,8 @@
  * A forced tool choice is the exception by definition: the caller forces step 0 only (see `prepareStep`).
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH } from '../tools/names';
-import { composeAnswer } from './offline-answer';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
+import { composeAnswer, shellCommandIn } from './offline-answer';
 import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
@@ -160,8 +161,11 @@ function pendingReads(s: Situation, skill: string): string[] {
   if (record && CHECK_INTENT.test(view.userText)) {
     for (const p of pointedFiles(record)) if (!wanted.includes(p)) wanted.push(p);
   }
+  // A name of the person's own file (report.pdf in the workspace) is not the skill's: reading it from the skill
+  // would only fail, unless the skill has a file of that name too.
+  const theirs = (p: string) => view.workspaceFiles.includes(p) && !(record?.resources ?? []).includes(p);
   const budget = Math.max(0, MAX_READS_PER_TURN - done.size);
-  return wanted.filter((p) => !done.has(p)).slice(0, budget);
+  return wanted.filter((p) => !done.has(p) && !theirs(p)).slice(0, budget);
 }
 
 function bestGuessSkill(s: Situation): string | null {
@@ -196,6 +200,11 @@ function suggestions(s: Situation): CatalogEntry[] {
 }
 
 function naturalStep(s: Situation): OfflinePlan | null {
+  const command = shellCommandIn(s.view.userText);
+  if (command !== null && s.canCall(TOOL_SHELL) && !s.view.turn.some((e) => e.toolName === TOOL_SHELL)) {
+    return { type: 'tool-calls', calls: [{ toolName: TOOL_SHELL, input: { command } }] };
+  }
+  if (command !== null) return null;
   const attempted = s.view.turn.some((e) => e.toolName === TOOL_ACTIVATE);
   // Skills were left out of the catalog (the search tool is offered only then) and none listed fits: search once.
   const searched = s.view.turn.some((e) => e.toolName === TOOL_SEARCH);

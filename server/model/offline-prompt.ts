@@ -55,12 +55,26 @@ export interface PromptView {
   activeNames: string[];
   /** The latest user message's text. */
   userText: string;
+  /** Names of the chat's files (`workspace_files` in the instructions): the person's, not the skill's. */
+  workspaceFiles: string[];
   /** How many user messages the prompt holds (1 on the first turn). */
   turnNumber: number;
   /** Tool calls since the latest user message, in order, with their results. */
   turn: ToolExchange[];
   /** Activation outputs seen anywhere in the prompt, latest wins: a skill's instructions and file list. */
   activations: Map<string, ActivationRecord>;
+}
+
+/** The file names of the `workspace_files (...): [...]` line the chat layer appends to the instructions. */
+function workspaceFilesIn(system: string): string[] {
+  const line = /^workspace_files \([^)]*\): (\[.*\])$/m.exec(system);
+  if (!line?.[1]) return [];
+  try {
+    const files: unknown = JSON.parse(line[1]);
+    return Array.isArray(files) ? files.flatMap((f) => (isRecord(f) && typeof f.name === 'string' ? [f.name] : [])) : [];
+  } catch {
+    return [];
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -408,6 +422,7 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
     explicitSkill: findExplicitSkill(system, (name) => known.has(name)),
     activeNames,
     userText: userMessage ? textOf(userMessage) : '',
+    workspaceFiles: workspaceFilesIn(system),
     turnNumber,
     turn,
     activations,
