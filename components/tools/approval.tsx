@@ -27,10 +27,12 @@ export interface ApprovalPromptProps {
   question?: ReactNode;
   /** Extra facts for the decision (allowed-tools, what "always" means). */
   details?: ReactNode;
+  /** Offer "Always allow" (a grant tied to a skill's content); false where nothing could be granted. */
+  allowAlways?: boolean;
 }
 
 /** Renders for `approval-requested` (the buttons) and `approval-responded` (the answer, continuing). */
-export function ApprovalPrompt({ call, question, details }: ApprovalPromptProps) {
+export function ApprovalPrompt({ call, question, details, allowAlways = true }: ApprovalPromptProps) {
   const actions = useContext(ApprovalContext);
   const reasonId = useId();
   const promptRef = useRef<HTMLFieldSetElement>(null);
@@ -95,15 +97,17 @@ export function ApprovalPrompt({ call, question, details }: ApprovalPromptProps)
         >
           Allow
         </button>
-        <button
-          type="button"
-          className="button button--outline"
-          onClick={() => answer(true, true)}
-          disabled={disabled}
-          data-testid="approval-always"
-        >
-          Always allow
-        </button>
+        {allowAlways ? (
+          <button
+            type="button"
+            className="button button--outline"
+            onClick={() => answer(true, true)}
+            disabled={disabled}
+            data-testid="approval-always"
+          >
+            Always allow
+          </button>
+        ) : null}
         <button
           type="button"
           className="button button--outline button--deny"

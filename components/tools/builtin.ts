@@ -1,11 +1,13 @@
 /** Registers the cards that ship with the app. Imported once by the component that renders tool parts. */
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT } from '@/server/tools/names';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SHELL } from '@/server/tools/names';
 import { DefaultToolCard } from './default-card';
 import { registerDefaultToolRenderer, registerToolRenderer } from './registry';
 import { RunScriptCard } from './script-card';
+import { ShellCard } from './shell-card';
 import { ActivateCard, ReadResourceCard } from './skill-cards';
 
 registerToolRenderer(TOOL_ACTIVATE, ActivateCard);
 registerToolRenderer(TOOL_READ_RESOURCE, ReadResourceCard);
 registerToolRenderer(TOOL_RUN_SCRIPT, RunScriptCard);
+registerToolRenderer(TOOL_SHELL, ShellCard);
 registerDefaultToolRenderer(DefaultToolCard);

@@ -42,7 +42,8 @@ export function toToolCallView(part: AnyToolPart): ToolCallView {
     toolCallId: part.toolCallId,
     toolName,
     displayName: toolDisplayName(toolName),
-    status: statusOf(part.state),
+    // A tool that reports while it works (a command's output so far) sends preliminary outputs: still running.
+    status: part.state === 'output-available' && part.preliminary ? 'running' : statusOf(part.state),
     state: part.state,
     input: part.input ?? undefined,
     output: part.state === 'output-available' ? part.output : undefined,

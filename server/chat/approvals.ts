@@ -39,7 +39,7 @@ function formatBytes(bytes: number): string {
 export function createToolApproval(ctx: ApprovalContext) {
   return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
     if (!needsConsent(toolCall.toolName)) return undefined;
-    if (toolCall.toolName === TOOL_SHELL) return shellApproval(ctx.shell, toolCall.input);
+    if (toolCall.toolName === TOOL_SHELL) return shellApproval(ctx.shell);
     const name = (toolCall.input as { name?: unknown }).name;
     const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
     if (!skill) return undefined; // The tool reports the unknown name itself.

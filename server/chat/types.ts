@@ -16,6 +16,8 @@ export type {
   RunScriptOutput,
   SearchInput,
   SearchOutput,
+  ShellInput,
+  ShellOutput,
 } from '../tools';
 
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */

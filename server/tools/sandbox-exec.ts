@@ -130,13 +130,13 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
 }
 
 /** Whether a command waits for the person: per the shell mode, for this exact command line. */
-export function shellApproval(mode: ShellMode | undefined, input: unknown): ToolApprovalStatus {
+export function shellApproval(mode: ShellMode | undefined): ToolApprovalStatus {
   if (!mode || mode === 'off') return { type: 'denied', reason: 'The shell is switched off for this person.' };
   if (mode === 'allow') return undefined;
-  const command = typeof (input as { command?: unknown })?.command === 'string' ? (input as ShellInput).command : '';
+  // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
   return {
     type: 'user-approval',
-    reason: `Run this command in the chat's sandbox (no network; it sees the chat's files and the activated skills):\n${command.slice(0, 2000)}${command.length > 2000 ? '\n…' : ''}`,
+    reason: "Run a command in the chat's sandbox: no network; it sees the chat's files and the activated skills.",
   };
 }
 

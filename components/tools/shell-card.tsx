@@ -1,0 +1,98 @@
+'use client';
+/**
+ * Card for `sandbox.exec`, the model's shell: the command line, then how it is going (queued behind other runs,
+ * running with its output so far, or done with exit code, time, the limit that stopped it and the files it made).
+ * While it waits for approval the exact command is shown: that is what the person allows.
+ */
+import { ArtifactCards } from '@/components/files/artifact-card';
+import { formatDuration } from '@/components/lib/format';
+import type { ShellInput, ShellOutput } from '@/server/chat/types';
+import type { ToolRendererProps } from './registry';
+import { Badge, ToolCard, TruncatedBadge } from './tool-card';
+
+function CommandLine({ command }: { command: string }) {
+  return (
+    <pre className="tool-card__command" data-testid="shell-command">
+      <span aria-hidden="true">$ </span>
+      {command}
+    </pre>
+  );
+}
+
+export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) {
+  const { input, output } = call;
+  const command = output?.command ?? input?.command ?? '';
+  const firstLine = command.split('\n', 1)[0] ?? '';
+  const done = output?.state === 'done';
+  return (
+    <>
+      <ToolCard
+        call={call}
+        path={firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine}
+        badges={
+          output ? (
+            <>
+              {output.state === 'queued' ? (
+                <Badge tone="warn" testId="shell-queued">
+                  queued{output.ahead ? ` (${output.ahead} ahead)` : ''}
+                </Badge>
+              ) : null}
+              {done && output.exitCode !== null ? (
+                <Badge tone={output.exitCode === 0 && !output.limit ? 'ok' : 'danger'} testId="shell-exit-code">
+                  exit {output.exitCode}
+                </Badge>
+              ) : null}
+              {output.state !== 'queued' ? (
+                <Badge testId="shell-duration">{formatDuration(output.durationMs)}</Badge>
+              ) : null}
+              {output.limit ? (
+                <Badge tone="warn" testId="shell-limit">
+                  {output.limit} limit
+                </Badge>
+              ) : null}
+              <TruncatedBadge when={output.truncated} />
+            </>
+          ) : null
+        }
+        approval={{
+          question: 'Run this command?',
+          details: <CommandLine command={command} />,
+          allowAlways: false,
+        }}
+      >
+        {output ? (
+          <>
+            <CommandLine command={command} />
+            {output.error ? (
+              <p className="tool-card__notice" data-testid="shell-error">
+                {output.error}
+              </p>
+            ) : null}
+            {output.hint ? (
+              <p className="tool-card__notice" data-testid="shell-hint">
+                {output.hint}
+              </p>
+            ) : null}
+            {output.stdout || done ? <span className="tool-card__label">stdout</span> : null}
+            {output.stdout ? (
+              <pre className="tool-card__pre" data-testid="shell-stdout">
+                {output.stdout}
+              </pre>
+            ) : done ? (
+              <p className="tool-card__hint">Nothing was printed.</p>
+            ) : null}
+            {output.stderr ? (
+              <>
+                <span className="tool-card__label">stderr</span>
+                <pre className="tool-card__pre tool-card__pre--stderr" data-testid="shell-stderr">
+                  {output.stderr}
+                </pre>
+              </>
+            ) : null}
+          </>
+        ) : null}
+      </ToolCard>
+      <ArtifactCards files={done ? output?.files : undefined} />
+    </>
+  );
+}
