@@ -412,7 +412,10 @@ async function main() {
     // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
     const sandbox = want('sandbox') ? await benchSandbox({ quick }) : null;
     if (sandbox) {
-      emit('Sandbox (per run: a script, and a command through the shell tool, vs the same started bare)', sandboxTable(sandbox));
+      emit(
+        'Sandbox (per run: a script, and a command through the shell tool, vs the same started bare)',
+        sandboxTable(sandbox),
+      );
       emit('LibreOffice in the sandbox', officeTable(await benchOffice()));
     }
 

@@ -14,8 +14,8 @@ import { promisify } from 'node:util';
 import { sandboxEnv } from '../server/sandbox/bwrap';
 import { resolveScriptsConfig } from '../server/sandbox/config';
 import type { Interpreter } from '../server/sandbox/interpreter';
-import { bwrapAvailability } from '../server/sandbox/select';
 import { runCommand, runSkillScript } from '../server/sandbox/run';
+import { bwrapAvailability } from '../server/sandbox/select';
 
 const exec = promisify(execFile);
 

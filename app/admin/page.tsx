@@ -47,7 +47,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const installed = await listInstalled(installRoot);
   const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
   const policy = getAccessPolicy();
-  const sandbox = await loadSandboxStatus(app.config.scripts);
+  const sandbox = await loadSandboxStatus(app.config.scripts, { exposed: policy.exposed });
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
   const users = policy.exposed ? await listUserRows(app.auth, await usageByUser(app.db)) : null;
   const me = policy.exposed ? (await pageUser('/admin')).email : null;

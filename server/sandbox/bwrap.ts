@@ -91,7 +91,9 @@ function identityFiles(uid: number, gid: number): { passwd: string; group: strin
   const key = `${uid}:${gid}`;
   const known = identities.get(key);
   if (known) return known;
-  const dir = fs.mkdtempSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-id-'));
+  const dir = fs.mkdtempSync(
+    /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-id-'),
+  );
   fs.chmodSync(/*turbopackIgnore: true*/ dir, 0o755);
   const files = {
     passwd: path.join(/*turbopackIgnore: true*/ dir, 'passwd'),
@@ -179,7 +181,10 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
     async run(request: SandboxRequest): Promise<SandboxResult> {
       await handWorkspaceTo(request.workspaceDir, request.uid, options.sandboxGid ?? request.uid);
       const { command, args, seccompFd } = bwrapArgs(request, options);
-      const filter = seccompFd && request.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ request.seccompFile, 'r') : null;
+      const filter =
+        seccompFd && request.seccompFile
+          ? await fs.promises.open(/*turbopackIgnore: true*/ request.seccompFile, 'r')
+          : null;
       // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the
       // run and be served by the server), so the workspace is measured while the run goes on.
       const caps: UsageCaps = {

@@ -46,6 +46,9 @@ export const DEFAULT_PYTHON_PACKAGES = [
   'defusedxml',
   'pillow',
   'reportlab',
+  'pdf2image',
+  'markitdown',
+  'pandas',
 ];
 export const DEFAULT_NODE_PACKAGES = ['pptxgenjs', 'docx', 'exceljs', 'pdf-lib'];
 

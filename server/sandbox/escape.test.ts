@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand, runSkillScript } from './run';
 import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
 import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { runCommand, runSkillScript } from './run';
 import { bwrapAvailability } from './select';
 import { measureTree } from './usage';
 
@@ -262,9 +262,13 @@ suite('escape suite, through the shell tool (bubblewrap)', () => {
 
   it('mounts activated skills read-only at /skills/<name> and writes only the workspace', async () => {
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'hi.sh'), 'echo "hi from $0"');
-    const r = await sh('bash /skills/hostile/scripts/hi.sh; echo x > /skills/hostile/planted; echo y > out.txt', 'shell2', {
-      skills: [skill],
-    });
+    const r = await sh(
+      'bash /skills/hostile/scripts/hi.sh; echo x > /skills/hostile/planted; echo y > out.txt',
+      'shell2',
+      {
+        skills: [skill],
+      },
+    );
     expect(r.stdout).toContain('hi from /skills/hostile/scripts/hi.sh');
     expect(r.stderr).toMatch(/Read-only file system/);
     expect(fs.existsSync(path.join(skill.dir, 'planted'))).toBe(false);

@@ -24,11 +24,11 @@ import {
   uploadedNames,
 } from '../workspace/workspace';
 import { argsProblem } from './args';
+import { isRoot } from './bwrap';
 import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
-import { runtimeInstalled } from './runtime';
-// TEMP until runtime.ts exports it
-const missingPackageHint = (_stderr: string): string | null => null;
+import { missingPackageHint, runtimeInstalled } from './runtime';
+import { ensureSeccompFilter, type SeccompFilter } from './seccomp';
 import { chooseSandbox, createBwrapBackend, runSlots } from './select';
 import {
   type BackendName,
@@ -93,10 +93,22 @@ function configOf(options: RunOptions): ScriptsConfig {
   return resolveScriptsConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
 }
 
-/** The compiled seccomp filter `bin/skills runtime install` leaves in the runtime folder, when it is there. */
-async function seccompFilterFile(runtimeDir: string): Promise<string | null> {
-  const file = path.join(/*turbopackIgnore: true*/ runtimeDir, 'seccomp.bpf');
-  return (await fs.promises.stat(/*turbopackIgnore: true*/ file).catch(() => null))?.isFile() ? file : null;
+const filters = new Map<string, Promise<SeccompFilter>>();
+
+/**
+ * The seccomp filter for runs with this runtime folder, built once per process when `runtime install` has not (a
+ * failed build is tried again at the next run, so installing python3-seccomp needs no restart).
+ */
+export function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
+  let pending = filters.get(runtimeDir);
+  if (!pending) {
+    pending = ensureSeccompFilter(runtimeDir).then((filter) => {
+      if (filter.path === null) filters.delete(runtimeDir);
+      return filter;
+    });
+    filters.set(runtimeDir, pending);
+  }
+  return pending;
 }
 
 /** A skill name as a folder under /skills; names a lenient load kept that cannot be one are not mounted. */
@@ -272,7 +284,8 @@ export async function runSandboxed(
 ): Promise<Sandboxed> {
   const config = configOf(options);
   const choice = await chooseSandbox(config);
-  if (!choice.backend) return { ok: false, result: fail('sandbox-error', `No sandbox can run code here: ${choice.reason}`) };
+  if (!choice.backend)
+    return { ok: false, result: fail('sandbox-error', `No sandbox can run code here: ${choice.reason}`) };
   const queuedAt = performance.now();
   let slot: Awaited<ReturnType<ReturnType<typeof runSlots>['acquire']>>;
   try {
@@ -287,11 +300,18 @@ export async function runSandboxed(
     const startedAt = performance.now();
     await options.onStarted?.();
     const runtime = (await runtimeInstalled(config.runtime.dir)) ? config.runtime.dir : null;
+    const filter = await seccompFilter(config.runtime.dir);
+    // As root nothing else stops a nested user namespace (an unprivileged server's bwrap has --disable-userns):
+    // without the filter, no code runs.
+    if (filter.path === null && isRoot()) {
+      const error = `No sandbox can run code here: the seccomp filter is missing (${filter.reason})`;
+      return { ok: false, result: fail('sandbox-error', error) };
+    }
     const output = await createBwrapBackend({ sandboxGid: config.sandbox.uid }).run({
       ...call,
       runtimeDir: runtime,
       uid: slot.uid,
-      seccompFile: await seccompFilterFile(config.runtime.dir),
+      seccompFile: filter.path,
       signal: options.signal,
       onOutput: options.onOutput,
     });

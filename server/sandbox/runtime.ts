@@ -1,10 +1,15 @@
 /**
- * The skills runtime: a Python virtual environment and a Node package folder with what document skills expect,
- * built once by `bin/skills runtime install` and mounted read-only in the sandbox (first on PATH, NODE_PATH set).
+ * The skills runtime: what scripts run with beyond the host's /usr. `bin/skills runtime install` builds it
+ * (idempotently; a run with everything present starts two or three processes) and the sandbox mounts the folder
+ * read-only (first on PATH, NODE_PATH set):
  *
- *   <runtime>/python/   venv made from /usr/bin/python3 (the sandbox sees /usr; a pyenv under /root it would not)
- *   <runtime>/node/     package.json + node_modules
+ *   <runtime>/python/        venv made from /usr/bin/python3 (the sandbox sees /usr; a pyenv under /root it would
+ *                            not); its bin/ has both `python` and `python3`
+ *   <runtime>/node/          package.json + node_modules
+ *   <runtime>/seccomp.bpf    the sandbox's seccomp filter (seccomp.ts)
+ *   <runtime>/install.json   the packages the last install could not get, and why (for /admin)
  *
+ * and, outside it, the system packages of system-packages.ts (LibreOffice, pandoc, qpdf, poppler, fonts).
  * Installing uses pip's and npm's own configuration (index, mirrors); a package that cannot be installed is
  * reported and the rest go on.
  */
@@ -12,45 +17,103 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { checkSeccompFilter, ensureSeccompFilter, type SeccompFilter, seccompGenerator } from './seccomp';
+import {
+  describeSystemTools,
+  installSystemPackages,
+  type SystemInstallOutcome,
+  type SystemToolStatus,
+} from './system-packages';
 
 const exec = promisify(execFile);
 
+export interface PackageFailure {
+  name: string;
+  why: string;
+}
+
 export interface RuntimeReport {
   installed: boolean;
-  python: { version: string | null; packages: Array<{ name: string; version: string }> };
-  node: { version: string; packages: Array<{ name: string; version: string }> };
+  python: {
+    version: string | null;
+    packages: Array<{ name: string; version: string }>;
+    /** What the last `runtime install` could not install. */
+    failed: PackageFailure[];
+  };
+  node: { version: string; packages: Array<{ name: string; version: string }>; failed: PackageFailure[] };
+  system: SystemToolStatus[];
+  seccomp: SeccompFilter;
+}
+
+function venvPython(dir: string): string {
+  return path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin', 'python3');
+}
+
+function installRecord(dir: string): string {
+  return path.join(/*turbopackIgnore: true*/ dir, 'install.json');
 }
 
 export async function runtimeInstalled(dir: string): Promise<boolean> {
   return fs.promises
-    .access(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin', 'python3'))
+    .access(/*turbopackIgnore: true*/ venvPython(dir))
     .then(() => true)
     .catch(() => false);
 }
 
-/** What is installed, for /admin and the CLI. */
-export async function describeRuntime(dir: string): Promise<RuntimeReport> {
+/** PEP 503's normal form, which pip's metadata and a configured name are compared in. */
+function normalName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+/** Distributions in the venv, normal name -> { name, version } (one short Python start, not `pip list`). */
+async function pythonDistributions(dir: string): Promise<Map<string, { name: string; version: string }>> {
+  const listed = await exec(/*turbopackIgnore: true*/ venvPython(dir), [
+    '-c',
+    'import importlib.metadata as m, json; print(json.dumps([[d.metadata["Name"], d.version] for d in m.distributions()]))',
+  ]).catch(() => null);
+  const rows = listed ? (JSON.parse(listed.stdout) as Array<[string, string]>) : [];
+  return new Map(rows.map(([name, version]) => [normalName(name), { name, version }]));
+}
+
+async function nodePackageVersion(dir: string, name: string): Promise<string | null> {
+  const manifest = path.join(/*turbopackIgnore: true*/ dir, 'node', 'node_modules', name, 'package.json');
+  const own = await fs.promises
+    .readFile(/*turbopackIgnore: true*/ manifest, 'utf8')
+    .then(JSON.parse)
+    .catch(() => null);
+  return typeof own?.version === 'string' ? own.version : null;
+}
+
+async function readInstallRecord(dir: string): Promise<{ python: PackageFailure[]; node: PackageFailure[] }> {
+  const record = await fs.promises
+    .readFile(/*turbopackIgnore: true*/ installRecord(dir), 'utf8')
+    .then(JSON.parse)
+    .catch(() => null);
+  return { python: record?.python?.failed ?? [], node: record?.node?.failed ?? [] };
+}
+
+/** What is installed, for /admin and the CLI. Reads only: it builds nothing. */
+export async function describeRuntime(dir: string, generator: string = seccompGenerator()): Promise<RuntimeReport> {
   const installed = await runtimeInstalled(dir);
+  const [record, system, seccomp] = await Promise.all([
+    readInstallRecord(dir),
+    describeSystemTools(),
+    checkSeccompFilter(dir, generator),
+  ]);
   const report: RuntimeReport = {
     installed,
-    python: { version: null, packages: [] },
-    node: { version: process.version, packages: [] },
+    python: { version: null, packages: [], failed: record.python },
+    node: { version: process.version, packages: [], failed: record.node },
+    system,
+    seccomp,
   };
   if (installed) {
-    const py = path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin', 'python3');
+    const py = venvPython(dir);
     report.python.version =
       (await exec(/*turbopackIgnore: true*/ py, ['--version']).catch(() => ({ stdout: '' }))).stdout.trim() || null;
-    const listed = await exec(/*turbopackIgnore: true*/ py, [
-      '-m',
-      'pip',
-      'list',
-      '--format=json',
-      '--disable-pip-version-check',
-    ]).catch(() => null);
-    if (listed) {
-      const rows = JSON.parse(listed.stdout) as Array<{ name: string; version: string }>;
-      report.python.packages = rows.filter((r) => !['pip', 'setuptools', 'wheel'].includes(r.name.toLowerCase()));
-    }
+    report.python.packages = [...(await pythonDistributions(dir)).values()]
+      .filter((p) => !['pip', 'setuptools', 'wheel'].includes(p.name.toLowerCase()))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
   const manifest = path.join(/*turbopackIgnore: true*/ dir, 'node', 'package.json');
   const pkg = await fs.promises
@@ -58,87 +121,248 @@ export async function describeRuntime(dir: string): Promise<RuntimeReport> {
     .then(JSON.parse)
     .catch(() => null);
   for (const name of Object.keys(pkg?.dependencies ?? {})) {
-    const own = await fs.promises
-      .readFile(
-        /*turbopackIgnore: true*/ path.join(
-          /*turbopackIgnore: true*/ dir,
-          'node',
-          'node_modules',
-          name,
-          'package.json',
-        ),
-        'utf8',
-      )
-      .then(JSON.parse)
-      .catch(() => null);
-    if (own?.version) report.node.packages.push({ name, version: own.version });
+    const version = await nodePackageVersion(dir, name);
+    if (version) report.node.packages.push({ name, version });
   }
   return report;
 }
 
 export interface InstallOutcome {
+  /** Installed now or already there. */
   installed: string[];
-  failed: Array<{ name: string; why: string }>;
+  failed: PackageFailure[];
 }
 
-function lastLine(error: unknown): string {
-  const text = `${(error as { stderr?: string }).stderr ?? ''}`.trim() || (error as Error).message;
+function stderrOf(error: unknown): string {
+  return `${(error as { stderr?: string }).stderr ?? ''}`.trim() || (error as Error).message;
+}
+
+function lastLine(text: string): string {
   return text.split('\n').filter(Boolean).pop()?.slice(0, 300) ?? 'failed';
 }
 
-/** Builds or tops up the runtime. Idempotent: an existing venv and node folder are reused. */
-export async function installRuntime(
-  options: { dir: string; python: string; pythonPackages: string[]; nodePackages: string[] },
-  log: (line: string) => void,
-): Promise<{ python: InstallOutcome; node: InstallOutcome }> {
-  const pyDir = path.join(/*turbopackIgnore: true*/ options.dir, 'python');
-  const nodeDir = path.join(/*turbopackIgnore: true*/ options.dir, 'node');
-  await fs.promises.mkdir(/*turbopackIgnore: true*/ nodeDir, { recursive: true });
-  if (!(await runtimeInstalled(options.dir))) {
-    log(`creating the Python virtual environment from ${options.python}`);
-    await exec(/*turbopackIgnore: true*/ options.python, ['-m', 'venv', pyDir]);
+/** Why pip or npm could not install `name`, in words an operator acts on. */
+export function installFailure(tool: 'pip' | 'npm', name: string, stderr: string): string {
+  if (tool === 'pip' && /No matching distribution found|Could not find a version that satisfies/.test(stderr)) {
+    return `the package index lacks ${name} (pip's configured index and find-links): provide it there and run again`;
   }
-  const pip = path.join(/*turbopackIgnore: true*/ pyDir, 'bin', 'python3');
-  const python: InstallOutcome = { installed: [], failed: [] };
-  // One at a time, so one missing package (python-pptx on a mirror without it) does not sink the others.
-  for (const name of options.pythonPackages) {
-    try {
-      await exec(
-        /*turbopackIgnore: true*/
-        /*turbopackIgnore: true*/ pip,
-        ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', name],
-        {
-          maxBuffer: 16 << 20,
-        },
-      );
-      python.installed.push(name);
-      log(`python: ${name} ok`);
-    } catch (error) {
-      python.failed.push({ name, why: lastLine(error) });
-      log(`python: ${name} FAILED: ${lastLine(error)}`);
+  if (tool === 'npm' && /\b(E404|404 Not Found)\b/.test(stderr)) {
+    return `the npm registry lacks ${name}: provide it there and run again`;
+  }
+  return lastLine(stderr);
+}
+
+/** A configured entry that is a bare name (no version, extra or URL) may be skipped when installed. */
+function bareName(spec: string): string | null {
+  return /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/.test(spec) ? spec : null;
+}
+
+/**
+ * Installs `wanted` with one call of `install`; when that fails (a package the index lacks sinks the whole call),
+ * one package at a time, so the others still go in.
+ */
+async function installAll(
+  tool: 'pip' | 'npm',
+  wanted: string[],
+  install: (names: string[]) => Promise<unknown>,
+  log: (line: string) => void,
+): Promise<InstallOutcome> {
+  const outcome: InstallOutcome = { installed: [], failed: [] };
+  if (wanted.length === 0) return outcome;
+  try {
+    await install(wanted);
+    outcome.installed.push(...wanted);
+    for (const name of wanted) log(`${tool}: ${name} installed`);
+    return outcome;
+  } catch (error) {
+    if (wanted.length === 1) {
+      const why = installFailure(tool, wanted[0] as string, stderrOf(error));
+      outcome.failed.push({ name: wanted[0] as string, why });
+      log(`${tool}: ${wanted[0]} FAILED: ${why}`);
+      return outcome;
     }
   }
+  for (const name of wanted) {
+    const one = await installAll(tool, [name], install, log);
+    outcome.installed.push(...one.installed);
+    outcome.failed.push(...one.failed);
+  }
+  return outcome;
+}
+
+async function installPython(
+  options: { dir: string; python: string; pythonPackages: string[] },
+  log: (line: string) => void,
+): Promise<InstallOutcome> {
+  if (!(await runtimeInstalled(options.dir))) {
+    log(`creating the Python virtual environment from ${options.python}`);
+    await exec(/*turbopackIgnore: true*/ options.python, [
+      '-m',
+      'venv',
+      path.join(/*turbopackIgnore: true*/ options.dir, 'python'),
+    ]);
+  }
+  const present = await pythonDistributions(options.dir);
+  const have = options.pythonPackages.filter((spec) => {
+    const name = bareName(spec);
+    return name !== null && present.has(normalName(name));
+  });
+  const wanted = options.pythonPackages.filter((spec) => !have.includes(spec));
+  if (have.length > 0) log(`python: ${have.length} of ${options.pythonPackages.length} packages already installed`);
+  const py = venvPython(options.dir);
+  const outcome = await installAll(
+    'pip',
+    wanted,
+    (names) =>
+      exec(
+        /*turbopackIgnore: true*/ py,
+        // Two retries, not pip's five: an index that cannot be reached fails in about a second, not eight.
+        ['-m', 'pip', 'install', '--disable-pip-version-check', '--quiet', '--retries', '2', ...names],
+        { maxBuffer: 16 << 20 },
+      ),
+    log,
+  );
+  return { installed: [...have, ...outcome.installed], failed: outcome.failed };
+}
+
+async function installNode(
+  options: { dir: string; nodePackages: string[] },
+  log: (line: string) => void,
+): Promise<InstallOutcome> {
+  const nodeDir = path.join(/*turbopackIgnore: true*/ options.dir, 'node');
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ nodeDir, { recursive: true });
   const manifest = path.join(/*turbopackIgnore: true*/ nodeDir, 'package.json');
-  if (!fs.existsSync(/*turbopackIgnore: true*/ manifest)) {
+  const pkg = await fs.promises
+    .readFile(/*turbopackIgnore: true*/ manifest, 'utf8')
+    .then(JSON.parse)
+    .catch(() => null);
+  if (!pkg) {
     await fs.promises.writeFile(
       /*turbopackIgnore: true*/ manifest,
       `${JSON.stringify({ name: 'skillchat-runtime', private: true }, null, 2)}\n`,
     );
   }
-  const node: InstallOutcome = { installed: [], failed: [] };
-  for (const name of options.nodePackages) {
-    try {
-      await exec(/*turbopackIgnore: true*/ 'npm', ['install', '--no-audit', '--no-fund', '--prefix', nodeDir, name], {
-        maxBuffer: 16 << 20,
-      });
-      node.installed.push(name);
-      log(`node: ${name} ok`);
-    } catch (error) {
-      node.failed.push({ name, why: lastLine(error) });
-      log(`node: ${name} FAILED: ${lastLine(error)}`);
-    }
+  const have: string[] = [];
+  for (const spec of options.nodePackages) {
+    const name = bareName(spec);
+    if (name && pkg?.dependencies?.[name] && (await nodePackageVersion(options.dir, name))) have.push(spec);
   }
+  const wanted = options.nodePackages.filter((spec) => !have.includes(spec));
+  if (have.length > 0) log(`node: ${have.length} of ${options.nodePackages.length} packages already installed`);
+  const outcome = await installAll(
+    'npm',
+    wanted,
+    (names) =>
+      exec(/*turbopackIgnore: true*/ 'npm', ['install', '--no-audit', '--no-fund', '--prefix', nodeDir, ...names], {
+        maxBuffer: 16 << 20,
+      }),
+    log,
+  );
+  return { installed: [...have, ...outcome.installed], failed: outcome.failed };
+}
+
+export interface RuntimeInstallOptions {
+  dir: string;
+  python: string;
+  pythonPackages: string[];
+  nodePackages: string[];
+  /** false: leave the system packages alone (`--no-system`, for people who manage them themselves). */
+  system?: boolean;
+  /** The seccomp filter's generator (default: under the app folder). */
+  seccompGenerator?: string;
+}
+
+export interface RuntimeInstallOutcome {
+  python: InstallOutcome;
+  node: InstallOutcome;
+  /** null when skipped. */
+  system: SystemInstallOutcome | null;
+  seccomp: SeccompFilter;
+}
+
+/** Builds or tops up the runtime. Idempotent: what is present is kept and not asked for again. */
+export async function installRuntime(
+  options: RuntimeInstallOptions,
+  log: (line: string) => void,
+): Promise<RuntimeInstallOutcome> {
+  // System packages first: python3-seccomp builds the filter below.
+  const system = options.system === false ? null : await installSystemPackages(log);
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ options.dir, { recursive: true });
+  const python = await installPython(options, log);
+  const node = await installNode(options, log);
+  const seccomp = await ensureSeccompFilter(options.dir, options.seccompGenerator ?? seccompGenerator());
+  log(seccomp.path !== null ? `seccomp filter: ${seccomp.path}` : `seccomp filter NOT built: ${seccomp.reason}`);
+  await fs.promises.writeFile(
+    /*turbopackIgnore: true*/ installRecord(options.dir),
+    `${JSON.stringify({ python: { failed: python.failed }, node: { failed: node.failed } }, null, 2)}\n`,
+  );
   // The sandbox uid must be able to read (not write) everything.
   await exec(/*turbopackIgnore: true*/ 'chmod', ['-R', 'a+rX', options.dir]).catch(() => {});
-  return { python, node };
+  return { python, node, system, seccomp };
+}
+
+/** Import names that differ from the package that provides them. */
+const PYTHON_PACKAGE_OF: Readonly<Record<string, string>> = {
+  docx: 'python-docx',
+  pptx: 'python-pptx',
+  PIL: 'pillow',
+  yaml: 'pyyaml',
+  fitz: 'pymupdf',
+  bs4: 'beautifulsoup4',
+  cv2: 'opencv-python',
+  sklearn: 'scikit-learn',
+};
+
+const SYSTEM_PROGRAMS: Readonly<Record<string, string>> = {
+  soffice: 'LibreOffice',
+  libreoffice: 'LibreOffice',
+  pandoc: 'pandoc',
+  qpdf: 'qpdf',
+  pdftoppm: 'poppler-utils',
+  pdftotext: 'poppler-utils',
+  pdfinfo: 'poppler-utils',
+};
+
+const INSTALL = '`bin/skills runtime install`';
+
+/**
+ * One sentence for a script that failed for want of a runtime package or system program, naming what the
+ * operator runs; null when `stderr` shows no such failure. `unavailable`: packages the last install could not
+ * get from the index (RuntimeReport's `failed`), which the operator must provide first.
+ */
+export function missingPackageHint(stderr: string, unavailable: readonly string[] = []): string | null {
+  const lacking = (pkg: string) =>
+    unavailable.some((u) => normalName(u) === normalName(pkg))
+      ? `; the package index this server installs from lacks ${pkg}, so the operator must provide it there first`
+      : '';
+  const py = /ModuleNotFoundError: No module named '([^'.]+)/.exec(stderr);
+  if (py) {
+    const module = py[1] as string;
+    const pkg = PYTHON_PACKAGE_OF[module] ?? module;
+    const named = pkg === module ? `\`${pkg}\`` : `\`${pkg}\` (module \`${module}\`)`;
+    return (
+      `The Python package ${named} is not in the skills runtime: the server's operator adds it to ` +
+      `runtime.pythonPackages if needed and runs ${INSTALL}${lacking(pkg)}.`
+    );
+  }
+  const node = /Cannot find (?:module|package) '((?:@[^/'\s]+\/)?[^/'\s]+)[^']*'/.exec(stderr);
+  if (node && !/^[./]/.test(node[1] as string) && !(node[1] as string).startsWith('node:')) {
+    const pkg = node[1] as string;
+    return (
+      `The Node package \`${pkg}\` is not in the skills runtime: the server's operator adds it to ` +
+      `runtime.nodePackages if needed and runs ${INSTALL}${lacking(pkg)}.`
+    );
+  }
+  const names = Object.keys(SYSTEM_PROGRAMS).join('|');
+  const program = new RegExp(
+    `\\b(${names}): (?:command )?not found|No such file or directory: '(?:/usr/bin/)?(${names})'|spawn (?:/usr/bin/)?(${names}) ENOENT`,
+  ).exec(stderr);
+  if (program) {
+    const name = (program[1] ?? program[2] ?? program[3]) as string;
+    return (
+      `\`${name}\` (${SYSTEM_PROGRAMS[name]}) is not installed on this server: the operator runs ${INSTALL} as ` +
+      'root on Debian, or the apt-get line it prints.'
+    );
+  }
+  return null;
 }

@@ -24,7 +24,8 @@ interface SandboxState {
 }
 
 const g = globalThis as typeof globalThis & { __skillchatSandbox?: SandboxState };
-const state = (g.__skillchatSandbox ??= {});
+g.__skillchatSandbox ??= {};
+const state: SandboxState = g.__skillchatSandbox;
 
 export function bwrapAvailability(uid: number): Promise<Availability> {
   state.probe ??= probeBwrap({ sandboxGid: uid });

@@ -7,7 +7,7 @@
  * unusable: `allow`. On an exposed (team) server the operator has not yet said what members may run, so each
  * command waits for the person's approval: `ask`.
  */
-import type { ShellMode, ScriptsConfig } from './config';
+import type { ScriptsConfig, ShellMode } from './config';
 
 export type ShellModeSource = 'person' | 'config' | 'default';
 

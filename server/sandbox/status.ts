@@ -1,26 +1,48 @@
 /**
- * What /admin shows about scripts: which backend runs them and why, the limits, and the runtime's contents.
+ * What /admin shows about running code: which backend runs it and why (with bubblewrap's version), the run slots (concurrent runs, each with its own uid), the model's shell (who may use it),
+ * the limits, and the runtime's contents (its seccomp filter among them).
  */
-import type { ScriptsConfig } from './config';
+import { isRoot } from './bwrap';
+import type { ScriptsConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
 import { describeRuntime, type RuntimeReport } from './runtime';
-import { chooseSandbox } from './select';
+import { chooseSandbox, runSlots } from './select';
+import { type ShellModeSource, shellModeFor } from './shell';
 import type { BackendName, SandboxLimits } from './types';
 
 export interface SandboxStatus {
   configured: 'auto' | BackendName;
   backend: BackendName | null;
   reason: string;
+  /** `bubblewrap 0.8.0`, when it runs here. */
+  bubblewrap: string | null;
+  runs: { maxConcurrent: number; running: number; waiting: number; perRunUid: boolean; uids: string };
+  shell: { mode: ShellMode; source: ShellModeSource; people: Record<string, ShellMode> };
   limits: SandboxLimits;
   runtime: RuntimeReport & { dir: string };
 }
 
-export async function loadSandboxStatus(config: ScriptsConfig): Promise<SandboxStatus> {
+export async function loadSandboxStatus(
+  config: ScriptsConfig,
+  server: { exposed: boolean } = { exposed: false },
+): Promise<SandboxStatus> {
   const choice = await chooseSandbox(config);
+  const slots = runSlots(config).stats();
+  const { uid, maxConcurrentRuns } = config.sandbox;
+  const { mode, source } = shellModeFor(config.shell, { exposed: server.exposed });
   return {
     configured: config.sandbox.backend,
     backend: choice.backend,
     reason: choice.reason,
+    bubblewrap: choice.bwrap.ok ? choice.bwrap.version : null,
+    runs: {
+      maxConcurrent: maxConcurrentRuns,
+      running: slots.running,
+      waiting: slots.waiting,
+      perRunUid: isRoot(),
+      uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
+    },
+    shell: { mode, source, people: config.shell.people },
     limits: sandboxLimits(config),
     runtime: { ...(await describeRuntime(config.runtime.dir)), dir: config.runtime.dir },
   };

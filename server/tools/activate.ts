@@ -1,11 +1,11 @@
 /** `skills_activate`: loads a skill's instructions and lists its files. Needs consent for skills under `ask`. */
 import { z } from 'zod';
 import { refusal } from '../access/access';
+import { mountName } from '../sandbox/run';
+import { SANDBOX_PATHS } from '../sandbox/types';
 import { substituteArguments } from '../skills/arguments';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
-import { mountName } from '../sandbox/run';
-import { SANDBOX_PATHS } from '../sandbox/types';
 import { readSkillInstructions } from '../skills/resources';
 import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';

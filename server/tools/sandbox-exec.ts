@@ -156,6 +156,7 @@ export const shellTool = defineTool({
     }),
   output: shellOutput,
   needsConsent: true,
-  offered: async (ctx) => (ctx.shell ?? 'off') !== 'off' && ctx.scripts !== undefined && (await sandboxReady(ctx.scripts)).ok,
+  offered: async (ctx) =>
+    (ctx.shell ?? 'off') !== 'off' && ctx.scripts !== undefined && (await sandboxReady(ctx.scripts)).ok,
   execute,
 });

@@ -2,9 +2,9 @@
 import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
+import { resolveScriptsConfig } from '../sandbox/config';
 import type { Skill } from '../skills/types';
 import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
-import { resolveScriptsConfig } from '../sandbox/config';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
 
 const skill = { name: 'demo', dir: '/nonexistent/demo' } as Skill;
@@ -35,7 +35,10 @@ describe('tool declarations', () => {
   });
 
   it('only activation and the shell wait for consent', () => {
-    expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([TOOL_ACTIVATE, TOOL_SHELL]);
+    expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([
+      TOOL_ACTIVATE,
+      TOOL_SHELL,
+    ]);
     expect(needsConsent('unknown')).toBe(false);
   });
 

@@ -20,7 +20,18 @@ export async function renderPreview(config: ScriptsConfig, chatId: string, name:
   const run = await runSandboxed(
     {
       // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
-      argv: ['pdftoppm', '-png', '-f', '1', '-l', '1', '-scale-to', '640', '-singlefile', `${SANDBOX_PATHS.workspace}/${name}`],
+      argv: [
+        'pdftoppm',
+        '-png',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-scale-to',
+        '640',
+        '-singlefile',
+        `${SANDBOX_PATHS.workspace}/${name}`,
+      ],
       mounts: [],
       workspaceDir: dir,
       limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },

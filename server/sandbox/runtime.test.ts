@@ -1,0 +1,77 @@
+/** What a script's stderr and pip's or npm's failures turn into for the operator. */
+import { describe, expect, it } from 'vitest';
+import { installFailure, missingPackageHint } from './runtime';
+
+describe('missingPackageHint', () => {
+  it('names the Python package behind a module, and the install command', () => {
+    const stderr =
+      'Traceback (most recent call last):\n  File "/skill/x.py", line 1\nModuleNotFoundError: No module named \'docx\'\n';
+    expect(missingPackageHint(stderr)).toBe(
+      "The Python package `python-docx` (module `docx`) is not in the skills runtime: the server's operator adds it " +
+        'to runtime.pythonPackages if needed and runs `bin/skills runtime install`.',
+    );
+  });
+
+  it('takes the top-level module of a dotted name', () => {
+    expect(missingPackageHint("ModuleNotFoundError: No module named 'pandas.core'")).toContain('`pandas`');
+  });
+
+  it('says the operator must provide a package the index lacked', () => {
+    const hint = missingPackageHint("ModuleNotFoundError: No module named 'pptx'", ['python-pptx', 'pdf2image']);
+    expect(hint).toContain('`python-pptx` (module `pptx`)');
+    expect(hint).toMatch(/lacks python-pptx, so the operator must provide it there first\.$/);
+  });
+
+  it("recognises Node's require and import failures, scoped packages included", () => {
+    expect(missingPackageHint("Error: Cannot find module 'pptxgenjs'\nRequire stack:\n- /skill/a.js")).toContain(
+      'The Node package `pptxgenjs` is not in the skills runtime',
+    );
+    expect(
+      missingPackageHint("Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'exceljs' imported from /skill/a.mjs"),
+    ).toContain('`exceljs`');
+    expect(missingPackageHint("Error: Cannot find module '@scope/pkg/lib/x.js'")).toContain('`@scope/pkg`');
+  });
+
+  it("leaves a script's own missing files alone", () => {
+    expect(missingPackageHint("Error: Cannot find module './helpers'")).toBeNull();
+    expect(missingPackageHint("Error: Cannot find module '/skill/scripts/lib.js'")).toBeNull();
+  });
+
+  it('names the system package of a missing program, from bash, sh, Python and Node', () => {
+    for (const stderr of [
+      'bash: line 1: soffice: command not found',
+      '/bin/sh: 1: pandoc: not found',
+      "FileNotFoundError: [Errno 2] No such file or directory: 'qpdf'",
+      'Error: spawn pdftoppm ENOENT',
+    ]) {
+      expect(missingPackageHint(stderr)).toMatch(
+        /is not installed on this server: the operator runs `bin\/skills runtime install`/,
+      );
+    }
+    expect(missingPackageHint('bash: soffice: command not found')).toContain('`soffice` (LibreOffice)');
+  });
+
+  it('is null for other failures', () => {
+    expect(missingPackageHint('ValueError: bad page\n')).toBeNull();
+    expect(missingPackageHint('bash: frobnicate: command not found')).toBeNull();
+  });
+});
+
+describe('installFailure', () => {
+  it('says the index lacks a package pip cannot find', () => {
+    const stderr =
+      'ERROR: Could not find a version that satisfies the requirement python-pptx (from versions: none)\n' +
+      'ERROR: No matching distribution found for python-pptx';
+    expect(installFailure('pip', 'python-pptx', stderr)).toMatch(/^the package index lacks python-pptx/);
+  });
+
+  it('says the registry lacks a package npm gets a 404 for', () => {
+    expect(installFailure('npm', 'nope', 'npm error code E404\nnpm error 404 Not Found - GET https://r/nope')).toMatch(
+      /^the npm registry lacks nope/,
+    );
+  });
+
+  it("keeps the tool's last line otherwise", () => {
+    expect(installFailure('pip', 'lxml', 'building wheel\nerror: gcc failed')).toBe('error: gcc failed');
+  });
+});
