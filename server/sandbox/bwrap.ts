@@ -7,7 +7,8 @@
  *   /etc/passwd, /etc/group (ro)   one synthetic line each for the run's uid (LibreOffice aborts without one)
  *   /skill (ro)  the skill whose script runs      /skills/<name> (ro)  every skill the chat activated
  *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
- *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH
+ *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH; its node_modules also at
+ *   /node_modules (ro), where ES modules' `import` finds them
  *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
  * dumps). A seccomp filter (seccomp.ts) refuses what scripts never need, nested user namespaces first.
@@ -144,7 +145,12 @@ export function bwrapArgs(
   ];
   const ids = identityFiles(root ? request.uid : (process.getuid?.() ?? 0), root ? gid : (process.getgid?.() ?? 0));
   args.push('--ro-bind', ids.passwd, '/etc/passwd', '--ro-bind', ids.group, '/etc/group');
-  if (request.runtimeDir) args.push('--ro-bind', request.runtimeDir, SANDBOX_PATHS.runtime);
+  if (request.runtimeDir) {
+    args.push('--ro-bind', request.runtimeDir, SANDBOX_PATHS.runtime);
+    // ES modules ignore NODE_PATH: `import pptxgen from 'pptxgenjs'` in /workspace/deck.mjs looks up the folders
+    // above it, and finds the runtime's packages at /node_modules.
+    args.push('--ro-bind-try', `${request.runtimeDir}/node/node_modules`, '/node_modules');
+  }
   const seccompFd = Boolean(request.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);

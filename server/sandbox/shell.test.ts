@@ -1,0 +1,89 @@
+/**
+ * The model's shell: who may use it (shell.ts), and what a command finds in the sandbox, as the document skills'
+ * own instructions expect it (python and python3, Node packages for require and import, LibreOffice).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { runCommand } from './run';
+import { runtimeInstalled } from './runtime';
+import { bwrapAvailability } from './select';
+import { shellModeFor } from './shell';
+
+const APP = path.join(import.meta.dirname, '..', '..');
+const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(APP, 'data', 'runtime');
+
+describe('shell mode', () => {
+  const shell = (file: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
+    resolveScriptsConfig({ shell: file }, '/app', '/app/data', env).shell;
+
+  it('defaults to allow on a loopback install and ask on an exposed one', () => {
+    expect(shellModeFor(shell(), { exposed: false })).toEqual({ mode: 'allow', source: 'default' });
+    expect(shellModeFor(shell(), { exposed: true })).toEqual({ mode: 'ask', source: 'default' });
+  });
+
+  it('takes the operator setting, the environment over the file, and a person override over both', () => {
+    expect(shellModeFor(shell({ mode: 'off' }), { exposed: false })).toEqual({ mode: 'off', source: 'config' });
+    expect(shellModeFor(shell({ mode: 'off' }, { SKILLCHAT_SHELL: 'allow' }), { exposed: true }).mode).toBe('allow');
+    const people = shell({ mode: 'ask', people: { 'Ada@Example.org': 'allow', 'eve@example.org': 'off' } });
+    expect(shellModeFor(people, { exposed: true, email: 'ada@example.org' })).toEqual({
+      mode: 'allow',
+      source: 'person',
+    });
+    expect(shellModeFor(people, { exposed: true, email: 'eve@example.org' }).mode).toBe('off');
+    expect(shellModeFor(people, { exposed: true, email: 'bob@example.org' }).mode).toBe('ask');
+  });
+
+  it('rejects an unknown mode in the configuration', () => {
+    expect(() => shell({ mode: 'sometimes' })).toThrow();
+  });
+});
+
+const ready = (await bwrapAvailability(100_000)).ok && (await runtimeInstalled(RUNTIME));
+let tmp: string;
+let config: ScriptsConfig;
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-shell-'));
+  config = resolveScriptsConfig({}, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe.skipIf(!ready)('commands as skills write them', () => {
+  it('python and python3 are the runtime Python; Node finds the runtime packages with require and import', async () => {
+    const r = await runCommand(
+      [
+        'python -c "import openpyxl, pypdf; print(\'py ok\')"',
+        'python3 -c "import sys; print(sys.prefix)"',
+        "node -e \"require('pptxgenjs'); console.log('require ok')\"",
+        "cat > m.mjs <<'JS'\nimport pptxgen from 'pptxgenjs';\nconsole.log('import', typeof pptxgen);\nJS",
+        'node m.mjs',
+      ].join('\n'),
+      { scripts: config, chatId: 'runtime' },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('py ok\n/opt/skillchat-runtime/python\nrequire ok\nimport function\n');
+  });
+
+  it.skipIf(!fs.existsSync('/usr/bin/soffice'))(
+    'LibreOffice converts a document inside the sandbox',
+    async () => {
+      const r = await runCommand(
+        "printf '# Title\\n\\nBody text.\\n' | pandoc -o in.docx && soffice --headless --convert-to pdf in.docx >/dev/null && pdftotext in.pdf -",
+        { scripts: config, chatId: 'office' },
+      );
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('Body text.');
+      expect(r.files.map((f) => f.name).sort()).toEqual(['in.docx', 'in.pdf']);
+    },
+    60_000,
+  );
+
+  it('a script that fails for a missing package says how to install it', async () => {
+    const r = await runCommand('python3 -c "import pdf2image_not_here"', { scripts: config, chatId: 'hint' });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.hint).toMatch(/bin\/skills runtime install/);
+  });
+});
