@@ -1,6 +1,9 @@
 /**
- * `npm start`: builds the app when there is no build or the sources are newer than it, then runs `next start` on the
- * configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST).
+ * `npm start`: builds the app when there is no build or the sources are newer than it, installs the skills runtime
+ * the first time (`bin/skills runtime install`: the document toolchain, Python and Node packages, the seccomp
+ * filter; at the same time as the build, so the first start waits for the longer of the two, not both), then runs
+ * `next start` on the configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting,
+ * SKILLCHAT_HOST). SKILLCHAT_RUNTIME_INSTALL=0 skips the runtime (scripts and the shell then say what is missing).
  * Both run under `supervise`: Ctrl-C or SIGTERM stops them and everything they started, and nothing is left behind.
  *
  * The first build takes minutes on a small machine, most of it silent: a line every few seconds says it is still
@@ -82,11 +85,28 @@ function build(): Promise<number> {
     });
 }
 
+/** The first start installs the runtime; later starts leave it to `bin/skills runtime install`, run by hand. */
+function needsRuntime(): boolean {
+  if (process.env.SKILLCHAT_RUNTIME_INSTALL === '0') return false;
+  return !fs.existsSync(path.join(config.scripts.runtime.dir, 'install.json'));
+}
+
+function installRuntime(): Promise<number> {
+  console.log('skillchat: installing the skills runtime (document toolchain, Python and Node packages) meanwhile…');
+  const prefix = (chunk: Buffer, target: NodeJS.WriteStream) => {
+    const lines = chunk.toString().split('\n').filter(Boolean);
+    target.write(lines.map((l) => `skillchat runtime: ${l}\n`).join(''));
+  };
+  return supervise(path.join(appDir, 'bin', 'skills'), ['runtime', 'install'], { cwd: appDir, onOutput: prefix });
+}
+
 if (needsBuild()) {
   console.log('skillchat: building (first start or sources changed); this takes a few minutes the first time…');
-  const status = await build();
-  if (status !== 0) process.exit(status);
 }
+const [built, runtime] = await Promise.all([needsBuild() ? build() : 0, needsRuntime() ? installRuntime() : 0]);
+if (built !== 0) process.exit(built);
+// A runtime that could not be installed is not fatal: the chat works, and scripts say what they miss.
+if (runtime !== 0) console.warn(`skillchat: the runtime install ended with status ${runtime}; see its lines above`);
 
 const { host, port } = config.server;
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
