@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial' });
 const ADMIN = { email: 'ada@example.test', password: 'ada-password-1', name: 'Ada' };
 const MEMBER = { email: 'max@example.test', password: 'max-password-1' };
 const OTHER = { email: 'mia@example.test', password: 'mia-password-1' };
-const FORM = path.join(import.meta.dirname, '..', '.skills', 'pdf-forms', 'assets', 'sample-form.pdf');
+const FORM = path.join(import.meta.dirname, '..', '.skills', 'pdf', 'assets', 'sample-form.pdf');
 
 let server: OwnServer;
 let tmp: string;

@@ -1,5 +1,5 @@
 /**
- * Files in and out of a chat: upload a PDF form, run the bundled pdf-forms skill's Python script on it in the
+ * Files in and out of a chat: upload a PDF form, run the bundled pdf skill's Python script on it in the
  * sandbox, see the artifact card with the first page previewed, download the filled PDF and check its content.
  * Needs bubblewrap and the skills runtime (`bin/skills runtime install`; `.ci/run` installs both).
  */
@@ -8,18 +8,16 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
 
-const FORM = path.join(import.meta.dirname, '..', '.skills', 'pdf-forms', 'assets', 'sample-form.pdf');
+const FORM = path.join(import.meta.dirname, '..', '.skills', 'pdf', 'assets', 'sample-form.pdf');
 
-test('upload a form, fill it with the pdf-forms skill, preview and download the result', async ({ page }) => {
+test('upload a form, fill it with the pdf skill, preview and download the result', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.openNewChat();
 
   await page.getByTestId('file-input').setInputFiles(FORM);
   await expect(page.getByTestId('composer-attachment')).toHaveAttribute('data-name', 'sample-form.pdf');
 
-  await chat.send(
-    '/pdf-forms run scripts/fill_fields.py sample-form.pdf filled.pdf "full_name=Ada Lovelace" newsletter=yes',
-  );
+  await chat.send('/pdf run scripts/fill_fields.py sample-form.pdf filled.pdf "full_name=Ada Lovelace" newsletter=yes');
   const chatId = await chat.chatId();
   await expect(chat.userMessages.last().getByTestId('attachment-chip')).toHaveAttribute('data-name', 'sample-form.pdf');
   await chat.waitForAnswer(1);

@@ -2,7 +2,6 @@
  * /admin: the script sandbox (backend and why, limits), the skills runtime (versions, packages, what the index
  * lacked), the system programs scripts call and the seccomp filter.
  */
-import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '@/server/sandbox/seccomp';
 import type { SandboxStatus } from '@/server/sandbox/status';
 
 function mb(bytes: number): string {
@@ -111,13 +110,7 @@ export function SandboxStatusCard({ status, showPaths }: { status: SandboxStatus
         ) : (
           <span className="pill pill--missing">none: {runtime.seccomp.reason}</span>
         )}{' '}
-        <span className="muted">
-          Denied (EPERM):{' '}
-          {SECCOMP_DENIED.map((name) => (SECCOMP_CONDITIONS[name] ? `${name} ${SECCOMP_CONDITIONS[name]}` : name)).join(
-            ', ',
-          )}
-          .
-        </span>
+        <span className="muted">Denied (EPERM): {status.seccompDenied.join(', ')}.</span>
       </p>
     </section>
   );

@@ -12,6 +12,7 @@ import { useChats } from '@/components/chats-context';
 import { uploadFile } from '@/components/files/api';
 import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FilesPanel } from '@/components/files/files-panel';
+import { useWorkspaceFiles } from '@/components/files/use-workspace-files';
 import {
   createChat,
   errorCodeFrom,
@@ -215,9 +216,10 @@ export function ChatView({
   useEffect(() => {
     if (status === 'ready' || status === 'error') setFilesVersion((v) => v + 1);
   }, [status]);
+  const files = useWorkspaceFiles(created ? chatId : null, filesVersion);
   const chatFiles = useMemo(
-    () => (created ? { chatId, version: filesVersion } : null),
-    [created, chatId, filesVersion],
+    () => (created ? { chatId, version: filesVersion, files } : null),
+    [created, chatId, filesVersion, files],
   );
 
   const onPickModel = useCallback(

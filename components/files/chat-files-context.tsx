@@ -1,13 +1,16 @@
 'use client';
 /**
- * Which chat the cards below belong to (tool cards get only their call), and a counter that bumps whenever the
- * chat's files may have changed (an upload, a finished answer) so the files panel reloads.
+ * Which chat the cards below belong to (tool cards get only their call), a counter that bumps whenever the chat's
+ * files may have changed (an upload, a finished answer), and the files as last listed (the panel, the chips' text
+ * states).
  */
 import { createContext, useContext } from 'react';
+import type { WorkspaceFileView } from '@/server/chat/types';
 
 export interface ChatFiles {
   chatId: string;
   version: number;
+  files: WorkspaceFileView[];
 }
 
 export const ChatFilesContext = createContext<ChatFiles | null>(null);

@@ -9,13 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pdfBytes } from '../../test/documents';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import { compatibleModel } from '../model/provider';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../model/replay-server';
+import { bwrapAvailability } from '../sandbox/select';
 import { discoverSkills } from '../skills/discovery';
 import type { Skill } from '../skills/types';
+import { saveUpload } from '../workspace/workspace';
 import { createDbChatStore } from './db-store';
 import { TITLE_INSTRUCTIONS } from './generated-title';
 import type { ChatStore } from './store';
@@ -107,12 +110,10 @@ function deps(overrides: Partial<TurnDeps['model']> = {}): TurnDeps {
 }
 
 let seq = 0;
-async function send(chatId: string, text: string, d = deps()) {
+async function send(chatId: string, text: string, d = deps(), metadata?: ChatMessage['metadata']) {
   seq += 1;
-  const response = await runChatTurn(
-    { chatId, trigger: 'submit-message', message: { id: `m${seq}`, role: 'user', parts: [{ type: 'text', text }] } },
-    d,
-  );
+  const message: ChatMessage = { id: `m${seq}`, role: 'user', parts: [{ type: 'text', text }], metadata };
+  const response = await runChatTurn({ chatId, trigger: 'submit-message', message }, d);
   expect(response.status).toBe(200);
   await response.text();
   await waitForTurn(chatId);
@@ -259,5 +260,35 @@ describe('a long chat summarised by the model', () => {
     const { answer } = await send(chat.id, 'one more commit message please', offline);
     expect(compactionOf(answer)).toEqual({ dropped: expect.any(Number) });
     expect(summaries).toBe(count);
+  });
+});
+
+const canReadPdfs = (await bwrapAvailability(65534)).ok && fs.existsSync('/usr/bin/pdftotext');
+
+describe('a document attached to a message', () => {
+  it.skipIf(!canReadPdfs)('reaches the model as its text, before the words of that message only', async () => {
+    const { chat } = await store.createChat({ id: 'with-pdf' });
+    const { scripts } = deps().config;
+    const pdf = pdfBytes(['Invoice 2041: total due 1,250 EUR.', 'Payment within 30 days.']);
+    const saved = await saveUpload(scripts.workspace.dir, chat.id, 'invoice.pdf', pdf, scripts.workspace);
+    expect(saved.ok).toBe(true);
+    const attachments = [{ name: 'invoice.pdf', size: pdf.length, mediaType: 'application/pdf' }];
+    await send(chat.id, 'what does this say?', deps(), { attachments });
+
+    const users = body(answerCalls().at(-1)!).messages.filter((m) => m.role === 'user');
+    expect(users).toHaveLength(1);
+    const sent = contentOf(users[0]!);
+    expect(sent).toMatch(/^<attached_document name="invoice.pdf" pages="2">\n/);
+    expect(sent).toContain('Invoice 2041: total due 1,250 EUR.');
+    expect(sent).toContain('Payment within 30 days.');
+    expect(sent).toMatch(/<\/attached_document>what does this say\?$/);
+    // The person's stored message is their words; the text is added to what the model is sent, turn after turn.
+    expect(textOf((await store.getMessages(chat.id)).at(-2)!)).toBe('what does this say?');
+    await send(chat.id, 'and the due date?');
+    const again = body(answerCalls().at(-1)!)
+      .messages.filter((m) => m.role === 'user')
+      .map(contentOf);
+    expect(again[0]).toContain('Invoice 2041');
+    expect(again[1]).toBe('and the due date?');
   });
 });

@@ -20,8 +20,8 @@ import {
 import { refusal as refusalOf } from '../access/access';
 import type { AccessOptions, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
-import type { ShellMode } from '../sandbox/config';
 import { AppError } from '../errors';
+import type { ShellMode } from '../sandbox/config';
 import { countTokens } from '../skills/catalog';
 import { parseInvocations } from '../skills/invocation';
 import {
@@ -33,9 +33,11 @@ import {
   SkillToolError,
 } from '../tools';
 import { TOOL_ACTIVATE } from '../tools/names';
+import { readDocument } from '../workspace/extract';
 import { listWorkspace } from '../workspace/workspace';
 import { type ActiveTurn, claimTurn, SHUTDOWN_REASON } from './active-turns';
 import { type ApprovalContext, applyApprovals, createToolApproval } from './approvals';
+import { attachDocuments } from './attached-documents';
 import { type ConversationCompaction, compactConversation, compactionNote } from './compaction';
 import { titleAfterAnswer } from './generated-title';
 import { buildInstructions } from './instructions';
@@ -86,6 +88,25 @@ export interface TurnDeps {
 export { stopTurn, waitForTurn } from './active-turns';
 
 const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';
+
+/**
+ * The documents attached to the person's messages, as text before their words (attached-documents.ts), read in the
+ * sandbox once per file. Not for the offline model: it takes the last message's text as the person's commands and
+ * paths, and a document's text must not become those.
+ */
+async function withAttachedDocuments(
+  messages: ChatMessage[],
+  deps: TurnDeps,
+  chatId: string,
+  signal: AbortSignal,
+): Promise<ChatMessage[]> {
+  const scripts = deps.config.scripts;
+  if (!scripts) return messages;
+  return attachDocuments(messages, {
+    read: (name) => readDocument(scripts, chatId, name, { signal, owner: deps.owner }),
+    contextWindow: deps.model.contextWindow,
+  });
+}
 
 /** What the answer's `data-compaction` part says; the summary text only on the turn that wrote it. */
 function compactionData({ dropped, summary, summarisedNow }: ConversationCompaction): ChatDataParts['compaction'] {
@@ -304,11 +325,16 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         return;
       }
 
-      const forModel = invocation
-        ? history.map((m, i) =>
-            i === history.length - 1 ? { ...m, parts: [{ type: 'text' as const, text: invocation.rest }] } : m,
-          )
-        : history;
+      const forModel = await withAttachedDocuments(
+        invocation
+          ? history.map((m, i) =>
+              i === history.length - 1 ? { ...m, parts: [{ type: 'text' as const, text: invocation.rest }] } : m,
+            )
+          : history,
+        deps,
+        chatId,
+        controller.signal,
+      );
       const tools = createSkillTools(ctx);
       const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const baseInstructions = (explicitSkill?: string, summary?: string) =>

@@ -5,6 +5,7 @@
  */
 import type { UIMessage } from 'ai';
 import type { ToolTypes } from '../tools';
+import type { FileTextState } from '../workspace/extract';
 
 export type {
   ActivateInput,
@@ -19,6 +20,7 @@ export type {
   ShellInput,
   ShellOutput,
 } from '../tools';
+export type { DocumentParts, FileTextState } from '../workspace/extract';
 
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
 
@@ -48,6 +50,8 @@ export interface Attachment {
 export interface WorkspaceFileView extends Attachment {
   origin: 'upload' | 'script';
   createdAt: string;
+  /** Whether the file's text was read for the model (uploads), and why not when it could not be. */
+  text?: FileTextState;
 }
 
 export type ChatDataParts = {

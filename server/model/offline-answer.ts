@@ -322,10 +322,29 @@ function describeNoTools(ctx: AnswerContext): string[] {
   return paragraphs;
 }
 
+/** What the attached documents say, as far as an excerpt goes: the offline model cannot summarise, it quotes. */
+function describeDocuments(view: PromptView): string[] {
+  return view.documents.map((d) => {
+    if (d.error) return `I could not read ${code(d.name)}: ${clip(d.error, 300)}`;
+    const size = `${d.parts ? `${d.parts}, ` : ''}${d.text.length.toLocaleString('en-US')} characters`;
+    const lines = excerpt(d.text);
+    if (lines.length === 0) return `I read ${code(d.name)} (${size}): it has no text.`;
+    return `I read ${code(d.name)} (${size}). It starts:\n\n${codeBlock(lines)}`;
+  });
+}
+
 export function composeAnswer(ctx: AnswerContext): string {
   const command = shellCommandIn(ctx.view.userText);
   const ran = ctx.view.turn.some((e) => e.toolName === TOOL_SHELL);
-  const paragraphs = ctx.view.turn.length > 0 ? describeTurn(ctx.view) : command === null ? describeNoTools(ctx) : [];
+  const documents = describeDocuments(ctx.view);
+  // With documents and nothing to do with skills, the documents are the answer: no list of unmatched skills.
+  const skillsPart =
+    ctx.view.turn.length > 0
+      ? describeTurn(ctx.view)
+      : command !== null || (documents.length > 0 && ctx.target === null)
+        ? []
+        : describeNoTools(ctx);
+  const paragraphs = [...documents, ...skillsPart];
   if (command !== null && !ran) {
     paragraphs.push(
       `I did not run ${code(clip(command, 200))}: the shell is not available in this chat (the operator's \`shell.mode\` is \`off\` for you, or no sandbox can run here; /admin says which).`,

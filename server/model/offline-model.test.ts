@@ -194,8 +194,9 @@ describe('offline model: `/name $ COMMAND` runs the command in the sandbox', () 
     expect(text).toContain('I did not run `ls -la`: the shell is not available in this chat');
   });
 
-  it('does not read the person\'s own file names from the skill', async () => {
-    const files = '\n\nworkspace_files (the chat\'s files, in /workspace for scripts): [{"name":"people.csv","size":20,"mediaType":"text/csv"}]';
+  it("does not read the person's own file names from the skill", async () => {
+    const files =
+      '\n\nworkspace_files (the chat\'s files, in /workspace for scripts): [{"name":"people.csv","size":20,"mediaType":"text/csv"}]';
     const { calls } = await run({
       messages: [user('Convert people.csv to JSON with the csv to json skill')],
       extraInstructions: files,

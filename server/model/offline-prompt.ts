@@ -39,6 +39,14 @@ export interface ActivationRecord {
   resources: string[] | undefined;
 }
 
+export interface AttachedDocument {
+  name: string;
+  text: string;
+  /** `3 pages`, `2 slides`, when the reader counted them. */
+  parts?: string;
+  error?: string;
+}
+
 export interface PromptView {
   system: string;
   /** From the `available_skills` JSON in the instructions; falls back to the activation tool's name enum. */
@@ -55,6 +63,8 @@ export interface PromptView {
   activeNames: string[];
   /** The latest user message's text. */
   userText: string;
+  /** Documents attached to the latest user message, with their text (or why it could not be read). */
+  documents: AttachedDocument[];
   /** Names of the chat's files (`workspace_files` in the instructions): the person's, not the skill's. */
   workspaceFiles: string[];
   /** How many user messages the prompt holds (1 on the first turn). */
@@ -71,7 +81,9 @@ function workspaceFilesIn(system: string): string[] {
   if (!line?.[1]) return [];
   try {
     const files: unknown = JSON.parse(line[1]);
-    return Array.isArray(files) ? files.flatMap((f) => (isRecord(f) && typeof f.name === 'string' ? [f.name] : [])) : [];
+    return Array.isArray(files)
+      ? files.flatMap((f) => (isRecord(f) && typeof f.name === 'string' ? [f.name] : []))
+      : [];
   } catch {
     return [];
   }
@@ -289,11 +301,38 @@ function collectExchanges(messages: LanguageModelV4Prompt): ToolExchange[] {
   return exchanges;
 }
 
+/** An attached document's text part (chat/attached-documents.ts): the person's file, not their words. */
+const DOCUMENT_PART = /^<attached_document name="([^"]*)"([^>]*)>\n?([\s\S]*?)\n?<\/attached_document>$/;
+
 function textOf(message: LanguageModelV4Prompt[number]): string {
   if (message.role === 'system') return message.content;
   const texts: string[] = [];
-  for (const part of message.content) if (part.type === 'text') texts.push(part.text);
+  for (const part of message.content) if (part.type === 'text' && !DOCUMENT_PART.test(part.text)) texts.push(part.text);
   return texts.join('\n');
+}
+
+const unescapeAttribute = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The documents attached to a user message, as the chat layer put them before its words. */
+function documentsOf(message: LanguageModelV4Prompt[number] | undefined): AttachedDocument[] {
+  if (message?.role !== 'user') return [];
+  return message.content.flatMap((part): AttachedDocument[] => {
+    const m = part.type === 'text' ? DOCUMENT_PART.exec(part.text) : null;
+    if (!m) return [];
+    const name = unescapeAttribute(m[1] ?? '');
+    const attributes = m[2] ?? '';
+    const content = m[3] ?? '';
+    if (/unreadable="true"/.test(attributes)) {
+      return [{ name, text: '', error: content.replace(/^The file could not be read: /, '') }];
+    }
+    const counted = /(pages|slides|sheets)="(\d+)"/.exec(attributes);
+    return [{ name, text: content, ...(counted ? { parts: `${counted[2]} ${counted[1]}` } : {}) }];
+  });
 }
 
 function stringArray(value: unknown): string[] | undefined {
@@ -423,6 +462,7 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
     activeNames,
     userText: userMessage ? textOf(userMessage) : '',
     workspaceFiles: workspaceFilesIn(system),
+    documents: documentsOf(userMessage),
     turnNumber,
     turn,
     activations,

@@ -77,6 +77,9 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
     WORKSPACE: SANDBOX_PATHS.workspace,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
+    // No network in here: installers fail at once with a message the hint recognises, not after a minute of retries.
+    npm_config_offline: 'true',
+    PIP_NO_INDEX: '1',
   };
   if (runtime) {
     env.VIRTUAL_ENV = `${rt}/python`;

@@ -1,6 +1,7 @@
 /**
- * `runSkillScript` over the real bubblewrap backend and the installed skills runtime: the bundled pdf-forms skill
- * on a real form, the interpreters by extension and shebang, and what the tool result says about produced files.
+ * `runSkillScript` over the real bubblewrap backend and the installed skills runtime: the bundled pdf skill's form
+ * scripts on a real form, the interpreters by extension and shebang, and what the tool result says about produced
+ * files.
  * Needs `bin/skills runtime install` (`.ci/run` does it); the escape cases are in server/sandbox/escape.test.ts.
  */
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { listWorkspace, saveUpload } from '../workspace/workspace';
 import { runSkillScript } from './run';
 
 const APP = path.join(import.meta.dirname, '..', '..');
-const PDF_FORMS = { name: 'pdf-forms', dir: path.join(APP, '.skills', 'pdf-forms') };
+const PDF_SKILL = { name: 'pdf', dir: path.join(APP, '.skills', 'pdf') };
 const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(APP, 'data', 'runtime');
 
 let tmp: string;
@@ -41,10 +42,10 @@ async function upload(chatId: string, file: string) {
   if (!saved.ok) throw new Error(saved.error);
 }
 
-describe.skipIf(!hasRuntime)('pdf-forms over the runtime', () => {
+describe.skipIf(!hasRuntime)("the pdf skill's form scripts over the runtime", () => {
   it('lists the fields of an uploaded form as JSON and writes the JSON file', async () => {
-    await upload('forms1', path.join(PDF_FORMS.dir, 'assets', 'sample-form.pdf'));
-    const r = await runSkillScript(PDF_FORMS, 'scripts/list_fields.py', ['sample-form.pdf', 'fields.json'], {
+    await upload('forms1', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
+    const r = await runSkillScript(PDF_SKILL, 'scripts/list_fields.py', ['sample-form.pdf', 'fields.json'], {
       chatId: 'forms1',
       scripts: config,
     });
@@ -63,17 +64,17 @@ describe.skipIf(!hasRuntime)('pdf-forms over the runtime', () => {
   });
 
   it('fills the form into a new PDF whose fields hold the values', async () => {
-    await upload('forms2', path.join(PDF_FORMS.dir, 'assets', 'sample-form.pdf'));
+    await upload('forms2', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
     const opts = { chatId: 'forms2', scripts: config };
     const fill = await runSkillScript(
-      PDF_FORMS,
+      PDF_SKILL,
       'scripts/fill_fields.py',
       ['sample-form.pdf', 'filled.pdf', 'full_name=Ada Lovelace', 'newsletter=yes'],
       opts,
     );
     expect(fill.exitCode).toBe(0);
     expect(fill.files.map((f) => [f.name, f.status])).toEqual([['filled.pdf', 'created']]);
-    const check = await runSkillScript(PDF_FORMS, 'scripts/list_fields.py', ['filled.pdf'], opts);
+    const check = await runSkillScript(PDF_SKILL, 'scripts/list_fields.py', ['filled.pdf'], opts);
     const values = Object.fromEntries(
       JSON.parse(check.stdout).fields.map((f: { name: string; value: string }) => [f.name, f.value]),
     );
@@ -81,8 +82,8 @@ describe.skipIf(!hasRuntime)('pdf-forms over the runtime', () => {
   });
 
   it('refuses an unknown field name with the real names', async () => {
-    await upload('forms3', path.join(PDF_FORMS.dir, 'assets', 'sample-form.pdf'));
-    const r = await runSkillScript(PDF_FORMS, 'scripts/fill_fields.py', ['sample-form.pdf', 'x.pdf', 'nmae=Ada'], {
+    await upload('forms3', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
+    const r = await runSkillScript(PDF_SKILL, 'scripts/fill_fields.py', ['sample-form.pdf', 'x.pdf', 'nmae=Ada'], {
       chatId: 'forms3',
       scripts: config,
     });

@@ -27,7 +27,7 @@ import { argsProblem } from './args';
 import { isRoot } from './bwrap';
 import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
-import { missingPackageHint, runtimeInstalled } from './runtime';
+import { missingPackageHint, runtimeInstalled, unavailablePackages } from './runtime';
 import { ensureSeccompFilter, type SeccompFilter } from './seccomp';
 import { chooseSandbox, createBwrapBackend, runSlots } from './select';
 import {
@@ -259,7 +259,12 @@ async function runInWorkspace(
     );
     const files = diffWorkspace(before, await scanWorkspace(dir));
     if (options.chatId) await recordScriptFiles(config.workspace.dir, options.chatId, files);
-    return toResult(sandboxed.output, files, sandboxed.startedAt, sandboxed.queuedMs, overCap);
+    const result = toResult(sandboxed.output, files, sandboxed.startedAt, sandboxed.queuedMs, overCap);
+    if (result.exitCode !== 0) {
+      const hint = missingPackageHint(result.stderr, await unavailablePackages(config.runtime.dir));
+      if (hint) result.hint = hint;
+    }
+    return result;
   } finally {
     if (throwaway) await fs.promises.rm(/*turbopackIgnore: true*/ throwaway, { recursive: true, force: true });
   }
@@ -384,10 +389,6 @@ function toResult(
     result.limit = 'workspace-limit';
     result.errorCode = 'limit-exceeded';
     result.error = overCap;
-  }
-  if (result.exitCode !== 0) {
-    const hint = missingPackageHint(output.stderr);
-    if (hint) result.hint = hint;
   }
   return result;
 }

@@ -24,6 +24,7 @@ import {
   type SystemInstallOutcome,
   type SystemToolStatus,
 } from './system-packages';
+import { SANDBOX_PATHS } from './types';
 
 const exec = promisify(execFile);
 
@@ -222,7 +223,36 @@ async function installPython(
       ),
     log,
   );
+  await retargetScripts(options.dir);
   return { installed: [...have, ...outcome.installed], failed: outcome.failed };
+}
+
+/**
+ * The venv's console scripts (`pdfplumber`, `pip`, ...) start with `#!<host runtime>/python/bin/python3`, a path the
+ * sandbox does not have (it mounts the runtime at /opt/skillchat-runtime): point them there. They are for the
+ * sandbox only; installing runs `python3 -m pip`, which needs no script.
+ */
+export async function retargetScripts(dir: string): Promise<number> {
+  const bin = path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin');
+  const hostPython = path.join(/*turbopackIgnore: true*/ bin, 'python');
+  const inside = `#!${SANDBOX_PATHS.runtime}/python/bin/python`;
+  let changed = 0;
+  for (const name of await fs.promises.readdir(/*turbopackIgnore: true*/ bin).catch(() => [] as string[])) {
+    const file = path.join(/*turbopackIgnore: true*/ bin, name);
+    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ file).catch(() => null);
+    if (!stat?.isFile() || stat.size > 1 << 20) continue;
+    const text = await fs.promises.readFile(/*turbopackIgnore: true*/ file, 'utf8').catch(() => '');
+    if (!text.startsWith(`#!${hostPython}`)) continue;
+    await fs.promises.writeFile(/*turbopackIgnore: true*/ file, inside + text.slice(2 + hostPython.length));
+    changed++;
+  }
+  return changed;
+}
+
+/** Packages the last install could not get from the index (install.json), for the hint of a run that needs one. */
+export async function unavailablePackages(dir: string): Promise<string[]> {
+  const record = await readInstallRecord(dir);
+  return [...record.python, ...record.node].map((f) => f.name);
 }
 
 async function installNode(
@@ -335,7 +365,10 @@ export function missingPackageHint(stderr: string, unavailable: readonly string[
     unavailable.some((u) => normalName(u) === normalName(pkg))
       ? `; the package index this server installs from lacks ${pkg}, so the operator must provide it there first`
       : '';
-  const py = /ModuleNotFoundError: No module named '([^'.]+)/.exec(stderr);
+  // `import x` says ModuleNotFoundError: No module named 'x'; `python -m x` says python3: No module named x.
+  const py =
+    /ModuleNotFoundError: No module named '([^'.]+)/.exec(stderr) ??
+    /python[\d.]*: No module named '?([\w-]+)'?/.exec(stderr);
   if (py) {
     const module = py[1] as string;
     const pkg = PYTHON_PACKAGE_OF[module] ?? module;
@@ -362,6 +395,16 @@ export function missingPackageHint(stderr: string, unavailable: readonly string[
     return (
       `\`${name}\` (${SYSTEM_PROGRAMS[name]}) is not installed on this server: the operator runs ${INSTALL} as ` +
       'root on Debian, or the apt-get line it prints.'
+    );
+  }
+  if (
+    /\b(ENOTCACHED|ENETUNREACH|EAI_AGAIN|Could not find a version that satisfies|NewConnectionError|Temporary failure in name resolution)\b/.test(
+      stderr,
+    )
+  ) {
+    return (
+      "The sandbox has no network, so nothing can be installed from inside it: the server's operator adds the " +
+      `package to runtime.pythonPackages or runtime.nodePackages and runs ${INSTALL}.`
     );
   }
   return null;

@@ -81,9 +81,23 @@ describe.skipIf(!ready)('commands as skills write them', () => {
     60_000,
   );
 
+  it("the runtime's console scripts run, and installing from inside fails at once with a hint", async () => {
+    const script = await runCommand('pdfplumber --help | head -1', { scripts: config, chatId: 'console' });
+    expect(script.stdout).toMatch(/^usage: pdfplumber/);
+    const pip = await runCommand('pip install some-package', { scripts: config, chatId: 'console' });
+    expect(pip.exitCode).not.toBe(0);
+    expect(pip.durationMs).toBeLessThan(15_000);
+    expect(pip.hint).toMatch(/no network/);
+    const npm = await runCommand('npm install -g some-package', { scripts: config, chatId: 'console' });
+    expect(npm.hint).toMatch(/no network/);
+    expect(npm.durationMs).toBeLessThan(15_000);
+  }, 40_000);
+
   it('a script that fails for a missing package says how to install it', async () => {
     const r = await runCommand('python3 -c "import pdf2image_not_here"', { scripts: config, chatId: 'hint' });
     expect(r.exitCode).not.toBe(0);
     expect(r.hint).toMatch(/bin\/skills runtime install/);
+    const module = await runCommand('python -m not_a_module_here', { scripts: config, chatId: 'hint' });
+    expect(module.hint).toMatch(/`not_a_module_here` is not in the skills runtime/);
   });
 });

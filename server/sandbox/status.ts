@@ -6,6 +6,7 @@ import { isRoot } from './bwrap';
 import type { ScriptsConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
 import { describeRuntime, type RuntimeReport } from './runtime';
+import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from './seccomp';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
 import type { BackendName, SandboxLimits } from './types';
@@ -18,6 +19,8 @@ export interface SandboxStatus {
   bubblewrap: string | null;
   runs: { maxConcurrent: number; running: number; waiting: number; perRunUid: boolean; uids: string };
   shell: { mode: ShellMode; source: ShellModeSource; people: Record<string, ShellMode> };
+  /** What the seccomp filter refuses, each with its condition when it has one (`clone with CLONE_NEWUSER`). */
+  seccompDenied: string[];
   limits: SandboxLimits;
   runtime: RuntimeReport & { dir: string };
 }
@@ -43,6 +46,9 @@ export async function loadSandboxStatus(
       uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
     },
     shell: { mode, source, people: config.shell.people },
+    seccompDenied: SECCOMP_DENIED.map((name) =>
+      SECCOMP_CONDITIONS[name] ? `${name} ${SECCOMP_CONDITIONS[name]}` : name,
+    ),
     limits: sandboxLimits(config),
     runtime: { ...(await describeRuntime(config.runtime.dir)), dir: config.runtime.dir },
   };

@@ -7,7 +7,7 @@ import { bwrapAvailability } from '../sandbox/select';
 import { renderPreview } from './preview';
 import { saveUpload } from './workspace';
 
-const FORM = path.join(import.meta.dirname, '..', '..', '.skills', 'pdf-forms', 'assets', 'sample-form.pdf');
+const FORM = path.join(import.meta.dirname, '..', '..', '.skills', 'pdf', 'assets', 'sample-form.pdf');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-preview-'));
 const config = resolveScriptsConfig({}, tmp, tmp, {});
 const canRun = (await bwrapAvailability(65534)).ok && fs.existsSync('/usr/bin/pdftoppm');

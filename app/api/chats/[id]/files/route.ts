@@ -1,6 +1,7 @@
 import { getApp } from '@/server/app';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
+import { readDocument, withTextStates } from '@/server/workspace/extract';
 import { safeFileName } from '@/server/workspace/names';
 import { listWorkspace, saveUpload } from '@/server/workspace/workspace';
 import { existingChat } from './chat';
@@ -11,7 +12,8 @@ type Params = { params: Promise<{ id: string }> };
 
 export const GET = handle(async (request: Request, { params }: Params) => {
   const id = await existingChat(request, params);
-  return json({ files: await listWorkspace((await getApp()).config.scripts.workspace.dir, id) });
+  const { scripts } = (await getApp()).config;
+  return json({ files: await withTextStates(scripts, id, await listWorkspace(scripts.workspace.dir, id)) });
 });
 
 // Multipart framing around the file; the body cap is the file cap plus this.
@@ -41,5 +43,7 @@ export const POST = handle(async (request: Request, { params }: Params) => {
     throw new AppError(saved.code === 'too-many' ? 'conflict:files' : 'payload_too_large:file', saved.error);
   }
   const { name: stored, size, mediaType } = saved.file;
+  // Read now, in the background: the turn that sends it finds the text kept, and the chip can say it was read.
+  void readDocument((await getApp()).config.scripts, id, stored).catch(() => {});
   return json({ file: { name: stored, size, mediaType } }, { status: 201 });
 });
