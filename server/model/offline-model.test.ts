@@ -205,6 +205,32 @@ describe('offline model: `/name $ COMMAND` runs the command in the sandbox', () 
   });
 });
 
+describe('offline model: attached documents', () => {
+  it('quotes what an attached document says instead of listing unmatched skills', async () => {
+    const message: ModelMessage = {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: '<attached_document name="report.pdf" pages="2">\nQuarterly revenue rose 12%.\nCosts fell.\n</attached_document>',
+        },
+        {
+          type: 'text',
+          text: '<attached_document name="broken.pdf" unreadable="true">The file could not be read: the PDF is damaged</attached_document>',
+        },
+        { type: 'text', text: 'what does this say?' },
+      ],
+    };
+    const { calls, text } = await run({ messages: [message] });
+    expect(calls).toEqual([]);
+    expect(text).toContain('I read `report.pdf` (2 pages, 39 characters). It starts:');
+    expect(text).toContain('Quarterly revenue rose 12%.');
+    expect(text).toContain('I could not read `broken.pdf`: the PDF is damaged');
+    expect(text).not.toContain('No skill clearly matched');
+    expect(text).not.toContain('None of the');
+  });
+});
+
 describe('offline model through streamText', () => {
   it('activates the skill a message matches, then answers from the activation', async () => {
     const { calls, text, steps, finishReason } = await run({
