@@ -6,7 +6,7 @@
  * out of everything a skill puts in front of the model.
  *
  * One exception, made by both: a single zero-width (non-)joiner between two letters outside ASCII or inside an
- * emoji sequence is visible text (Persian words, Indic conjuncts, 👩‍💻), not hidden text.
+ * emoji sequence is visible text (Persian words, Indic conjuncts, the emoji "woman technologist"), not hidden text.
  */
 import type { Diagnostic } from './types';
 
