@@ -14,10 +14,10 @@ import { checkEntries } from './entries';
 import { download, gitClone, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
-import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem, STAGING_DIR } from './types';
 import { extractZip, listZip } from './zip';
 
-export const STAGING_DIR = '.skillchat-staging';
+export { STAGING_DIR };
 
 export type InstallSource =
   | { kind: 'archive'; file: string }

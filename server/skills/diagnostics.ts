@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = [
   'name-collision',
   'watch-failed',
   'link-to-ancestor',
+  'own-folder',
   'visit-cap',
   // Names that look like another loaded skill's (confusables.ts)
   'confusable-name',
