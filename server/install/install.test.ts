@@ -331,12 +331,19 @@ describe('git and index sources', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.json`;
+    // The test server is on loopback, which URL installs may reach only when the operator allows it.
+    const local = { install: { ...LIMITS, allowHosts: ['127.0.0.1'] } };
     try {
       index = { skills: [{ ...index.skills[0]!, digest: '0'.repeat(64) }] };
-      expect(await refusal(installSkill({ kind: 'url', url }, options()))).toEqual(['digest-mismatch']);
+      expect(await refusal(installSkill({ kind: 'url', url }, options(local)))).toEqual(['digest-mismatch']);
       index = { skills: [{ ...index.skills[0]!, digest }] };
-      expect(await refusal(installSkill({ kind: 'url', url, name: 'nope' }, options()))).toEqual(['index-no-entry']);
-      const result = await installSkill({ kind: 'url', url, name: 'pdf-tools' }, options({ allowFileUrls: false }));
+      expect(await refusal(installSkill({ kind: 'url', url, name: 'nope' }, options(local)))).toEqual([
+        'index-no-entry',
+      ]);
+      const result = await installSkill(
+        { kind: 'url', url, name: 'pdf-tools' },
+        options({ ...local, allowFileUrls: false }),
+      );
       expect(result.name).toBe('pdf-tools');
     } finally {
       await new Promise((resolve) => server.close(resolve));

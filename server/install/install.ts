@@ -11,7 +11,8 @@ import type { Limits } from '../config';
 import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
-import { download, gitClone, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
+import type { Resolver } from './network';
+import { download, gitClone, type NetworkOptions, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem, STAGING_DIR } from './types';
@@ -37,6 +38,8 @@ export interface InstallOptions {
   loadedElsewhere?: (name: string) => boolean;
   /** `file:` URLs read the server's own disk: the CLI allows them, the web admin does not. */
   allowFileUrls?: boolean;
+  /** How host names are resolved for the network policy (tests); the system's resolver by default. */
+  resolve?: Resolver;
 }
 
 export interface InstallResult {
@@ -149,8 +152,12 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   if (url.protocol === 'file:' && !options.allowFileUrls) {
     throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
   }
+  const network: NetworkOptions = {
+    allowance: { allowPrivateNetworks: limits.allowPrivateNetworks, allowHosts: limits.allowHosts },
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  };
   if (kind === 'git') {
-    await gitClone(url, unpacked);
+    await gitClone(url, unpacked, network);
     await fs.promises.rm(path.join(unpacked, '.git'), { recursive: true, force: true });
     const entries = await listTree(unpacked, listingCap(limits));
     refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
@@ -158,14 +165,14 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   }
   let bytes: Buffer;
   if (kind === 'index') {
-    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes);
+    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes, network);
     if (entry.archiveUrl.protocol === 'file:' && !options.allowFileUrls) {
       throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
     }
-    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes);
+    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes, network);
     verifyDigest(bytes, entry.digest);
   } else {
-    bytes = await download(url, limits.maxDownloadBytes);
+    bytes = await download(url, limits.maxDownloadBytes, network);
   }
   return unpack({ kind: 'archive-bytes', bytes }, staging, options);
 }

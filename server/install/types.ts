@@ -4,7 +4,9 @@ import type { InstallConfig } from '../config';
 /** The staging folder inside the install root (a dot folder: discovery skips it, and never follows a link into it). */
 export const STAGING_DIR = '.skillchat-staging';
 
-export type InstallLimits = Pick<InstallConfig, 'maxFiles' | 'maxBytes' | 'maxRatio' | 'maxDownloadBytes'>;
+/** The caps, and which addresses a URL install may reach (absent: public addresses only). */
+export type InstallLimits = Pick<InstallConfig, 'maxFiles' | 'maxBytes' | 'maxRatio' | 'maxDownloadBytes'> &
+  Partial<Pick<InstallConfig, 'allowPrivateNetworks' | 'allowHosts'>>;
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'device' | 'special';
 
