@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from './config-parts';
+import { isAllowEntry } from './install/allow-entry';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import {
   resolveScriptsConfig,
@@ -63,6 +64,16 @@ const installSchema = z.strictObject({
   maxRatio: z._default(z.number().check(z.positive()), 100),
   /** Most bytes downloaded for an archive or an index. */
   maxDownloadBytes: count(20 * 1024 * 1024),
+  /**
+   * URL installs (and their redirects, and git) reach public addresses only: not loopback, private, link-local,
+   * carrier-grade NAT, multicast or metadata addresses. `true` lets them reach any address (a mirror on the LAN).
+   */
+  allowPrivateNetworks: z._default(z.boolean(), false),
+  /** Host names, addresses or CIDR ranges URL installs may reach although they are not public (`10.2.0.0/16`). */
+  allowHosts: z._default(
+    z.array(text().check(z.refine(isAllowEntry, 'must be a host name, an IP address or a CIDR range'))),
+    [],
+  ),
 });
 
 export type InstallConfig = Omit<z.infer<typeof installSchema>, 'root'> & { root: string };

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
 import { discoverSkills, walkRoots } from '../../server/skills/discovery';
+import { ownFolders } from '../../server/skills/own-folders';
 import { defaultCacheDir, openScanCache, type PersistedScanCache } from '../../server/skills/scan-cache-file';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
 import { openSnapshot, type Snapshot } from './snapshot';
@@ -72,13 +73,13 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
       kept: () => null,
       finish: async (onCold) => {
         onCold?.();
-        const result = await discoverSkills(roots, { limits: config.limits });
+        const result = await discoverSkills(roots, { limits: config.limits, ownFolders: ownFolders(config) });
         return { config, result, tokens: (_input, count) => count() };
       },
     };
   }
   const cacheDir = defaultCacheDir(env);
-  const walked = await walkRoots(roots, { limits: config.limits });
+  const walked = await walkRoots(roots, { limits: config.limits, ownFolders: ownFolders(config) });
   return {
     config,
     snapshot: (slot, key) =>

@@ -50,7 +50,7 @@ export const installCommand: Command = {
   args: '[OPTIONS] SOURCE',
   summary: 'Install a skill from an archive, a folder, a git URL or an index URL.',
   details: [
-    'SOURCE is a .zip or .skill archive, a folder, a git URL (cloned with --depth 1,\nno submodules, no hooks), an archive URL, or an index URL ending in .json\n(entries: name, description, url, digest; the sha256 digest is verified).\nArchives with absolute paths, .., links, devices, names differing only by case,\ntoo many files or bytes, or zip-bomb ratios are refused, as are skills that do\nnot validate. The skill goes to the install root (install.root, or\n~/.skillchat/skills).',
+    'SOURCE is a .zip or .skill archive, a folder, a git URL (cloned with --depth 1,\nno submodules, no hooks), an archive URL, or an index URL ending in .json\n(entries: name, description, url, digest; the sha256 digest is verified).\nArchives with absolute paths, .., links, devices, names differing only by case,\ntoo many files or bytes, or zip-bomb ratios are refused, as are skills that do\nnot validate. The skill goes to the install root (install.root, or\n~/.skillchat/skills). URLs, their redirects and git hosts must be public\naddresses unless install.allowPrivateNetworks or install.allowHosts allow more.',
   ],
   options: [
     ['--root DIR', 'Install into DIR instead of the configured install root.'],

@@ -30,3 +30,20 @@ it('warns about hidden characters in a text resource, with line and column', asy
     },
   ]);
 });
+
+it('shows a description written as instructions to the model as a warning (fixtures/instruction-like)', async () => {
+  const config = loadConfig({
+    appDir: tmp,
+    env: {
+      SKILLCHAT_DB: path.join(tmp, 'db.sqlite'),
+      SKILLCHAT_SKILL_ROOTS: path.join(import.meta.dirname, '..', 'skills', 'fixtures', 'instruction-like'),
+    },
+    home: path.join(tmp, 'home'),
+  });
+  const registry = createSkillRegistry(config);
+  const detail = await loadAdminSkill({ config, registry }, 'system-override');
+  expect(detail?.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'instruction-like-description']]);
+  // /admin's problem list reads the scan's diagnostics.
+  const scan = await registry.current();
+  expect(scan.diagnostics.filter((d) => d.code === 'instruction-like-description')).toHaveLength(6);
+});

@@ -31,6 +31,9 @@ export interface ApprovalContext {
 /** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
 export const WARNING_MARK = '⚠ ';
 
+/** Diagnostics about what the skill would put in front of the model: the person deciding should see them. */
+const WARNED_CODES: ReadonlySet<string> = new Set(['hidden-text', 'instruction-like-description']);
+
 function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
@@ -61,7 +64,7 @@ export function createToolApproval(ctx: ApprovalContext) {
     const allowedTools = skill.frontmatter['allowed-tools'];
     // Each warning is its own `⚠ ` line: the approval card shows those lines as warnings (approval.tsx).
     const warnings = skill.diagnostics
-      .filter((d) => d.code === 'hidden-text')
+      .filter((d) => WARNED_CODES.has(d.code))
       .map((d) => `\n${WARNING_MARK}${d.message}`);
     return {
       type: 'user-approval',

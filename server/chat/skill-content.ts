@@ -6,6 +6,7 @@
  */
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
+import { stripHiddenText } from '../skills/hidden-text';
 import { readSkillInstructions } from '../skills/resources';
 import type { Skill } from '../skills/types';
 import { TOOL_READ_RESOURCE } from '../tools/names';
@@ -17,9 +18,13 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Skill text is untrusted: it must not close our wrapper and speak outside it. */
-function neutraliseWrapper(body: string): string {
-  return body.replace(/<\/?(skill_content|skill_resources)\b/gi, (tag) => tag.replace('<', '&lt;'));
+/**
+ * Skill text is untrusted: it must not close our wrapper and speak outside it, nor open another block of the
+ * instructions (the summary's). Spaces inside the tag (`< /skill_content >`) read as a tag to a model too, so they
+ * are matched; hidden characters are stripped before this, so none can sit between `<` and the name.
+ */
+export function neutraliseWrapper(body: string): string {
+  return body.replace(/<(?=\s*\/?\s*(?:skill_content|skill_resources|conversation_summary)\b)/gi, '&lt;');
 }
 
 export interface SkillContentOptions {
@@ -36,7 +41,7 @@ export async function renderSkillContent(skill: Skill, options: SkillContentOpti
   const files = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
   const lines = [
     `<skill_content name="${escapeXml(skill.name)}">`,
-    neutraliseWrapper(read.body.trim()),
+    neutraliseWrapper(stripHiddenText(read.body).trim()),
     ...(read.truncated ? ['(instructions truncated)'] : []),
     '',
     `Skill directory: ${displaySkillLocation(skill, options.display)}`,

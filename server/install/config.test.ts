@@ -1,4 +1,6 @@
 /** Where installs go: the user's skillchat root by default, never the project tree; configurable. */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -15,6 +17,8 @@ describe('install config', () => {
       maxBytes: 50 * 1024 * 1024,
       maxRatio: 100,
       maxDownloadBytes: 20 * 1024 * 1024,
+      allowPrivateNetworks: false,
+      allowHosts: [],
     });
     expect(config.limits.hiddenText).toBe('warn');
   });
@@ -24,5 +28,26 @@ describe('install config', () => {
     expect(roots.install.root).toBe('/srv/a');
     const env = { SKILLCHAT_SKILL_ROOTS: '/srv/a', SKILLCHAT_INSTALL_ROOT: '~/mine' };
     expect(loadConfig({ appDir, home, env }).install.root).toBe(path.join(home, 'mine'));
+  });
+
+  it('takes network allowances from the config file, and refuses an allowHosts entry that is none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'install-config-'));
+    try {
+      const write = (install: unknown) =>
+        fs.writeFileSync(path.join(dir, 'skillchat.config.json'), JSON.stringify({ install }));
+      write({ allowPrivateNetworks: true, allowHosts: ['mirror.lan', '10.2.0.0/16', 'fd00::/8', '192.168.1.5'] });
+      expect(loadConfig({ appDir: dir, home, env: {} }).install).toMatchObject({
+        allowPrivateNetworks: true,
+        allowHosts: ['mirror.lan', '10.2.0.0/16', 'fd00::/8', '192.168.1.5'],
+      });
+      write({ allowHosts: ['10.0.0.0/33'] });
+      expect(() => loadConfig({ appDir: dir, home, env: {} })).toThrow(
+        /install\.allowHosts\.0: must be a host name, an IP address or a CIDR range/,
+      );
+      write({ allowHosts: ['http://mirror.lan/'] });
+      expect(() => loadConfig({ appDir: dir, home, env: {} })).toThrow(/must be a host name/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -41,8 +41,15 @@ function kindProblem(entry: ArchiveEntry): InstallProblem | null {
   }
 }
 
-/** Every rule an archive's entries break (empty when it may be unpacked). */
-export function checkEntries(entries: readonly ArchiveEntry[], limits: InstallLimits): InstallProblem[] {
+/**
+ * Every rule an archive's entries break (empty when it may be unpacked). `partial`: the entries are the first ones
+ * of a longer listing, so their totals are lower bounds: the caller reports the count, and bytes are "more than".
+ */
+export function checkEntries(
+  entries: readonly ArchiveEntry[],
+  limits: InstallLimits,
+  { partial = false }: { partial?: boolean } = {},
+): InstallProblem[] {
   const found: InstallProblem[] = [];
   const seen = new Map<string, string>();
   let files = 0;
@@ -84,11 +91,12 @@ export function checkEntries(entries: readonly ArchiveEntry[], limits: InstallLi
   if (found.length > LISTED_PATH_PROBLEMS) {
     listed.push(problem('more-problems', `${found.length - LISTED_PATH_PROBLEMS} more entries break the rules above`));
   }
-  if (files > limits.maxFiles) {
+  if (files > limits.maxFiles && !partial) {
     listed.push(problem('too-many-files', `${files} files; the limit is ${limits.maxFiles} (install.maxFiles)`));
   }
   if (bytes > limits.maxBytes) {
-    listed.push(problem('too-large', `Unpacks to ${bytes} bytes; the limit is ${limits.maxBytes} (install.maxBytes)`));
+    const size = `${partial ? 'more than ' : ''}${bytes} bytes`;
+    listed.push(problem('too-large', `Unpacks to ${size}; the limit is ${limits.maxBytes} (install.maxBytes)`));
   }
   if (
     bytes >= RATIO_FLOOR_BYTES &&

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as yauzl from 'yauzl';
 import { DEFAULT_LIMITS } from '../config';
 import { exportSkill } from './export';
-import { type InstallOptions, installSkill, STAGING_DIR, uninstallSkill } from './install';
+import { type InstallOptions, installSkill, uninstallSkill } from './install';
 import { makeZip, renameEntry, skillMd, type ZipItem } from './test-zip';
 import { InstallError } from './types';
 
@@ -43,11 +43,10 @@ async function refusal(run: Promise<unknown>): Promise<string[]> {
   return (error as InstallError).problems.map((p) => p.code);
 }
 
+/** A refused install leaves the install root as it was: no skill folder, and no staging area, not even empty. */
 function nothingLeftBehind() {
-  const left = fs.existsSync(root) ? fs.readdirSync(root).filter((n) => n !== STAGING_DIR) : [];
+  const left = fs.existsSync(root) ? fs.readdirSync(root) : [];
   expect(left).toEqual([]);
-  const staging = path.join(root, STAGING_DIR);
-  if (fs.existsSync(staging)) expect(fs.readdirSync(staging)).toEqual([]);
 }
 
 const GOOD: ZipItem[] = [
@@ -60,7 +59,14 @@ describe('installing an archive', () => {
     const result = await installZip(GOOD);
     expect(result).toMatchObject({ name: 'pdf-tools', applied: true, replaced: false });
     expect(fs.readFileSync(path.join(root, 'pdf-tools', 'references', 'guide.md'), 'utf8')).toBe('# Guide\n');
-    expect(fs.readdirSync(path.join(root, STAGING_DIR))).toEqual([]);
+    expect(fs.readdirSync(root)).toEqual(['pdf-tools']); // no staging area left, not even empty
+  });
+
+  it('installs side by side: one install removing the empty staging area does not break another', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `skill-${i}`);
+    const zips = await Promise.all(names.map((n) => makeZip([{ name: `${n}/SKILL.md`, content: skillMd(n) }])));
+    await Promise.all(zips.map((bytes) => installSkill({ kind: 'archive-bytes', bytes }, options())));
+    expect(fs.readdirSync(root).sort()).toEqual(names);
   });
 
   it('accepts SKILL.md at the top level and names the folder after the skill', async () => {
@@ -127,6 +133,36 @@ describe('archive rejections', () => {
   it('too many files', async () => {
     const items = [...GOOD, ...Array.from({ length: 3 }, (_, i) => ({ name: `pdf-tools/f${i}.txt`, content: 'x' }))];
     expect(await refusal(installZip(items, { install: { ...LIMITS, maxFiles: 4 } }))).toEqual(['too-many-files']);
+    nothingLeftBehind();
+  });
+
+  it('a 5,001-entry zip is refused with its real count, not the length of the listing', async () => {
+    const items = [...GOOD, ...Array.from({ length: 4999 }, (_, i) => ({ name: `pdf-tools/f${i}.txt`, content: '' }))];
+    const run = installZip(items, { install: { ...LIMITS, maxFiles: 1000 } });
+    const error = (await run.catch((e: unknown) => e)) as InstallError;
+    expect(error.problems).toEqual([
+      {
+        code: 'too-many-files',
+        message: '5001 entries (files and folders); the limit is 1000 files (install.maxFiles)',
+      },
+    ]);
+    nothingLeftBehind();
+  });
+
+  it('a folder with more files than the listing reads says "at least"', async () => {
+    const src = path.join(tmp, 'src', 'many');
+    fs.mkdirSync(src, { recursive: true });
+    fs.writeFileSync(path.join(src, 'SKILL.md'), skillMd('many'));
+    for (let i = 0; i < 4; i++) {
+      fs.mkdirSync(path.join(src, `d${i}`));
+      for (let j = 0; j < 40; j++) fs.writeFileSync(path.join(src, `d${i}`, `f${j}.txt`), '');
+    }
+    const run = installSkill({ kind: 'folder', dir: src }, options({ install: { ...LIMITS, maxFiles: 5 } }));
+    const error = (await run.catch((e: unknown) => e)) as InstallError;
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'At least 125 files and folders; the limit is 5 files (install.maxFiles)',
+    ]);
+    nothingLeftBehind();
   });
 
   it('too many bytes', async () => {
@@ -218,7 +254,7 @@ describe('update, uninstall, export', () => {
   it('uninstalls only folders in the install root', async () => {
     await installZip(GOOD);
     await uninstallSkill(root, 'pdf-tools');
-    expect(fs.existsSync(path.join(root, 'pdf-tools'))).toBe(false);
+    expect(fs.readdirSync(root)).toEqual([]);
     expect(await refusal(uninstallSkill(root, 'pdf-tools'))).toEqual(['not-installed']);
     expect(await refusal(uninstallSkill(root, '../skills'))).toEqual(['invalid-name']);
   });
@@ -295,12 +331,19 @@ describe('git and index sources', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.json`;
+    // The test server is on loopback, which URL installs may reach only when the operator allows it.
+    const local = { install: { ...LIMITS, allowHosts: ['127.0.0.1'] } };
     try {
       index = { skills: [{ ...index.skills[0]!, digest: '0'.repeat(64) }] };
-      expect(await refusal(installSkill({ kind: 'url', url }, options()))).toEqual(['digest-mismatch']);
+      expect(await refusal(installSkill({ kind: 'url', url }, options(local)))).toEqual(['digest-mismatch']);
       index = { skills: [{ ...index.skills[0]!, digest }] };
-      expect(await refusal(installSkill({ kind: 'url', url, name: 'nope' }, options()))).toEqual(['index-no-entry']);
-      const result = await installSkill({ kind: 'url', url, name: 'pdf-tools' }, options({ allowFileUrls: false }));
+      expect(await refusal(installSkill({ kind: 'url', url, name: 'nope' }, options(local)))).toEqual([
+        'index-no-entry',
+      ]);
+      const result = await installSkill(
+        { kind: 'url', url, name: 'pdf-tools' },
+        options({ ...local, allowFileUrls: false }),
+      );
       expect(result.name).toBe('pdf-tools');
     } finally {
       await new Promise((resolve) => server.close(resolve));

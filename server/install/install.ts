@@ -11,13 +11,12 @@ import type { Limits } from '../config';
 import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
-import { download, gitClone, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
+import type { Resolver } from './network';
+import { download, gitClone, type NetworkOptions, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
-import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem, STAGING_DIR } from './types';
 import { extractZip, listZip } from './zip';
-
-export const STAGING_DIR = '.skillchat-staging';
 
 export type InstallSource =
   | { kind: 'archive'; file: string }
@@ -39,6 +38,8 @@ export interface InstallOptions {
   loadedElsewhere?: (name: string) => boolean;
   /** `file:` URLs read the server's own disk: the CLI allows them, the web admin does not. */
   allowFileUrls?: boolean;
+  /** How host names are resolved for the network policy (tests); the system's resolver by default. */
+  resolve?: Resolver;
 }
 
 export interface InstallResult {
@@ -52,19 +53,50 @@ export interface InstallResult {
   diagnostics: Diagnostic[];
 }
 
+function errnoCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
 async function makeStaging(root: string): Promise<string> {
   await fs.promises.mkdir(root, { recursive: true });
   const base = path.join(root, STAGING_DIR);
-  await fs.promises.mkdir(base, { recursive: true, mode: 0o700 });
   const staging = path.join(base, randomUUID());
-  await fs.promises.mkdir(staging, { mode: 0o700 });
-  return staging;
+  // Another install that just finished removes `base` when it is empty, possibly between our two mkdirs: try again.
+  for (let attempt = 1; ; attempt++) {
+    await fs.promises.mkdir(base, { recursive: true, mode: 0o700 });
+    try {
+      await fs.promises.mkdir(staging, { mode: 0o700 });
+      return staging;
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT' || attempt >= 5) throw error;
+    }
+  }
 }
 
-function refuseBadEntries(entries: ArchiveEntry[], limits: InstallLimits, truncated: boolean): void {
-  const problems = checkEntries(entries, limits);
-  if (truncated && !problems.some((p) => p.code === 'too-many-files')) {
-    problems.push(problem('too-many-files', `More than ${limits.maxFiles} files (install.maxFiles)`));
+/** Removes one install's staging folder, and the staging area too once no other install is using it. */
+async function removeStaging(staging: string): Promise<void> {
+  await fs.promises.rm(staging, { recursive: true, force: true });
+  await fs.promises.rmdir(path.dirname(staging)).catch((error: unknown) => {
+    // ENOTEMPTY/EEXIST: another install is under way; ENOENT: it already went.
+    if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) throw error;
+  });
+}
+
+/**
+ * How much of the source was listed: all of it, or the first entries of `total` (a zip's central directory says
+ * how many it has) or of an unknown number (a folder is not walked past the cap).
+ */
+type Listed = { truncated: false } | { truncated: true; total?: number };
+
+function refuseBadEntries(entries: ArchiveEntry[], limits: InstallLimits, listed: Listed): void {
+  const problems = checkEntries(entries, limits, { partial: listed.truncated });
+  if (listed.truncated) {
+    // The listing stopped at the cap, so its own count of files is not the archive's: say what is known.
+    const count =
+      listed.total !== undefined
+        ? `${listed.total} entries (files and folders)`
+        : `At least ${entries.length} files and folders`;
+    problems.push(problem('too-many-files', `${count}; the limit is ${limits.maxFiles} files (install.maxFiles)`));
   }
   if (problems.length > 0) throw new InstallError('invalid', problems);
 }
@@ -77,7 +109,11 @@ function listingCap(limits: InstallLimits): number {
 async function unpackArchive(file: string, unpacked: string, limits: InstallLimits): Promise<ArchiveEntry[]> {
   const listing = await listZip(file, listingCap(limits));
   try {
-    refuseBadEntries(listing.entries, limits, listing.truncated);
+    refuseBadEntries(
+      listing.entries,
+      limits,
+      listing.truncated ? { truncated: true, total: listing.total } : { truncated: false },
+    );
   } catch (error) {
     listing.zipfile.close();
     throw error;
@@ -107,7 +143,7 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   }
   if (source.kind === 'folder') {
     const entries = await listTree(path.resolve(source.dir), listingCap(limits), new Set(['.git']));
-    refuseBadEntries(entries, limits, entries.length > listingCap(limits));
+    refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
     await fs.promises.mkdir(unpacked, { mode: 0o755 });
     await copyTree(path.resolve(source.dir), entries, unpacked);
     return entries;
@@ -116,23 +152,27 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   if (url.protocol === 'file:' && !options.allowFileUrls) {
     throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
   }
+  const network: NetworkOptions = {
+    allowance: { allowPrivateNetworks: limits.allowPrivateNetworks, allowHosts: limits.allowHosts },
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  };
   if (kind === 'git') {
-    await gitClone(url, unpacked);
+    await gitClone(url, unpacked, network);
     await fs.promises.rm(path.join(unpacked, '.git'), { recursive: true, force: true });
     const entries = await listTree(unpacked, listingCap(limits));
-    refuseBadEntries(entries, limits, entries.length > listingCap(limits));
+    refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
     return entries;
   }
   let bytes: Buffer;
   if (kind === 'index') {
-    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes);
+    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes, network);
     if (entry.archiveUrl.protocol === 'file:' && !options.allowFileUrls) {
       throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
     }
-    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes);
+    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes, network);
     verifyDigest(bytes, entry.digest);
   } else {
-    bytes = await download(url, limits.maxDownloadBytes);
+    bytes = await download(url, limits.maxDownloadBytes, network);
   }
   return unpack({ kind: 'archive-bytes', bytes }, staging, options);
 }
@@ -192,7 +232,7 @@ export async function installSkill(source: InstallSource, options: InstallOption
       try {
         await fs.promises.rename(staged.dir, target);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = errnoCode(error);
         if (code === 'ENOTEMPTY' || code === 'EEXIST') {
           throw new InstallError('conflict', [
             problem('already-installed', `"${staged.name}" was installed meanwhile`),
@@ -203,7 +243,7 @@ export async function installSkill(source: InstallSource, options: InstallOption
     }
     return { ...result, applied: true };
   } finally {
-    await fs.promises.rm(staging, { recursive: true, force: true });
+    await removeStaging(staging);
   }
 }
 
@@ -228,7 +268,7 @@ export async function uninstallSkill(root: string, name: string): Promise<void> 
   try {
     await fs.promises.rename(target, path.join(staging, name));
   } finally {
-    await fs.promises.rm(staging, { recursive: true, force: true });
+    await removeStaging(staging);
   }
 }
 

@@ -1,13 +1,23 @@
 /**
  * Getting a source onto disk, only on an admin's explicit request: a git repository (the system `git`, shallow, no
  * submodules, no hooks), an archive URL, or an index (`index.json`) whose entry's archive must match its sha256
- * digest. Downloads are capped at `install.maxDownloadBytes` and time out; nothing here runs at start-up.
+ * digest. Downloads are capped at `install.maxDownloadBytes` and time out; nothing here runs at start-up. Every
+ * host is checked against the network policy first (network.ts: public addresses only unless the operator allows
+ * more), and downloads connect to the address that was checked.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import { z } from 'zod';
+import { bareHost, checkHost, fetchChecked, type NetworkAllowance, type Resolver } from './network';
 import { InstallError, problem } from './types';
+
+/** What the network policy needs: the operator's allowance, and (tests) a resolver. */
+export interface NetworkOptions {
+  allowance: NetworkAllowance;
+  resolve?: Resolver;
+}
 
 const GIT_TIMEOUT_MS = 120_000;
 const FETCH_TIMEOUT_MS = 60_000;
@@ -48,15 +58,35 @@ export function parseSourceUrl(raw: string): { url: URL; kind: UrlKind } {
 }
 
 /**
- * `git clone --depth 1` into `dest`. Hooks are pointed at /dev/null, submodules are not fetched, `ext::` and other
- * command transports are refused, and git never prompts (a private repository fails instead of hanging).
+ * What git is told so it reaches only the checked address: only the URL's own transport (`protocol.allow=never`
+ * then that one: no `ext::`, no switch to another scheme), no redirects (a redirect would be a host nobody
+ * checked), and for http(s) the host pinned to the checked address (`http.curloptResolve`, git 2.37 and later;
+ * older versions ignore it and are only checked). ssh resolves the name itself: checked, not pinned.
  */
-export function gitClone(url: URL, dest: string): Promise<void> {
+async function gitNetworkArgs(url: URL, network: NetworkOptions): Promise<string[]> {
+  const scheme = url.protocol.replace(/:$/, '');
+  const args = ['-c', 'protocol.allow=never', '-c', `protocol.${scheme}.allow=always`];
+  if (scheme === 'file') return args;
+  const pinned = await checkHost(url.hostname, network.allowance, network.resolve);
+  args.push('-c', 'http.followRedirects=false');
+  if (scheme === 'https' || scheme === 'http') {
+    const port = url.port || (scheme === 'https' ? '443' : '80');
+    const address = net.isIPv6(pinned.address) ? `[${pinned.address}]` : pinned.address;
+    args.push('-c', `http.curloptResolve=${bareHost(url.hostname)}:${port}:${address}`);
+  }
+  return args;
+}
+
+/**
+ * `git clone --depth 1` into `dest`. Hooks are pointed at /dev/null, submodules are not fetched, only the URL's
+ * transport is allowed (no `ext::` or other command transports), redirects are not followed, the host is checked
+ * and pinned (`gitNetworkArgs`), and git never prompts (a private repository fails instead of hanging).
+ */
+export async function gitClone(url: URL, dest: string, network: NetworkOptions): Promise<void> {
   const args = [
+    ...(await gitNetworkArgs(url, network)),
     '-c',
     'core.hooksPath=/dev/null',
-    '-c',
-    'protocol.ext.allow=never',
     '-c',
     'core.symlinks=true', // links are checked out as links, so the tree check sees and refuses them
     'clone',
@@ -96,39 +126,24 @@ export function gitClone(url: URL, dest: string): Promise<void> {
   });
 }
 
-/** The bytes at `url`, at most `maxBytes` (`file:` reads a local file, for tests and air-gapped mirrors). */
-export async function download(url: URL, maxBytes: number): Promise<Buffer> {
+/**
+ * The bytes at `url`, at most `maxBytes` (`file:` reads a local file, for tests and air-gapped mirrors). http(s)
+ * goes through `fetchChecked`: each hop's host checked, the connection pinned, redirects followed by hand.
+ */
+export async function download(url: URL, maxBytes: number, network: NetworkOptions): Promise<Buffer> {
   if (url.protocol === 'file:') {
     const stat = await fs.promises.stat(url).catch(() => null);
     if (!stat?.isFile()) throw new InstallError('fetch', [problem('fetch-failed', `No such file: ${url.pathname}`)]);
     if (stat.size > maxBytes) throw tooBig(maxBytes);
     return fs.promises.readFile(url);
   }
-  let response: Response;
-  try {
-    response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-  } catch (error) {
-    throw new InstallError('fetch', [
-      problem('fetch-failed', `Could not fetch ${url.href}: ${(error as Error).message}`),
-    ]);
-  }
-  if (!response.ok || !response.body) {
-    throw new InstallError('fetch', [problem('fetch-failed', `${url.href} answered ${response.status}`)]);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooBig(maxBytes);
-    }
-    chunks.push(Buffer.from(value));
-  }
-  return Buffer.concat(chunks);
+  return fetchChecked(url, {
+    maxBytes,
+    allowance: network.allowance,
+    timeoutMs: FETCH_TIMEOUT_MS,
+    ...(network.resolve ? { resolve: network.resolve } : {}),
+    tooBig: () => tooBig(maxBytes),
+  });
 }
 
 function tooBig(maxBytes: number): InstallError {
@@ -154,8 +169,9 @@ export async function resolveIndexEntry(
   indexUrl: URL,
   name: string | undefined,
   maxBytes: number,
+  network: NetworkOptions,
 ): Promise<{ archiveUrl: URL; digest: string }> {
-  const bytes = await download(indexUrl, maxBytes);
+  const bytes = await download(indexUrl, maxBytes, network);
   let raw: unknown;
   try {
     raw = JSON.parse(bytes.toString('utf8'));

@@ -35,6 +35,8 @@ export interface ZipListing {
   entries: Array<ArchiveEntry & { raw: yauzl.Entry }>;
   /** Entries past the listing cap, counted but not kept. */
   truncated: boolean;
+  /** Every entry the central directory declares (yauzl reads exactly that many), `__MACOSX/` ones included. */
+  total: number;
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
@@ -89,7 +91,7 @@ export async function listZip(file: string, cap: number): Promise<ZipListing> {
       problem('not-a-zip', `The zip archive is damaged: ${(error as Error).message}`),
     ]);
   }
-  return { zipfile, entries, truncated };
+  return { zipfile, entries, truncated, total: zipfile.entryCount };
 }
 
 /** Counts bytes through the stream and stops past `limit`: the second line of defence after the declared sizes. */

@@ -5,6 +5,7 @@
  * - `$ARGUMENTS`, `$1`..`$9` in the instructions: replaced with what followed `/name` when the skill is invoked.
  * skills-ref rejects both fields as unexpected, so `bin/skills validate` still does; the app shows them as `info`.
  */
+import { stripHiddenText } from './hidden-text';
 
 /**
  * Splits invocation text into arguments: whitespace separates, and "double" or 'single' quotes keep spaces inside
@@ -36,11 +37,14 @@ export function substituteArguments(instructions: string, rawArguments: string):
   );
 }
 
-/** The description the catalog shows: `when_to_use` appended when the skill has one. */
+/**
+ * The description the catalog shows: `when_to_use` appended when the skill has one, without hidden characters (the
+ * budgeted catalog, the authoring preview and the trigger check all start from this text).
+ */
 export function catalogDescription(skill: { description: string; frontmatter?: { when_to_use?: string } }): string {
   const when = skill.frontmatter?.when_to_use?.trim();
-  if (!when) return skill.description;
-  return `${skill.description.replace(/[\s.]*$/, '')}. ${when}`;
+  if (!when) return stripHiddenText(skill.description);
+  return stripHiddenText(`${skill.description.replace(/[\s.]*$/, '')}. ${when}`);
 }
 
 /** The slash menu's label after the name: the `argument-hint`, or nothing. */

@@ -11,6 +11,7 @@ import {
 } from './budget';
 import { countTokens, renderCatalog } from './catalog';
 import { compareNames } from './match';
+import { HIDDEN_CHARACTER, hiddenTextSkill } from './testing';
 
 interface Block {
   available_skills: Array<{ name: string; description: string }>;
@@ -231,5 +232,21 @@ describe('buildBudgetedCatalog', () => {
     const a = buildBudgetedCatalog(many, options);
     const b = buildBudgetedCatalog([...many].reverse(), options);
     expect(b.catalog).toBe(a.catalog);
+  });
+});
+
+describe('hidden characters', () => {
+  it('never reach the block, whole or shortened, and count for nothing', async () => {
+    const skill = await hiddenTextSkill();
+    const many = [skill, ...skills(40, 400)];
+    const whole = buildBudgetedCatalog([skill], { budgetTokens: DEFAULT_BUDGET_TOKENS });
+    expect(whole.catalog).not.toMatch(HIDDEN_CHARACTER);
+    expect(parse(whole.catalog).available_skills[0]!.description).toBe('Formats dates.');
+    const shortened = buildBudgetedCatalog(many, { budgetTokens: 2500 });
+    expect(shortened.shortened).toBeGreaterThan(0);
+    expect(shortened.catalog).not.toMatch(HIDDEN_CHARACTER);
+    const leftOut = buildBudgetedCatalog(many, { budgetTokens: 600, relevanceText: 'format dates' });
+    expect(leftOut.listed).toContain('tag-description');
+    expect(leftOut.catalog).not.toMatch(HIDDEN_CHARACTER);
   });
 });

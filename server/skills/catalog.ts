@@ -7,6 +7,7 @@
 // (measured: cold 274 ms, warm file cache 139 ms on a 2-core machine). Modules that only need the catalog order
 // import `compareNames` from ./match, not from here.
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { stripHiddenText } from './hidden-text';
 import { compareNames } from './match';
 
 export interface CatalogEntry {
@@ -14,10 +15,13 @@ export interface CatalogEntry {
   description: string;
 }
 
-/** `{"available_skills":[{"name":"...","description":"..."}]}`, sorted by name (code-point order). */
+/**
+ * `{"available_skills":[{"name":"...","description":"..."}]}`, sorted by name (code-point order). Hidden characters
+ * are taken out here as well as in `catalogDescription`: this is the last step before the prompt for every caller.
+ */
 export function renderCatalog(skills: ReadonlyArray<CatalogEntry>): string {
   const entries = skills
-    .map(({ name, description }) => ({ name, description }))
+    .map(({ name, description }) => ({ name: stripHiddenText(name), description: stripHiddenText(description) }))
     .sort((a, b) => compareNames(a.name, b.name) || compareNames(a.description, b.description));
   return JSON.stringify({ available_skills: entries });
 }

@@ -1,8 +1,9 @@
 /**
  * Lookalike skill names: a folder named `cоmmit-message` (Cyrillic `о`) sat beside the real `commit-message` in the
- * slash menu with no warning. Two checks from Unicode UTS #39:
- * - confusable: two loaded names with the same skeleton (NFD, then confusables.txt's mapping via `unhomoglyph`, then
- *   NFD again) but different text;
+ * slash menu with no warning, and so did `pr0be` (a zero) beside `probe`. Two checks from Unicode UTS #39:
+ * - confusable: two loaded names with the same key but different text. The key is the UTS #39 skeleton (NFD, then
+ *   confusables.txt's mapping via `unhomoglyph`, then NFD again), which already makes `m` look like `rn` and `1`
+ *   like `l`, folded further for the ASCII swaps confusables.txt leaves apart (`lookalikeKey`);
  * - mixed script: one name mixing letters of scripts people do not mix (Latin with Cyrillic, say). Han with
  *   Hiragana/Katakana (Japanese), Hangul or Bopomofo is a normal mix.
  * Both are warnings on the skill (`confusable-name`, `mixed-script-name`): the skill still loads, and /admin and the
@@ -27,6 +28,20 @@ export function skeleton(text: string): string {
     skeletons.set(text, key);
   }
   return key;
+}
+
+/**
+ * The swaps people make in ASCII names, on top of the skeleton: `0`/`o` (the skeleton maps `0` to `O`, apart from
+ * `o`), `5`/`s` and `vv`/`w`. Deliberately left out, to keep warnings for names that are really different:
+ * - `i` against `l`/`1`: the dot tells them apart in lowercase, and real words differ by just that (mail/mall,
+ *   fail/fall), so `tool-vi` and `tool-v1` are not flagged; `l` and `1` are (the skeleton's own mapping);
+ * - other digits (`2`/`z`, `3`/`e`, `8`/`b`): `v2`, `s3`, `k8s` are names, not disguises; digits that are not
+ *   swapped for a letter never matter, so `api-v1` and `api-v2` stay two names;
+ * - `cl`/`d`, `nn`/`m`: they would join ordinary words (`clone`/`done`).
+ * Names are lowercase (the validator requires it), so folding case only merges what the skeleton upper-cased.
+ */
+export function lookalikeKey(text: string): string {
+  return skeleton(text).toLowerCase().replace(/0/g, 'o').replace(/5/g, 's').replace(/vv/g, 'w');
 }
 
 /** Scripts named in messages; a letter of any other script is reported as "other". */
@@ -81,10 +96,11 @@ export function isMixedScript(text: string): boolean {
   return !scripts.every((s) => CJK.has(s));
 }
 
-/** `U+043E (Cyrillic)`: how a character is told apart from its lookalike. */
+/** `U+043E (Cyrillic)`, `U+0030 (digit)`: how a character is told apart from its lookalike. */
 function describeChar(char: string): string {
   const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  return `U+${code} (${(scriptOf(char) ?? 'Common').replace(/_/g, ' ')})`;
+  const kind = /^\p{Nd}$/u.test(char) ? 'digit' : (scriptOf(char) ?? 'Common').replace(/_/g, ' ');
+  return `U+${code} (${kind})`;
 }
 
 /** The characters where two same-length names differ, each side described; empty when the lengths differ. */
@@ -107,7 +123,7 @@ function differences(text: string, other: string): { ours: string[]; theirs: str
  * slash menu shows them to anyone.
  */
 export function lookalikeDiagnostics(skills: readonly Skill[]): Map<string, Diagnostic[]> {
-  const keys = skills.map((s) => skeleton(s.name));
+  const keys = skills.map((s) => lookalikeKey(s.name));
   const bySkeleton = new Map<string, string[]>();
   keys.forEach((key, i) => {
     const names = bySkeleton.get(key);

@@ -17,6 +17,7 @@ export const DIAGNOSTIC_CODES = [
   'name-collision',
   'watch-failed',
   'link-to-ancestor',
+  'own-folder',
   'visit-cap',
   // Names that look like another loaded skill's (confusables.ts)
   'confusable-name',
@@ -34,9 +35,11 @@ export const DIAGNOSTIC_CODES = [
   'metadata-not-mapping',
   'extension-not-string',
   'extension-not-boolean',
-  // Recognised extension fields (extensions.ts) and hidden characters (hidden-text.ts)
+  // Recognised extension fields (extensions.ts), hidden characters (hidden-text.ts), a description written as
+  // instructions to the model (instruction-like.ts)
   'extension-fields',
   'hidden-text',
+  'instruction-like-description',
   // Frontmatter (frontmatter.ts, frontmatter-fast.ts)
   'frontmatter-missing',
   'frontmatter-unclosed',

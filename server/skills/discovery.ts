@@ -10,6 +10,7 @@
 import fs from 'node:fs/promises';
 import type { Limits } from '../config';
 import { resolveCollisions } from './collisions';
+import { type OwnFolder, ownFoldersFor, resolveOwnFolders } from './own-folders';
 import { type CacheEntry, createScanCache, loadCandidates, type ScanCache, type SkillLoader } from './scan-cache';
 import { loadSkill } from './skill-file';
 import type { Diagnostic, DiscoveryResult, SkillRoot } from './types';
@@ -28,6 +29,11 @@ export interface DiscoverOptions {
    * Without it every folder is listed and every skill file stat'ed again (a full rescan).
    */
   changed?: Iterable<string>;
+  /**
+   * The app's own folders (`ownFolders(config)`): never walked into. The registry and the CLI pass them; a bare
+   * call (a test, the bench) scans the roots as given.
+   */
+  ownFolders?: readonly OwnFolder[];
 }
 
 /** Stats a root: missing roots are reported, not errors; a file where a folder should be is a warning. */
@@ -114,15 +120,18 @@ export async function walkRoots(roots: readonly SkillRoot[], options: DiscoverOp
   const limitsKey = JSON.stringify(limits);
 
   const inspected = await Promise.all(roots.map(inspectRoot));
-  // Walks are reused only for the same roots and limits; `changed` without a previous walk is a full scan.
-  const walkKey = JSON.stringify({ roots, limits: limitsKey });
+  const own = await resolveOwnFolders(options.ownFolders ?? []);
+  // Walks are reused only for the same roots, limits and own folders; `changed` without a previous walk is a full scan.
+  const walkKey = JSON.stringify({ roots, limits: limitsKey, own });
   const reusable = cache.walk?.key === walkKey ? cache.walk.roots : null;
   const changes = options.changed && reusable ? changeSet(options.changed) : null;
   const budgets = roots.map(() => ({ visited: 0, capped: false }));
   const walked = await Promise.all(
     roots.map(async (root, i) => {
       if (!inspected[i]!.isDir) return null;
-      const ctx = { limits, changes, rootAncestors: await rootAncestors(root.path), budget: budgets[i]! };
+      const rootReal = await fs.realpath(root.path).catch(() => null);
+      const ownFolders = ownFoldersFor(rootReal, own);
+      const ctx = { limits, changes, rootAncestors: await rootAncestors(root.path), ownFolders, budget: budgets[i]! };
       // A walk the cap cut short is not a picture of the root: the next scan starts afresh.
       const previousRoot = cache.walk?.capped?.[i] ? undefined : (reusable?.[i] ?? undefined);
       return walk(ctx, i, root, root.path, '', 0, new Set(), { real: null, linked: false }, previousRoot);

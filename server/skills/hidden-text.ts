@@ -2,7 +2,11 @@
  * Hidden-text scan: characters a person reading SKILL.md (or a text resource) in an editor or on GitHub does not
  * see, but a model reads. Unicode tag characters (U+E0000-U+E007F) can spell out a whole instruction invisibly;
  * bidi overrides reorder what is shown; zero-width characters hide words inside words. Each one found is reported
- * with its line and column (1-based, in code points) so the operator can find it.
+ * with its line and column (1-based, in code points) so the operator can find it, and `stripHiddenText` takes them
+ * out of everything a skill puts in front of the model.
+ *
+ * One exception, made by both: a single zero-width (non-)joiner between two letters outside ASCII or inside an
+ * emoji sequence is visible text (Persian words, Indic conjuncts, the emoji "woman technologist"), not hidden text.
  */
 import type { Diagnostic } from './types';
 
@@ -20,6 +24,7 @@ export interface HiddenTextFinding {
 // (U+200E, U+200F, U+061C); zero-width space, (non-)joiner, word joiner, invisible operators, and a BOM after the start.
 const HIDDEN =
   /[\u{E0000}-\u{E007F}]|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|[\u200B-\u200D\u2060-\u2064\uFEFF]/gu;
+const ANY_HIDDEN = new RegExp(HIDDEN.source, 'u');
 
 function kindOf(cp: number): HiddenTextKind {
   if (cp >= 0xe0000) return 'tag';
@@ -34,6 +39,32 @@ function kindOf(cp: number): HiddenTextKind {
   return 'zero-width';
 }
 
+const ZWNJ = 0x200c;
+const ZWJ = 0x200d;
+/**
+ * What a joiner may stand between to be part of the text: a letter or mark outside ASCII (Persian and Urdu need
+ * ZWNJ, Indic scripts ZWJ/ZWNJ for conjuncts), an emoji, or what follows one inside an emoji sequence (VS16, skin
+ * tones). Between ASCII letters, at either end of the text, or next to another joiner, a joiner has no visible
+ * effect and is only good for hiding: that is the exception we make, and the only one.
+ */
+const JOINABLE = /^(?![\x00-\x7f])[\p{L}\p{M}]$|^\p{Extended_Pictographic}$|^[\u{FE0F}\u{1F3FB}-\u{1F3FF}]$/u;
+
+function codePointBefore(text: string, at: number): string {
+  if (at === 0) return '';
+  const low = text.charCodeAt(at - 1);
+  return low >= 0xdc00 && low <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text.slice(at - 1, at);
+}
+
+/** Whether the hidden-looking character `char` at `at` is a joiner doing a joiner's visible job. */
+function isVisibleJoiner(text: string, at: number, char: string): boolean {
+  const cp = char.codePointAt(0);
+  if (cp !== ZWNJ && cp !== ZWJ) return false;
+  const before = codePointBefore(text, at);
+  const afterCp = text.codePointAt(at + 1);
+  const after = afterCp === undefined ? '' : String.fromCodePoint(afterCp);
+  return JOINABLE.test(before) && JOINABLE.test(after);
+}
+
 /** Every hidden character in `text`. A BOM as the very first character is the encoding's, not hidden text. */
 export function scanHiddenText(text: string): HiddenTextFinding[] {
   const found: HiddenTextFinding[] = [];
@@ -43,6 +74,7 @@ export function scanHiddenText(text: string): HiddenTextFinding[] {
   for (const match of text.matchAll(HIDDEN)) {
     const at = match.index;
     if (at === 0 && match[0] === '\uFEFF') continue;
+    if (isVisibleJoiner(text, at, match[0])) continue;
     for (let i = text.indexOf('\n', counted); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
       line++;
       lineStart = i + 1;
@@ -57,6 +89,18 @@ export function scanHiddenText(text: string): HiddenTextFinding[] {
     });
   }
   return found;
+}
+
+/**
+ * `text` as it may reach the model: without the characters `scanHiddenText` reports (and without a leading BOM,
+ * which means nothing to a model). Applied wherever skill text enters the prompt or a tool result (the catalog,
+ * `<skill_content>`, activation and resource results, search hits), whatever `limits.hiddenText` says: the
+ * warning tells the operator, this makes sure the model never reads what a person cannot see. Text without any
+ * of these characters is returned as is (the same string), so the common case costs one regex test.
+ */
+export function stripHiddenText(text: string): string {
+  if (!ANY_HIDDEN.test(text)) return text;
+  return text.replace(HIDDEN, (char: string, at: number) => (isVisibleJoiner(text, at, char) ? char : ''));
 }
 
 /** Bytes that start every hidden character's UTF-8 form: a file with none of them needs no decoding to be clean. */

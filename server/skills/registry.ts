@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import type { AppConfig } from '../config';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
 import { createMatcher, type Matcher, matcherInput } from './match';
+import { ownFolders } from './own-folders';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
 import { type SkillWatcher, watchSkillRoots } from './watch';
 
@@ -106,7 +107,13 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
   }
 
   function run(kind: 'full' | 'changes', changed?: string[]): Promise<DiscoveryResult> {
-    const promise = discoverSkills(config.roots, { limits: config.limits, cache, load: options.load, changed })
+    const promise = discoverSkills(config.roots, {
+      limits: config.limits,
+      cache,
+      load: options.load,
+      changed,
+      ownFolders: ownFolders(config),
+    })
       .then(apply)
       .finally(() => {
         // A failed scan keeps the previous result and lets the next call try again.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordsForModes } from '../access/testing';
 import { createMatcher } from './match';
 import { MAX_SEARCH_LIMIT, searchSkills } from './search';
+import { HIDDEN_CHARACTER, hiddenTextSkill } from './testing';
 
 const skills = [
   { name: 'pdf', description: 'Extract text and tables from PDF files, fill PDF forms.' },
@@ -38,5 +39,14 @@ describe('searchSkills', () => {
   it('a blank query finds nothing; skills the list does not hold are skipped', () => {
     expect(searchSkills(matcher, skills, '   ', 5)).toEqual([]);
     expect(searchSkills(matcher, skills.slice(1), 'extract text tables', 5).map((h) => h.name)).not.toContain('pdf');
+  });
+});
+
+describe('search hits are tool results', () => {
+  it('carry descriptions without hidden characters', async () => {
+    const skill = await hiddenTextSkill();
+    const hits = searchSkills(createMatcher([skill]), [skill], 'format dates', 5);
+    expect(hits.map((h) => h.description)).toEqual(['Formats dates.']);
+    expect(JSON.stringify(hits)).not.toMatch(HIDDEN_CHARACTER);
   });
 });

@@ -3,6 +3,7 @@
  * matcher as the slash menu; skills hidden from the model (their access record) are never returned.
  */
 import type { CatalogPresenceOf } from '../access/presence';
+import { stripHiddenText } from './hidden-text';
 import type { Matcher } from './match';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -53,7 +54,8 @@ export function searchSkills(
   for (const { name, score } of matcher.rank(query.slice(0, 1000))) {
     const skill = byName.get(name);
     if (!skill || access?.get(name)?.catalog === 'hidden') continue;
-    hits.push({ name, description: skill.description, score });
+    // A hit reaches the model as a tool result: the same text as a catalog entry, without hidden characters.
+    hits.push({ name, description: stripHiddenText(skill.description), score });
     if (hits.length >= max) break;
   }
   return hits;

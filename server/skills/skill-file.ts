@@ -10,7 +10,8 @@ import type { Limits } from '../config';
 import type { DiagnosticCode } from './diagnostics';
 import { recogniseExtensions } from './extensions';
 import { parseFrontmatterTree, splitFrontmatter, toPlainRecord, type YamlMap, type YamlValue } from './frontmatter';
-import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from './hidden-text';
+import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText, stripHiddenText } from './hidden-text';
+import { instructionLikeDiagnostic } from './instruction-like';
 import type { Diagnostic, Skill, SkillFrontmatter, SkillScope } from './types';
 import { normalizeSkillName, pyStrip, validateMetadata } from './validate';
 
@@ -303,6 +304,13 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
   if (checks.some((d) => d.severity === 'error') || frontmatter.description === undefined) {
     return { skill: null, diagnostics };
   }
+
+  // Checked as the model reads it: hidden characters inside "ign\u200Bore" must not hide the words.
+  const instructionLike = instructionLikeDiagnostic({
+    description: stripHiddenText(frontmatter.description),
+    when_to_use: frontmatter.when_to_use === undefined ? undefined : stripHiddenText(frontmatter.when_to_use),
+  });
+  if (instructionLike) add(instructionLike);
 
   const declared = typeof frontmatter.name === 'string' ? normalizeSkillName(frontmatter.name) : '';
   const skill: Skill = {

@@ -14,12 +14,15 @@
  *   (`link-to-ancestor`): following it once loaded every SKILL.md on the disk (10,303 skills, 22.5 s, ~1 GB).
  * - At most `limits.maxFoldersPerRoot` folders are visited per root; past that the walk stops (discovery reports
  *   `visit-cap`), so a link to a large system folder costs a bounded scan.
+ * - The app's own folders (chat workspaces, runtime, install staging, data folder: own-folders.ts) are never walked
+ *   into, by link or otherwise (`own-folder`), so a SKILL.md a script writes into its workspace never becomes a skill.
  */
 import { type Dirent, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Limits } from '../config';
 import { compareNames } from './match';
+import { type OwnFolder, ownFolderOf } from './own-folders';
 import { isAbsentCode, SKILL_FILE_NAMES } from './skill-file';
 import type { Diagnostic, SkillRoot } from './types';
 
@@ -164,6 +167,8 @@ export interface WalkContext {
   changes: ChangeSet | null;
   /** The root's realpath and every folder above it, up to `/`: links there are never followed. */
   rootAncestors: ReadonlySet<string>;
+  /** The app's own folders closed to this root's walk, by real path (`ownFoldersFor`). */
+  ownFolders: readonly OwnFolder[];
   /** Folders visited in this root so far; `capped` once `limits.maxFoldersPerRoot` stopped the walk. */
   budget: { visited: number; capped: boolean };
 }
@@ -223,6 +228,25 @@ function nothing(previous: WalkNode | undefined, real: string, linked: boolean):
     previous.linked === linked &&
     previous.diagnostics.length === 0;
   return unchanged ? previous : emptyNode(real, linked);
+}
+
+/**
+ * An own folder reached by the walk: nothing in it is looked at. The root itself, or a link, is a warning (someone
+ * pointed discovery there); a plain subfolder of a root that contains the data folder is only noted. The message
+ * says what the folder holds and where it was reached from, never the folder's own path.
+ */
+function ownFolderNode(root: SkillRoot, relDir: string, own: OwnFolder, linked: boolean): WalkNode {
+  const node = emptyNode('', linked);
+  const where = relDir === '' ? 'The skill root' : linked ? `The link ${relDir}` : `The folder ${relDir}`;
+  const what = relDir === '' ? 'is (or is inside)' : linked ? 'leads into' : 'is';
+  node.diagnostics.push({
+    severity: relDir === '' || linked ? 'warning' : 'info',
+    code: 'own-folder',
+    message: `${where} ${what} the app's ${own.what}; it is not scanned: files written there (by scripts, installs or the app) never become skills.`,
+    hint: "Point skill roots and links at skill folders outside the app's data, workspaces, runtime and install staging folders.",
+    root: root.path,
+  });
+  return node;
 }
 
 /** The node of `dir` when it is a skill folder (its skill file stat'ed), else null. Synchronous. */
@@ -298,6 +322,9 @@ export async function walk(
     return node;
   }
 
+  const own = ownFolderOf(real, ctx.ownFolders);
+  if (own) return ownFolderNode(root, relDir, own, known.linked);
+
   const skill = skillNode(rootIndex, root, dir, relDir, real, known.linked, previous);
   if (skill) return skill;
   if (depth >= limits.maxDepth) return nothing(previous, real, known.linked);
@@ -360,9 +387,13 @@ export async function walk(
       results[i] = reuse(ctx, prior);
       return;
     }
-    // Most children of a collection are skill folders: settle those without an async call each.
+    // Most children of a collection are skill folders: settle those without an async call each. An own folder goes
+    // the long way, where it is refused.
     const skill =
-      entry.link || known.linked || ctx.budget.visited >= limits.maxFoldersPerRoot
+      entry.link ||
+      known.linked ||
+      ctx.budget.visited >= limits.maxFoldersPerRoot ||
+      (ctx.ownFolders.length > 0 && ownFolderOf(joinName(real, entry.name), ctx.ownFolders))
         ? null
         : skillNode(
             rootIndex,

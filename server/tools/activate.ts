@@ -6,6 +6,7 @@ import { SANDBOX_PATHS } from '../sandbox/types';
 import { substituteArguments } from '../skills/arguments';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { listSkillFiles } from '../skills/files';
+import { stripHiddenText } from '../skills/hidden-text';
 import { readSkillInstructions } from '../skills/resources';
 import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
@@ -51,7 +52,7 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   if (refused) throw new SkillToolError(refused);
   const base = {
     name: skill.name,
-    description: skill.description,
+    description: stripHiddenText(skill.description),
     location: displaySkillLocation(skill, ctx.display satisfies DisplayContext),
     how,
     ...(skill.frontmatter['allowed-tools'] ? { allowedTools: skill.frontmatter['allowed-tools'] } : {}),
@@ -78,8 +79,9 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
     ...base,
     ...(mounted ? { sandbox: sandboxNote(mounted) } : {}),
     // Only a person's `/name args` fills the placeholders; the model's own activation gets the body as written.
-    instructions:
+    instructions: stripHiddenText(
       how === 'explicit' && ctx.explicitArguments ? substituteArguments(read.body, ctx.explicitArguments) : read.body,
+    ),
     resources: listing.capped ? [...resources, '… (more files not listed)'] : resources,
     truncated: read.truncated,
     ...(read.notice ? { notice: read.notice } : {}),

@@ -1,5 +1,6 @@
 /** `skills_readResource`: one file of a skill, through the confined reader. */
 import { z } from 'zod';
+import { stripHiddenText } from '../skills/hidden-text';
 import { type ResourceResult, readSkillResource } from '../skills/resources';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
@@ -35,7 +36,7 @@ export async function readResource(ctx: SkillToolContext, name: string, relPath:
   const result = await readSkillResource(skill, relPath, { maxBytes: ctx.limits.maxResourceBytes });
   if (!result.ok) throw new SkillToolError(result.error);
   const { ok: _ok, ...file } = result;
-  return { name: skill.name, ...file };
+  return { name: skill.name, ...file, content: stripHiddenText(file.content) };
 }
 
 export const readResourceTool = defineTool({
