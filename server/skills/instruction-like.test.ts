@@ -81,7 +81,7 @@ describe('descriptions written as instructions to the model', () => {
         }
       }
     };
-    for (const dir of ['.skills', 'server/skills/fixtures', 'server/scripts/fixtures']) walk(path.join(APP, dir));
+    for (const dir of ['.skills', 'server/skills/fixtures', 'server/sandbox/fixtures']) walk(path.join(APP, dir));
     const publicSkills = JSON.parse(
       fs.readFileSync(path.join(APP, 'server/skills/fixtures/match/public-skills.json'), 'utf8'),
     ) as { skills: Array<{ name: string; description: string }> };
