@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { makeZip, renameEntry, skillMd } from '../server/install/test-zip';
+import { makeZip, renameEntry, skillMd } from '../test/install/test-zip';
 import { ChatPage } from './chat-page';
 
 test.describe.configure({ mode: 'serial' });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { TITLE_INSTRUCTIONS } from '../server/chat/generated-title';
 import { SUMMARY_INSTRUCTIONS } from '../server/chat/summary';
-import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../server/model/replay-server';
+import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../test/model/replay-server';
 import { ChatPage } from './chat-page';
 import { freePort, type OwnServer, startOwnServer } from './own-server';
 import { screenshotPath } from './screenshot-path';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type ReplayServer, type Reply, startReplayServer } from '../server/model/replay-server';
+import { type ReplayServer, type Reply, startReplayServer } from '../test/model/replay-server';
 import { ChatPage } from './chat-page';
 import { type OwnServer, startOwnServer } from './own-server';
 import { screenshotPath } from './screenshot-path';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeZip, renameEntry, skillMd } from '../../server/install/test-zip';
+import { makeZip, renameEntry, skillMd } from '../../test/install/test-zip';
 import type { Io } from './command';
 import { exportCommand, installCommand, uninstallCommand } from './install';
 

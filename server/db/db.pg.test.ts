@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, inject } from 'vitest';
+import { describeDb } from '../../test/db/db-suite';
+import { describeLeases } from '../../test/db/lease-suite';
+import { describeSearch } from '../../test/db/search-suite';
 import { createScratchDatabase } from '../../test/pg-scratch';
 import { type Database, pgDatabase } from './client';
-import { describeDb } from './db-suite';
-import { describeLeases } from './lease-suite';
 import { closePgDb, openPgDb, type PgDb } from './pg';
-import { describeSearch } from './search-suite';
 
 const baseUrl = inject('pgUrl');
 

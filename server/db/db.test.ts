@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { UIMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describeDb } from '../../test/db/db-suite';
+import { describeLeases } from '../../test/db/lease-suite';
+import { describeSearch } from '../../test/db/search-suite';
 import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
-import { describeDb } from './db-suite';
-import { describeLeases } from './lease-suite';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
-import { describeSearch } from './search-suite';
 import { acquireTurnLease } from './turn-leases';
 
 // The query layer's behaviour, shared with PostgreSQL (db.pg.test.ts): a fresh in-memory database per test.

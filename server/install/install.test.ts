@@ -8,10 +8,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as yauzl from 'yauzl';
+import { makeZip, renameEntry, skillMd, type ZipItem } from '../../test/install/test-zip';
 import { DEFAULT_LIMITS } from '../config';
 import { exportSkill } from './export';
 import { type InstallOptions, installSkill, uninstallSkill } from './install';
-import { makeZip, renameEntry, skillMd, type ZipItem } from './test-zip';
 import { InstallError } from './types';
 
 const LIMITS = { maxFiles: 50, maxBytes: 4 * 1024 * 1024, maxRatio: 100, maxDownloadBytes: 8 * 1024 * 1024 };

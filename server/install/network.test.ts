@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeZip, skillMd } from '../../test/install/test-zip';
 import { DEFAULT_LIMITS } from '../config';
 import { type InstallOptions, installSkill } from './install';
 import { blockedRange, checkHost, MAX_REDIRECTS, type Resolver } from './network';
-import { makeZip, skillMd } from './test-zip';
 import { InstallError } from './types';
 
 const LIMITS = { maxFiles: 50, maxBytes: 4 * 1024 * 1024, maxRatio: 100, maxDownloadBytes: 8 * 1024 * 1024 };

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReplayServer, startReplayServer, streamActivation } from '../../test/model/replay-server';
 import { createModelRegistry } from './registry';
-import { type ReplayServer, startReplayServer, streamActivation } from './replay-server';
 
 interface ChatRequest {
   model: string;

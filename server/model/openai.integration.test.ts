@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamActivation } from '../../test/model/replay-server';
 import { getLanguageModel } from './provider';
-import { streamActivation } from './replay-server';
 
 /** OpenAI's wire shapes, only the parts the assertions read. */
 interface WireMessage {

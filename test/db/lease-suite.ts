@@ -4,11 +4,10 @@
  */
 import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTurnLeases } from '../chat/turn-leases';
-import { createChat } from './chats';
-import type { Database } from './client';
-import type { OpenedDatabase } from './db-suite';
-import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
+import { createTurnLeases } from '../../server/chat/turn-leases';
+import { createChat } from '../../server/db/chats';
+import type { Database } from '../../server/db/client';
+import { getMessageRecords, saveUserMessage, startAssistantMessage } from '../../server/db/messages';
 import {
   acquireTurnLease,
   getTurnLease,
@@ -17,7 +16,8 @@ import {
   releaseDeadLocalLeases,
   releaseTurnLease,
   requestTurnStop,
-} from './turn-leases';
+} from '../../server/db/turn-leases';
+import type { OpenedDatabase } from './db-suite';
 
 const EXPIRY = 30_000;
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);

@@ -5,8 +5,8 @@
 import type { UIMessage } from 'ai';
 import { count as countAll, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_USER_ID } from '../auth/local-user';
-import { createDbChatStore } from '../chat/db-store';
+import { LOCAL_USER_ID } from '../../server/auth/local-user';
+import { createDbChatStore } from '../../server/chat/db-store';
 import {
   activationCountsBySkill,
   countActivationEvents,
@@ -14,7 +14,7 @@ import {
   listActivationEvents,
   recordActivation,
   usageByUser,
-} from './activations';
+} from '../../server/db/activations';
 import {
   chatExists,
   createChat,
@@ -27,9 +27,9 @@ import {
   renameChat,
   setChatModel,
   touchChat,
-} from './chats';
-import type { Database } from './client';
-import { DbError } from './errors';
+} from '../../server/db/chats';
+import type { Database } from '../../server/db/client';
+import { DbError } from '../../server/db/errors';
 import {
   deleteMessagesAfter,
   finishAssistantMessage,
@@ -39,12 +39,12 @@ import {
   saveMessage,
   saveUserMessage,
   startAssistantMessage,
-} from './messages';
-import { addGrant, listGrants, recordDecision, recordScriptRun } from './permissions';
-import { searchChats } from './search';
-import { listModeOverrides, setModeOverride } from './skill-modes';
-import { listDisabledSkills, setSkillDisabled } from './skill-prefs';
-import { listVersionGroups, replaceTail, switchVersion } from './versions';
+} from '../../server/db/messages';
+import { addGrant, listGrants, recordDecision, recordScriptRun } from '../../server/db/permissions';
+import { searchChats } from '../../server/db/search';
+import { listModeOverrides, setModeOverride } from '../../server/db/skill-modes';
+import { listDisabledSkills, setSkillDisabled } from '../../server/db/skill-prefs';
+import { listVersionGroups, replaceTail, switchVersion } from '../../server/db/versions';
 
 export interface OpenedDatabase {
   d: Database;

@@ -1,11 +1,16 @@
 /** Chat search on both databases (SQLite FTS5, PostgreSQL tsvector): run by db.test.ts and db.pg.test.ts. */
 import type { UIMessage } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createChat, deleteChat, renameChat, touchChat } from './chats';
-import type { Database } from './client';
+import { createChat, deleteChat, renameChat, touchChat } from '../../server/db/chats';
+import type { Database } from '../../server/db/client';
+import {
+  deleteMessagesAfter,
+  finishAssistantMessage,
+  saveUserMessage,
+  startAssistantMessage,
+} from '../../server/db/messages';
+import { ftsQuery, searchChats, tsQuery } from '../../server/db/search';
 import type { OpenedDatabase } from './db-suite';
-import { deleteMessagesAfter, finishAssistantMessage, saveUserMessage, startAssistantMessage } from './messages';
-import { ftsQuery, searchChats, tsQuery } from './search';
 
 export function describeSearch(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedDatabase>): void {
   const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
