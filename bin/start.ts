@@ -73,7 +73,7 @@ function build(): Promise<number> {
     console.log(`skillchat: still building, ${seconds} s so far (${step})…`);
     lastOutput = Date.now();
   }, 1000);
-  const env = { ...process.env, SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
   return supervise(nextBin, ['build'], { cwd: appDir, env, onOutput: pass })
     .finally(() => clearInterval(ticker))
     .then((code) => {
@@ -92,7 +92,7 @@ const { host, port } = config.server;
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 // The server decides exposure again from the address Next reports; predicting it here with the same rules says
 // whether people will need to sign in.
-const childEnv: NodeJS.ProcessEnv = { ...process.env, SKILLCHAT_HOST: host };
+const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_HOST: host };
 const access = buildAccessPolicy({
   env: { ...childEnv, __NEXT_PRIVATE_ORIGIN: url },
   allowedHosts: config.server.allowedHosts,
