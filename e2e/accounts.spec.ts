@@ -138,9 +138,12 @@ test('the member signs in, sees the account menu, and signs out', async ({ page 
   // The chat API answers with the session.
   expect((await page.request.get(`${server.origin}/api/chats`)).status()).toBe(200);
 
-  // A member: 403 on the admin page and APIs.
-  await page.goto(`${server.origin}/admin`);
-  await expect(page.getByTestId('admin-denied')).toContainText('Admins only');
+  // A member: 403 on the admin pages (the HTTP status too, not only the words) and APIs.
+  for (const p of ['/admin', '/admin/skills/skills-system-validation']) {
+    const denied = await page.goto(`${server.origin}${p}`);
+    expect(denied?.status(), p).toBe(403);
+    await expect(page.getByTestId('admin-denied')).toContainText('Admins only');
+  }
   for (const p of ['/api/admin/overview', '/api/admin/users']) {
     const reply = await page.request.get(`${server.origin}${p}`);
     expect(reply.status(), p).toBe(403);
