@@ -1,6 +1,6 @@
 import { storeFor } from '@/server/app';
-import { stopChatTurn } from '@/server/chat/turn-leases';
 import { chatIdFrom } from '@/server/chat/request';
+import { stopChatTurn } from '@/server/chat/turn-leases';
 import { handle, json, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
