@@ -9,7 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../server/config';
+import { loadConfig } from '../server/config';
+import { refuseInvalidConfig } from '../server/config-check';
 import { buildAccessPolicy } from '../server/security/policy';
 import { supervise } from './supervise';
 
@@ -40,16 +41,10 @@ function needsBuild(): boolean {
   return !fs.existsSync(buildId) || fs.statSync(buildId).mtimeMs < newestSourceMtime();
 }
 
-let config: ReturnType<typeof loadConfig>;
-try {
+let config!: ReturnType<typeof loadConfig>;
+refuseInvalidConfig(() => {
   config = loadConfig({ appDir });
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(`skillchat: configuration error: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
+});
 
 /** `next build` with its output passed through, and a progress line whenever it has been quiet for a while. */
 function build(): Promise<number> {
