@@ -224,9 +224,11 @@ test.describe('with no model configured (the shared server: offline only)', () =
     await chat.openNewChat();
     const hint = page.getByTestId('model-hint');
     await expect(hint).toHaveAttribute('label', 'Add a model');
-    const lines = await hint.locator('option').evaluateAll((options) =>
-      options.map((o) => ({ text: o.textContent, disabled: (o as HTMLOptionElement).disabled })),
-    );
+    const lines = await hint
+      .locator('option')
+      .evaluateAll((options) =>
+        options.map((o) => ({ text: o.textContent, disabled: (o as HTMLOptionElement).disabled })),
+      );
     expect(lines.every((l) => l.disabled)).toBe(true);
     const said = lines.map((l) => l.text).join(' ');
     for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'Ollama']) expect(said).toContain(key);

@@ -29,8 +29,8 @@ export default async function LoginPage({
         <h1>Sign in to skillchat</h1>
         {firstRun ? (
           <p className="auth-card__lead" data-testid="login-setup-hint">
-            This server has no admin yet. Whoever runs it creates the first admin at <a href="/setup">/setup</a>{' '}
-            with the one-time setup token the server printed on its console when it started (or with{' '}
+            This server has no admin yet. Whoever runs it creates the first admin at <a href="/setup">/setup</a> with
+            the one-time setup token the server printed on its console when it started (or with{' '}
             <code>npm run user -- add EMAIL --role admin</code> on the server).
           </p>
         ) : (

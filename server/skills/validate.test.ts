@@ -175,7 +175,7 @@ describe('validateMetadata', () => {
       ['-My  Skill.v2-', 'my-skill-v2'],
       ['a--b', 'a-b'],
       ['___', 'my-skill'],
-      ['x'.repeat(63) + '_y', 'x'.repeat(63)],
+      [`${'x'.repeat(63)}_y`, 'x'.repeat(63)],
     ])('suggests a valid name for %j', (name, suggestion) => {
       expect(suggestSkillName(name)).toBe(suggestion);
       expect(isValidSkillName(suggestion)).toBe(true);
