@@ -5,9 +5,9 @@
  * signs themselves up: admins (or `npm run user`) create accounts.
  *
  * Sign-in is throttled per account and per client by `login-throttle.ts` (counts in the same database, shared by
- * every instance), hooked around `/sign-in/email` so the HTTP handler and server calls go through the same limits. better-auth's own IP rate limiter is on only when a
- * trusted proxy header names the client: without one it would fall back to one bucket shared by everyone, which a
- * stranger could fill to keep every person out.
+ * every instance), hooked around `/sign-in/email` so the HTTP handler and server calls go through the same limits.
+ * better-auth's own IP rate limiter is on only when a trusted proxy header names the client: without one it would
+ * fall back to one bucket shared by everyone, which a stranger could fill to keep every person out.
  */
 import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
