@@ -70,6 +70,12 @@ export function describeLoginThrottle(dialect: string, open: () => Promise<Opene
       expect(await t.check(from('u9', 'rotated9', '192.0.2.8'), 1)).toEqual({ allowed: true });
     });
 
+    it('cookieless failures share no count: a stranger without cookies cannot hold back every new browser', async () => {
+      const t = await fresh();
+      for (let i = 0; i < 5; i++) await t.recordFailure(from(`u${i}`, null, `192.0.2.${i}`), 0);
+      expect(await t.check(from('fresh', null, '198.51.100.1'), 1)).toEqual({ allowed: true });
+    });
+
     it("a browser known to an account gets in from a blocked address (a stranger on the admin's network)", async () => {
       const t = await fresh();
       await t.recordSuccess({ ...from('admin@x', 'admin-device', '192.0.2.7'), device: 'admin-device' }, 0);

@@ -56,9 +56,6 @@ export interface LoginThrottle {
   recordSuccess(attempt: Attempt & { device: string }, now?: number): Promise<void>;
 }
 
-/** Browsers without a device cookie share one per-browser count: a new browser's first attempts. */
-const NO_DEVICE = 'none';
-
 export function createLoginThrottle(
   d: Database,
   options: LoginThrottleOptions = DEFAULT_LOGIN_THROTTLE,
@@ -106,8 +103,10 @@ export function createLoginThrottle(
 
   return {
     async check(attempt, now = Date.now()) {
-      const byDevice = await blockedFor('device', attempt.device ?? NO_DEVICE, options.client, now);
-      if (byDevice !== null) return { allowed: false, scope: 'client', retryAfter: byDevice };
+      // A browser without a device cookie has no count of its own (one shared count would let a stranger hold back
+      // every new browser); its address's count stands for it.
+      const byDevice = attempt.device && (await blockedFor('device', attempt.device, options.client, now));
+      if (byDevice) return { allowed: false, scope: 'client', retryAfter: byDevice };
       const known = await isKnown(attempt, now);
       if (attempt.address !== null && !known) {
         const byAddress = await blockedFor('address', attempt.address, options.client, now);
@@ -124,8 +123,8 @@ export function createLoginThrottle(
       const at = new Date(now);
       const rows: { scope: LoginFailureScope; key: string; at: Date }[] = [
         { scope: 'account', key: attempt.account, at },
-        { scope: 'device', key: attempt.device ?? NO_DEVICE, at },
       ];
+      if (attempt.device !== null) rows.push({ scope: 'device', key: attempt.device, at });
       if (attempt.address !== null) rows.push({ scope: 'address', key: attempt.address, at });
       await withDb(d, async (db) => {
         await db.insert(loginFailures).values(rows);
@@ -138,11 +137,9 @@ export function createLoginThrottle(
       const at = new Date(now);
       await withDb(d, async (db) => {
         // This browser's own slips are forgiven; the account's and the address's counts stay (others' failures).
-        if (attempt.device !== null) {
-          await db
-            .delete(loginFailures)
-            .where(and(eq(loginFailures.scope, 'device'), eq(loginFailures.key, attempt.device)));
-        }
+        await db
+          .delete(loginFailures)
+          .where(and(eq(loginFailures.scope, 'device'), eq(loginFailures.key, attempt.device)));
         await db
           .insert(knownDevices)
           .values({ account: attempt.account, device: attempt.device, lastSuccessAt: at })
