@@ -46,10 +46,24 @@ async function signInForm(page: Page, origin: string) {
   await page.getByTestId('login-submit').click();
 }
 
-test.beforeAll(() => {
+test.beforeAll(async ({ browser }) => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-limits-')));
   fs.mkdirSync(path.join(tmp, 'home'));
   env = { SKILLCHAT_DB: path.join(tmp, 'limits.db'), SKILLCHAT_HOME: path.join(tmp, 'home') };
+  const s = await start();
+  const token = /setup token \(valid once\): (\S+)/.exec(s.output())?.[1];
+  const setup = await fetch(`${s.origin}/api/setup`, {
+    method: 'POST',
+    headers: { origin: s.origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ token, ...ADMIN }),
+  });
+  expect(setup.status).toBe(201);
+  // The admin signs in once in their browser (it gets its device cookie), then signs out.
+  adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signInForm(adminPage, s.origin);
+  await expect(adminPage).toHaveURL(`${s.origin}/`);
+  await signOut(adminPage, s.origin);
 });
 
 test.afterAll(async () => {
@@ -58,27 +72,9 @@ test.afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test("after a restart, strangers' failures still do not lock the admin's own browser out", async ({
-  browser,
-  request,
-}) => {
-  let s = await start();
-  const token = /setup token \(valid once\): (\S+)/.exec(s.output())?.[1];
-  const setup = await request.post(`${s.origin}/api/setup`, {
-    headers: { origin: s.origin },
-    data: { token, ...ADMIN },
-  });
-  expect(setup.status()).toBe(201);
-
-  // The admin signs in once in their browser (it gets its device cookie), then signs out.
-  adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  await signInForm(adminPage, s.origin);
-  await expect(adminPage).toHaveURL(`${s.origin}/`);
-  await signOut(adminPage, s.origin);
-
-  await s.stop();
-  s = await start();
+test("after a restart, strangers' failures still do not lock the admin's own browser out", async ({ request }) => {
+  await server?.stop();
+  const s = await start();
 
   // A stranger guesses the admin's password five times: the account is closed to strangers...
   for (let i = 0; i < 5; i++) {
@@ -89,6 +85,7 @@ test("after a restart, strangers' failures still do not lock the admin's own bro
   expect(await locked.json()).toMatchObject({ code: 'rate_limited:account' });
 
   // ...but not to the admin's browser, which the restarted server still knows.
+  const adminPage = await adminContext!.newPage();
   await signInForm(adminPage, s.origin);
   await expect(adminPage).toHaveURL(`${s.origin}/`);
   await expect(adminPage.getByTestId('account-menu')).toContainText(ADMIN.email);
@@ -97,9 +94,10 @@ test("after a restart, strangers' failures still do not lock the admin's own bro
 
 test('a fresh device cookie per attempt does not escape the per-client count', async ({ browser, request }) => {
   const s = server!;
-  // Twenty failures from this address in the window (five above, and these), each from a "new browser".
+  // Each attempt from a "new browser": at the latest the 21st failure from this address in the window is refused
+  // (earlier when the test above ran: its five count too).
   let refused = null as null | { attempt: number; code: string };
-  for (let i = 0; i < 20 && !refused; i++) {
+  for (let i = 0; i <= 20 && !refused; i++) {
     const reply = await signInApi(
       request,
       s.origin,
@@ -110,7 +108,7 @@ test('a fresh device cookie per attempt does not escape the per-client count', a
     if (reply.status() === 429) refused = { attempt: i, code: ((await reply.json()) as { code: string }).code };
     else expect(reply.status()).toBe(401);
   }
-  expect(refused).toEqual({ attempt: 15, code: 'rate_limited:client' });
+  expect(refused).toMatchObject({ code: 'rate_limited:client' });
   const next = await signInApi(
     request,
     s.origin,
