@@ -11,6 +11,11 @@ export async function register() {
   // Before anything else: TRACE/TRACK requests otherwise end in a bare 500 inside Next (see methods.ts).
   const { installMethodGuard } = await import('./server/security/methods');
   installMethodGuard();
+  // An invalid skillchat.config.json stops the server, however it was started (`npm start` checks it too): without
+  // its configuration the server cannot decide who may connect (hosts, exposure) or where data lives, and a process
+  // that keeps its port open while answering every request with an error looks up to a supervisor.
+  const { refuseInvalidConfig } = await import('./server/config-check');
+  refuseInvalidConfig();
   const { getApp } = await import('./server/app');
   const { getOpenReport } = await import('./server/db');
   // Opens the database (SQLite file, or PostgreSQL with DATABASE_URL: migrations under an advisory lock).

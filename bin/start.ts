@@ -12,7 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../server/config';
+import { loadConfig } from '../server/config';
+import { refuseInvalidConfig } from '../server/config-check';
 import { buildAccessPolicy } from '../server/security/policy';
 import { supervise } from './supervise';
 
@@ -43,16 +44,10 @@ function needsBuild(): boolean {
   return !fs.existsSync(buildId) || fs.statSync(buildId).mtimeMs < newestSourceMtime();
 }
 
-let config: ReturnType<typeof loadConfig>;
-try {
+let config!: ReturnType<typeof loadConfig>;
+refuseInvalidConfig(() => {
   config = loadConfig({ appDir });
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(`skillchat: configuration error: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
+});
 
 /** `next build` with its output passed through, and a progress line whenever it has been quiet for a while. */
 function build(): Promise<number> {
@@ -76,7 +71,7 @@ function build(): Promise<number> {
     console.log(`skillchat: still building, ${seconds} s so far (${step})…`);
     lastOutput = Date.now();
   }, 1000);
-  const env = { ...process.env, SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
   return supervise(nextBin, ['build'], { cwd: appDir, env, onOutput: pass })
     .finally(() => clearInterval(ticker))
     .then((code) => {
@@ -112,7 +107,7 @@ const { host, port } = config.server;
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 // The server decides exposure again from the address Next reports; predicting it here with the same rules says
 // whether people will need to sign in.
-const childEnv: NodeJS.ProcessEnv = { ...process.env, SKILLCHAT_HOST: host };
+const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_HOST: host };
 const access = buildAccessPolicy({
   env: { ...childEnv, __NEXT_PRIVATE_ORIGIN: url },
   allowedHosts: config.server.allowedHosts,

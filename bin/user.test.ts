@@ -7,7 +7,7 @@ import { APIError } from 'better-auth/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuth } from '../server/auth/auth';
 import type { UserSummary } from '../server/auth/users';
-import { closeDb, openDb } from '../server/db/client';
+import { closeDb, openDb, sqliteDatabase } from '../server/db/client';
 
 const PROJECT = path.resolve(import.meta.dirname, '..');
 const TSX = path.join(PROJECT, 'node_modules', '.bin', 'tsx');
@@ -45,8 +45,7 @@ async function signsIn(email: string, password: string): Promise<boolean | numbe
   const db = openDb(dbFile, { recoverStreaming: false });
   try {
     const auth = createAuth({
-      db,
-      dialect: 'sqlite',
+      db: sqliteDatabase(db),
       secret: 'x'.repeat(40),
       baseURL: 'http://127.0.0.1:3000',
       logLevel: 'error',

@@ -154,8 +154,7 @@ async function main(): Promise<number> {
   const db = await openDatabase(config, { recoverStreaming: false });
   try {
     const auth = createAuth({
-      db: db.native.db,
-      dialect: db.dialect,
+      db,
       secret: loadAuthSecret(dataDir),
       baseURL: 'http://127.0.0.1',
       logLevel: 'error',

@@ -75,6 +75,16 @@ test('without a session: APIs answer 401 JSON, pages go to /login, the health ch
   expect(await status.json()).toEqual({ ok: true });
 });
 
+test('before any admin exists, the sign-in page says how to set up the first one', async ({ page }) => {
+  await page.goto(`${server.origin}/login`);
+  const hint = page.getByTestId('login-setup-hint');
+  await expect(hint).toContainText('no admin yet');
+  await expect(hint).toContainText('setup token the server printed on its console');
+  await hint.getByRole('link', { name: '/setup' }).click();
+  await expect(page).toHaveURL(`${server.origin}/setup`);
+  await expect(page.getByTestId('setup-form')).toBeVisible();
+});
+
 test('first-run setup with the printed token works once', async ({ page }) => {
   const token = setupToken();
   await page.goto(`${server.origin}/setup`);
@@ -97,6 +107,10 @@ test('first-run setup with the printed token works once', async ({ page }) => {
   });
   expect(again.status()).toBe(409);
   expect(await again.json()).toMatchObject({ code: 'conflict:setup_done' });
+  // And the sign-in page goes back to pointing at accounts.
+  await page.goto(`${server.origin}/login`);
+  await expect(page.getByTestId('login-page')).toContainText('Use the account an admin created for you.');
+  await expect(page.getByTestId('login-setup-hint')).toHaveCount(0);
 });
 
 test('the admin signs in and creates a member on /admin', async ({ page }) => {
@@ -138,9 +152,12 @@ test('the member signs in, sees the account menu, and signs out', async ({ page 
   // The chat API answers with the session.
   expect((await page.request.get(`${server.origin}/api/chats`)).status()).toBe(200);
 
-  // A member: 403 on the admin page and APIs.
-  await page.goto(`${server.origin}/admin`);
-  await expect(page.getByTestId('admin-denied')).toContainText('Admins only');
+  // A member: 403 on the admin pages (the HTTP status too, not only the words) and APIs.
+  for (const p of ['/admin', '/admin/skills/skills-system-validation']) {
+    const denied = await page.goto(`${server.origin}${p}`);
+    expect(denied?.status(), p).toBe(403);
+    await expect(page.getByTestId('admin-denied')).toContainText('Admins only');
+  }
   for (const p of ['/api/admin/overview', '/api/admin/users']) {
     const reply = await page.request.get(`${server.origin}${p}`);
     expect(reply.status(), p).toBe(403);

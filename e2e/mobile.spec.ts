@@ -108,6 +108,45 @@ test('neither the chat nor /admin scrolls sideways', async ({ page }) => {
   await expectNoSidewaysScroll(page);
 });
 
+/** Whether the element shows all of its text: not cut by an ellipsis, and inside the window. */
+async function showsWholly(page: Page, testId: string) {
+  const el = page.getByTestId(testId);
+  await expect(el).toBeVisible();
+  const fit = await el.evaluate((node) => ({
+    cut: node.scrollWidth > node.clientWidth,
+    right: node.getBoundingClientRect().right,
+    width: node.getBoundingClientRect().width,
+  }));
+  expect(fit.cut, `${testId} is cut short`).toBe(false);
+  expect(fit.right, `${testId} runs off the window`).toBeLessThanOrEqual(390);
+  return fit;
+}
+
+test("a chat's header shows its title, and the export links each on one line", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send('Plan the quarterly budget review');
+  await chat.waitForAnswer(1);
+  await expect(chat.title).toHaveText('Plan the quarterly budget review');
+  const title = await showsWholly(page, 'chat-title');
+  expect(title.width).toBeGreaterThan(200);
+  // "Export chat as .md" wrapped over three lines beside the picker: now each link is one line high, side by side.
+  const md = await page.getByTestId('export-md').boundingBox();
+  const json = await page.getByTestId('export-json').boundingBox();
+  expect(md && json).toBeTruthy();
+  expect(md!.height).toBeLessThanOrEqual(json!.height + 1);
+  expect(Math.abs(md!.y - json!.y)).toBeLessThanOrEqual(1);
+  await expect(page.getByTestId('export-md')).toHaveAccessibleName('Export chat as .md');
+  await expect(chat.modelPicker).toBeVisible();
+  expect((await chat.modelPicker.boundingBox())!.x + 10).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: screenshotPath('mobile-chat-header.png') });
+
+  await page.goto('/admin');
+  await expect(page.getByTestId('admin-title')).toHaveText('Skills and activations');
+  await showsWholly(page, 'admin-title');
+  await page.screenshot({ path: screenshotPath('mobile-admin-header.png') });
+});
+
 test.describe('on a touch screen', () => {
   test.use({ hasTouch: true });
 

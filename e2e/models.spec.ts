@@ -213,3 +213,25 @@ for (const { name, pick, answer, received } of [
     await expect(chat.lastAnswer().getByTestId('answer-model')).toHaveText(pick);
   });
 }
+
+test.describe('with no model configured (the shared server: offline only)', () => {
+  test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}` });
+
+  test('the picker says how to add a model, and the offline model does not pretend it is the only way', async ({
+    page,
+  }) => {
+    const chat = new ChatPage(page);
+    await chat.openNewChat();
+    const hint = page.getByTestId('model-hint');
+    await expect(hint).toHaveAttribute('label', 'Add a model');
+    const lines = await hint
+      .locator('option')
+      .evaluateAll((options) =>
+        options.map((o) => ({ text: o.textContent, disabled: (o as HTMLOptionElement).disabled })),
+      );
+    expect(lines.every((l) => l.disabled)).toBe(true);
+    const said = lines.map((l) => l.text).join(' ');
+    for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_BASE_URL', 'Ollama']) expect(said).toContain(key);
+    await expect(chat.modelPicker).toHaveValue('offline:builtin');
+  });
+});

@@ -204,6 +204,17 @@ test.describe('exposed server (bound to 0.0.0.0: accounts)', () => {
       expect(JSON.parse(foreign.body)).toMatchObject({ code: 'forbidden:origin' });
       expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     }
+    // Same host and port, another scheme: another origin (red-team: this created an admin).
+    const otherScheme = await send(server.port, {
+      method: 'POST',
+      path: '/api/admin/users',
+      headers: { ...json, origin: `https://127.0.0.1:${server.port}` },
+      body: JSON.stringify({ email: 'eve@example.test', password: 'eve-password-1', role: 'admin' }),
+    });
+    expect(otherScheme.status).toBe(403);
+    expect(JSON.parse(otherScheme.body)).toMatchObject({ code: 'forbidden:origin' });
+    const users = await send(server.port, { path: '/api/admin/users', headers: { cookie: session } });
+    expect(users.body).not.toContain('eve@example.test');
     const chat = await send(server.port, {
       method: 'POST',
       path: '/api/chat',

@@ -26,7 +26,6 @@ import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { pageUser } from '../_lib/page-user';
-import { AccessDenied } from './_lib/access-denied';
 import { requireAdmin } from './_lib/guard';
 
 export const dynamic = 'force-dynamic';
@@ -38,8 +37,7 @@ function countOf(n: number, noun: string): string {
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
-  const denied = await requireAdmin('/admin');
-  if (denied) return <AccessDenied denial={denied} />;
+  await requireAdmin('/admin');
   const absolute = (await searchParams).paths === 'absolute';
   const app = await getApp();
   const overview = await loadAdminOverview(app, { paths: absolute ? 'absolute' : 'display' });

@@ -3,7 +3,9 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/auth/login-form';
+import { getApp } from '@/server/app';
 import { currentUser } from '@/server/auth/current-user';
+import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { safeNextPath } from '@/server/security/check';
 import { getAccessPolicy } from '@/server/security/runtime';
 
@@ -18,11 +20,22 @@ export default async function LoginPage({
   const raw = (await searchParams).next;
   const next = safeNextPath(typeof raw === 'string' ? raw : null);
   if (!getAccessPolicy().exposed || (await currentUser(await headers()))) redirect(next);
+  // Before the first admin exists nobody can have an account: say how to make one instead of sending people to an
+  // admin who does not exist yet.
+  const firstRun = await needsFirstAdmin((await getApp()).auth);
   return (
     <main className="auth-page">
       <section className="auth-card" data-testid="login-page">
         <h1>Sign in to skillchat</h1>
-        <p className="auth-card__lead">Use the account an admin created for you.</p>
+        {firstRun ? (
+          <p className="auth-card__lead" data-testid="login-setup-hint">
+            This server has no admin yet. Whoever runs it creates the first admin at <a href="/setup">/setup</a> with
+            the one-time setup token the server printed on its console when it started (or with{' '}
+            <code>npm run user -- add EMAIL --role admin</code> on the server).
+          </p>
+        ) : (
+          <p className="auth-card__lead">Use the account an admin created for you.</p>
+        )}
         <LoginForm next={next} />
       </section>
     </main>

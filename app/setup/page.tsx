@@ -6,13 +6,18 @@ import type { Metadata } from 'next';
 import { SetupForm } from '@/components/auth/setup-form';
 import { getApp } from '@/server/app';
 import { needsFirstAdmin } from '@/server/auth/first-admin';
+import { LOCAL_USER_ID } from '@/server/auth/local-user';
+import { countChats } from '@/server/db/chats';
 import { getAccessPolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Set up · skillchat' };
 
 export default async function SetupPage() {
-  const open = getAccessPolicy().exposed && (await needsFirstAdmin((await getApp()).auth));
+  const app = await getApp();
+  const open = getAccessPolicy().exposed && (await needsFirstAdmin(app.auth));
+  // Chats made while the server was loopback-only belong to its built-in local person; offered to the first admin.
+  const localChats = open ? await countChats(LOCAL_USER_ID, app.db) : 0;
   return (
     <main className="auth-page">
       <section className="auth-card" data-testid="setup-page">
@@ -23,7 +28,7 @@ export default async function SetupPage() {
               Create the first admin account with the setup token printed on the server&apos;s console (or run{' '}
               <code>npm run user -- add EMAIL --role admin</code> on the server).
             </p>
-            <SetupForm />
+            <SetupForm localChats={localChats} />
           </>
         ) : (
           <p data-testid="setup-closed">

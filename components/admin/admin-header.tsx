@@ -21,7 +21,7 @@ export function AdminHeader({
         <span className="admin-header__sep" aria-hidden>
           /
         </span>
-        <h1>{title}</h1>
+        <h1 data-testid="admin-title">{title}</h1>
       </div>
       <div className="admin-header__actions">
         {children}

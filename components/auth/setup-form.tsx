@@ -1,15 +1,26 @@
 'use client';
-/** The first-run form: setup token + the first admin's email, name and password, posted to /api/setup. */
+/**
+ * The first-run form: setup token + the first admin's email, name and password, posted to /api/setup. When the
+ * server was used on loopback before, it offers (checked) to make those chats the new admin's: otherwise they stay
+ * with the built-in local person and nobody sees them while the server is exposed.
+ */
 import { type FormEvent, useState } from 'react';
 
-export function SetupForm() {
+export function SetupForm({ localChats }: { localChats: number }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(event.currentTarget));
+    const form = new FormData(event.currentTarget);
+    const data = {
+      token: form.get('token'),
+      email: form.get('email'),
+      name: form.get('name'),
+      password: form.get('password'),
+      takeOverLocalChats: localChats > 0 && form.get('takeOverLocalChats') === 'on',
+    };
     setBusy(true);
     setError(null);
     try {
@@ -61,6 +72,16 @@ export function SetupForm() {
           data-testid="setup-password"
         />
       </label>
+      {localChats > 0 ? (
+        <label className="auth-check">
+          <input type="checkbox" name="takeOverLocalChats" defaultChecked data-testid="setup-take-over" />
+          <span>
+            Take over the <span data-testid="setup-local-chats">{localChats}</span>{' '}
+            {localChats === 1 ? 'chat' : 'chats'} made on this computer before it was shared. Otherwise they stay with
+            the no-login local user and show again only when the server is bound to 127.0.0.1 again.
+          </span>
+        </label>
+      ) : null}
       {error && (
         <p className="auth-error" role="alert" data-testid="setup-error">
           {error}

@@ -40,8 +40,16 @@ export function ExportLinks({ chatId }: { chatId: string }) {
   const base = `/api/chats/${encodeURIComponent(chatId)}/export`;
   return (
     <span className="chat-export">
-      <a href={`${base}?format=md`} download className="chat-export__link" data-testid="export-md">
-        Export chat as .md
+      {/* "chat as" goes on a phone (small-screens.css), where the header has one line for the links and the picker;
+          the label keeps the full name for screen readers. */}
+      <a
+        href={`${base}?format=md`}
+        download
+        className="chat-export__link"
+        data-testid="export-md"
+        aria-label="Export chat as .md"
+      >
+        Export <span className="chat-export__words">chat as </span>.md
       </a>
       <a href={`${base}?format=json`} download className="chat-export__link" data-testid="export-json">
         or .json

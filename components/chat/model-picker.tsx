@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { listModels } from '@/components/lib/api';
 import type { ModelEntry, ModelMenu, ModelProvider } from '@/server/model/registry';
+import { ADD_MODEL_HINTS, needsModelHint } from './model-hint';
 
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
   offline: 'Built-in',
@@ -66,6 +67,16 @@ export function ModelPicker({
             ))}
           </optgroup>
         ))}
+        {needsModelHint(models) ? (
+          // Disabled options: seen exactly when someone opens the picker looking for another model, and no header space.
+          <optgroup label="Add a model" data-testid="model-hint">
+            {ADD_MODEL_HINTS.map((line) => (
+              <option key={line} value={`hint:${line}`} disabled>
+                {line}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
       </select>
     </label>
   );

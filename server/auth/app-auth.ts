@@ -38,8 +38,7 @@ export function createAppAuth({ db, databasePath, policy, env = process.env }: A
   const secure = env.SKILLCHAT_SECURE_COOKIES === '1';
   const trustedIpHeader = env.SKILLCHAT_TRUSTED_IP_HEADER?.trim() || undefined;
   return createAuth({
-    db: db.native.db,
-    dialect: db.dialect,
+    db,
     secret: loadAuthSecret(path.dirname(databasePath), env),
     baseURL: {
       allowedHosts: authHostPatterns(policy.allowedHosts),

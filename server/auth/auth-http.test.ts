@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, type Db, openDb } from '../db/client';
+import { closeDb, type Db, openDb, sqliteDatabase } from '../db/client';
 import { type Auth, createAuth } from './auth';
-import { createLoginThrottle } from './login-throttle';
 import { addUser } from './users';
 
 const ORIGIN = 'http://127.0.0.1:3000';
@@ -17,17 +16,15 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-auth-http-'));
   db = openDb(path.join(dir, 'auth.db'));
   auth = createAuth({
-    db,
-    dialect: 'sqlite',
+    db: sqliteDatabase(db),
     secret: 's'.repeat(40),
     baseURL: ORIGIN,
     logLevel: 'error',
-    throttle: createLoginThrottle({
+    throttle: {
       account: { max: 2, windowMs: 60_000 },
       client: { max: 10, windowMs: 60_000 },
       knownClientMs: 60_000,
-      maxKeys: 100,
-    }),
+    },
   });
   await addUser(auth, { email: 'eve@example.test', password: 'eve password', role: 'member' });
 });

@@ -14,7 +14,6 @@ import { deleteAccount } from './account-data';
 import { type AuthDialect, createAuth } from './auth';
 import { DEVICE_COOKIE } from './client-key';
 import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from './first-admin';
-import { createLoginThrottle } from './login-throttle';
 import { addUser, deleteUser, disableUser, listUsers, setPassword } from './users';
 
 export interface OpenedDb {
@@ -55,18 +54,16 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
     beforeAll(async () => {
       opened = await open();
       auth = createAuth({
-        db: opened.db,
-        dialect,
+        db: opened.database,
         secret: SECRET,
         baseURL: 'http://127.0.0.1:3000',
         logLevel: 'error',
         // Small limits so the test needs few (slow, scrypt) attempts.
-        throttle: createLoginThrottle({
+        throttle: {
           account: { max: 3, windowMs: 60_000 },
           client: { max: 4, windowMs: 60_000 },
           knownClientMs: 3600_000,
-          maxKeys: 100,
-        }),
+        },
       });
     });
     afterAll(async () => {
@@ -227,8 +224,7 @@ function describeFirstAdmin(dialect: AuthDialect, open: () => Promise<OpenedDb>)
     beforeAll(async () => {
       opened = await open();
       auth = createAuth({
-        db: opened.db,
-        dialect,
+        db: opened.database,
         secret: SECRET,
         baseURL: 'http://127.0.0.1:3000',
         logLevel: 'error',

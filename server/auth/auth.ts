@@ -4,27 +4,27 @@
  * and the `admin` plugin for the roles `admin`/`member`, disabling (ban), deleting and password resets. Nobody
  * signs themselves up: admins (or `npm run user`) create accounts.
  *
- * Sign-in is throttled per account and per client by `login-throttle.ts`, hooked around `/sign-in/email` so the
- * HTTP handler and server calls go through the same limits. better-auth's own IP rate limiter is on only when a
- * trusted proxy header names the client: without one it would fall back to one bucket shared by everyone, which a
- * stranger could fill to keep every person out.
+ * Sign-in is throttled per account and per client by `login-throttle.ts` (counts in the same database, shared by
+ * every instance), hooked around `/sign-in/email` so the HTTP handler and server calls go through the same limits.
+ * better-auth's own IP rate limiter is on only when a trusted proxy header names the client: without one it would
+ * fall back to one bucket shared by everyone, which a stranger could fill to keep every person out.
  */
 import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import { adminAc, userAc } from 'better-auth/plugins/admin/access';
+import type { Database } from '../db/client';
 import * as sqliteAuth from '../db/schema-auth';
 import * as pgAuth from '../db/schema-auth-pg';
-import { ANONYMOUS_CLIENT, clientKey, DEVICE_COOKIE, newDeviceId, readDeviceId } from './client-key';
-import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE, type LoginThrottle } from './login-throttle';
+import { clientIdentity, DEVICE_COOKIE, newDeviceId } from './client-key';
+import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE, type LoginThrottleOptions } from './login-throttle';
 
 export type AuthDialect = 'sqlite' | 'pg';
 
 export interface CreateAuthOptions {
-  /** A drizzle database (better-sqlite3 or node-postgres) whose migrations include the account tables. */
-  db: object;
-  dialect: AuthDialect;
+  /** The app's database handle (either dialect), migrated: the account tables and the sign-in counts live there. */
+  db: Database;
   /** At least 32 random characters, kept across restarts and shared by every instance (signs the cookies). */
   secret: string;
   /**
@@ -38,7 +38,8 @@ export interface CreateAuthOptions {
   secureCookies?: boolean;
   /** A header only a trusted reverse proxy sets, naming the client's IP; see `client-key.ts`. */
   trustedIpHeader?: string;
-  throttle?: LoginThrottle;
+  /** The sign-in limits (default `DEFAULT_LOGIN_THROTTLE`). */
+  throttle?: LoginThrottleOptions;
   /** Session lifetime in seconds (default 7 days). */
   sessionExpiresIn?: number;
   /** better-auth's log level (default `warn`: it logs each failed sign-in). */
@@ -59,21 +60,23 @@ function attemptOf(body: unknown, headers: Headers | undefined, trustedIpHeader:
   const email = typeof body === 'object' && body !== null && 'email' in body ? body.email : undefined;
   return {
     account: typeof email === 'string' ? email.trim().toLowerCase() : '',
-    client: clientKey(headers ?? new Headers(), { trustedIpHeader }),
+    ...clientIdentity(headers ?? new Headers(), { trustedIpHeader }),
   };
 }
 
 export function createAuth(options: CreateAuthOptions) {
-  const throttle = options.throttle ?? createLoginThrottle(DEFAULT_LOGIN_THROTTLE);
+  const rules = options.throttle ?? DEFAULT_LOGIN_THROTTLE;
+  const throttle = createLoginThrottle(options.db, rules);
   const { trustedIpHeader } = options;
   const secure = options.secureCookies ?? false;
+  const dialect: AuthDialect = options.db.dialect;
 
   return betterAuth({
     appName: 'skillchat',
     secret: options.secret,
     baseURL: options.baseURL,
     trustedOrigins: options.trustedOrigins,
-    database: drizzleAdapter(options.db, { provider: options.dialect, schema: authTables(options.dialect) }),
+    database: drizzleAdapter(options.db.native.db, { provider: dialect, schema: authTables(dialect) }),
     emailAndPassword: { enabled: true, disableSignUp: true, autoSignIn: false, minPasswordLength: 8 },
     session: { expiresIn: options.sessionExpiresIn ?? 7 * 24 * 3600 },
     plugins: [admin({ defaultRole: 'member', adminRoles: ['admin'], roles: ROLES })],
@@ -93,7 +96,7 @@ export function createAuth(options: CreateAuthOptions) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== SIGN_IN_PATH) return;
-        const verdict = throttle.check(attemptOf(ctx.body, ctx.headers, trustedIpHeader));
+        const verdict = await throttle.check(attemptOf(ctx.body, ctx.headers, trustedIpHeader));
         if (!verdict.allowed) {
           throw new APIError(
             'TOO_MANY_REQUESTS',
@@ -114,12 +117,12 @@ export function createAuth(options: CreateAuthOptions) {
         const returned = ctx.context.returned;
         if (isAPIError(returned)) {
           // Only wrong credentials count; a disabled account or a throttled attempt is no guess.
-          if (returned.statusCode === 401) throttle.recordFailure(attempt);
+          if (returned.statusCode === 401) await throttle.recordFailure(attempt);
           return;
         }
         // Remember this browser for the account: give it a device id if it has none, and record the success
         // under the id it will present next time.
-        let device = readDeviceId(ctx.headers?.get('cookie') ?? null);
+        let device = attempt.device;
         if (!device) {
           device = newDeviceId();
           ctx.setCookie(DEVICE_COOKIE, device, {
@@ -127,13 +130,10 @@ export function createAuth(options: CreateAuthOptions) {
             sameSite: 'lax',
             secure,
             path: '/',
-            maxAge: Math.floor(DEFAULT_LOGIN_THROTTLE.knownClientMs / 1000),
+            maxAge: Math.floor(rules.knownClientMs / 1000),
           });
         }
-        // Never the shared anonymous bucket: that would make every cookieless stranger "known".
-        if (attempt.client !== ANONYMOUS_CLIENT) throttle.recordSuccess(attempt);
-        const deviceClient = `device:${device}`;
-        if (deviceClient !== attempt.client) throttle.recordSuccess({ account: attempt.account, client: deviceClient });
+        await throttle.recordSuccess({ ...attempt, device });
       }),
     },
   });

@@ -1,18 +1,27 @@
 /**
- * Who is "one client" for the sign-in limits (`login-throttle.ts`). Route handlers cannot see the socket address
- * and `X-Forwarded-For` is whatever the client sends, so an IP is used only from a header a trusted reverse proxy
- * sets (configured by name). Otherwise the client is its device cookie: a random id set at the first successful
- * sign-in, which is what lets the throttle recognise the admin's own browser. No cookie: one shared bucket.
+ * Who is "one client" for the sign-in limits (`login-throttle.ts`): its browser, by the device cookie set at its
+ * first successful sign-in (what lets the throttle recognise the admin's own browser), and its address, when the app
+ * can trust one: a header a trusted reverse proxy sets (configured by name), else the socket's address stamped by
+ * this process's http server (`server/security/peer-address.ts`). `X-Forwarded-For` is whatever the client sends
+ * and is never read. The cookie is the client's to change; the address is not, so counting both holds when a
+ * script sends a new cookie with every attempt.
  */
 import { randomBytes } from 'node:crypto';
+import { normaliseAddress, PEER_ADDRESS_HEADER, peerAddressStamped } from '../security/peer-address';
 
 export const DEVICE_COOKIE = 'skillchat.device';
 const DEVICE_ID = /^[A-Za-z0-9_-]{22,64}$/;
-export const ANONYMOUS_CLIENT = 'anonymous';
 
 export interface ClientKeyOptions {
   /** A header only the reverse proxy in front of the app sets (e.g. `x-real-ip`), or undefined. */
   trustedIpHeader?: string;
+  /** Whether the socket address header was stamped by this process (default: as `peer-address.ts` says). */
+  peerAddress?: boolean;
+}
+
+export interface ClientIdentity {
+  device: string | null;
+  address: string | null;
 }
 
 export function readDeviceId(cookieHeader: string | null): string | null {
@@ -26,13 +35,20 @@ export function readDeviceId(cookieHeader: string | null): string | null {
   return null;
 }
 
-export function clientKey(headers: Headers, options: ClientKeyOptions = {}): string {
+/** The client's address, or null when the app has none it can trust. */
+export function clientAddress(headers: Headers, options: ClientKeyOptions = {}): string | null {
   if (options.trustedIpHeader) {
     const ip = headers.get(options.trustedIpHeader)?.trim();
-    if (ip && !ip.includes(',')) return `ip:${ip.toLowerCase()}`;
+    // A list means the proxy appended to a client-sent value: not one address we can vouch for.
+    return ip && !ip.includes(',') ? normaliseAddress(ip) : null;
   }
-  const device = readDeviceId(headers.get('cookie'));
-  return device ? `device:${device}` : ANONYMOUS_CLIENT;
+  if (!(options.peerAddress ?? peerAddressStamped())) return null;
+  const peer = headers.get(PEER_ADDRESS_HEADER)?.trim();
+  return peer ? normaliseAddress(peer) : null;
+}
+
+export function clientIdentity(headers: Headers, options: ClientKeyOptions = {}): ClientIdentity {
+  return { device: readDeviceId(headers.get('cookie')), address: clientAddress(headers, options) };
 }
 
 export function newDeviceId(): string {

@@ -4,7 +4,7 @@
  * only by internal and admin callers that act across people.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, notInArray, type SQL } from 'drizzle-orm';
 import { LOCAL_USER_ID } from '../auth/local-user';
 import { DEFAULT_CHAT_TITLE } from '../chat/title';
 import { type Database, withDb, withTransaction } from './client';
@@ -209,5 +209,48 @@ export async function deleteUserData(userId: string, d: Database): Promise<strin
     await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
     await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, userId));
     return deleted.map((c) => c.id);
+  });
+}
+
+/** How many chats a person has (the setup page offers to take over the loopback person's). */
+export async function countChats(userId: string, d: Database): Promise<number> {
+  const { chats } = d.t;
+  const [row] = await withDb(d, (db) => db.select({ n: count() }).from(chats).where(eq(chats.userId, userId)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Gives everything of one person to another: chats (with their messages, activations and files, which hang off the
+ * chat), their lines in the activation log, script runs and decisions, and their switched-off skills. For the first
+ * admin of a server that was used on loopback before: those chats belong to the built-in local person, whom nobody
+ * can sign in as. Returns the number of chats moved.
+ */
+export async function transferUserData(fromUserId: string, toUserId: string, d: Database): Promise<number> {
+  const { chats, activationEvents, scriptRuns, permissionDecisions, userSkillPrefs } = d.t;
+  return withTransaction(d, async (tx) => {
+    const moved = await tx.db
+      .update(chats)
+      .set({ userId: toUserId })
+      .where(eq(chats.userId, fromUserId))
+      .returning({ id: chats.id });
+    await tx.db.update(activationEvents).set({ userId: toUserId }).where(eq(activationEvents.userId, fromUserId));
+    await tx.db.update(scriptRuns).set({ userId: toUserId }).where(eq(scriptRuns.userId, fromUserId));
+    await tx.db.update(permissionDecisions).set({ userId: toUserId }).where(eq(permissionDecisions.userId, fromUserId));
+    // The new person's own choice wins where both switched the same skill.
+    const theirs = await tx.db
+      .select({ skillName: userSkillPrefs.skillName })
+      .from(userSkillPrefs)
+      .where(eq(userSkillPrefs.userId, toUserId));
+    const kept = theirs.map((p) => p.skillName);
+    await tx.db
+      .update(userSkillPrefs)
+      .set({ userId: toUserId })
+      .where(
+        kept.length > 0
+          ? and(eq(userSkillPrefs.userId, fromUserId), notInArray(userSkillPrefs.skillName, kept))
+          : eq(userSkillPrefs.userId, fromUserId),
+      );
+    await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, fromUserId));
+    return moved.length;
   });
 }

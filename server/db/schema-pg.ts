@@ -16,7 +16,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ACTIVATION_HOWS, MESSAGE_ROLES, MESSAGE_STATUSES, PERMISSION_DECISIONS } from './schema';
+import { ACTIVATION_HOWS, LOGIN_FAILURE_SCOPES, MESSAGE_ROLES, MESSAGE_STATUSES, PERMISSION_DECISIONS } from './schema';
 
 export * from './schema-auth-pg';
 
@@ -166,6 +166,27 @@ export const scriptRuns = pgTable(
     at: timestamp('at').notNull(),
   },
   (t) => [index('script_runs_at_idx').on(t.at)],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    scope: text('scope', { enum: LOGIN_FAILURE_SCOPES }).notNull(),
+    key: text('key').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('login_failures_key_idx').on(t.scope, t.key, t.at), index('login_failures_at_idx').on(t.at)],
+);
+
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    account: text('account').notNull(),
+    device: text('device').notNull(),
+    lastSuccessAt: timestamp('last_success_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.device] }), index('known_devices_last_idx').on(t.lastSuccessAt)],
 );
 
 export const triggerChecks = pgTable(

@@ -224,6 +224,37 @@ export const userSkillPrefs = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
 );
 
+/** What a failed sign-in is counted against (server/auth/login-throttle.ts). */
+export const LOGIN_FAILURE_SCOPES = ['account', 'device', 'address'] as const;
+export type LoginFailureScope = (typeof LOGIN_FAILURE_SCOPES)[number];
+
+/**
+ * One row per failed sign-in and per thing it counts against (the account's email, the browser's device id, the
+ * client's address), so every instance sees the same counts and a restart forgets none. Rows older than the
+ * longest window are deleted as new failures come in.
+ */
+export const loginFailures = sqliteTable(
+  'login_failures',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    scope: text('scope', { enum: LOGIN_FAILURE_SCOPES }).notNull(),
+    key: text('key').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('login_failures_key_idx').on(t.scope, t.key, t.at), index('login_failures_at_idx').on(t.at)],
+);
+
+/** A browser (device cookie) that signed in to an account: exempt from that account's failure count. */
+export const knownDevices = sqliteTable(
+  'known_devices',
+  {
+    account: text('account').notNull(),
+    device: text('device').notNull(),
+    lastSuccessAt: timestamp('last_success_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.device] }), index('known_devices_last_idx').on(t.lastSuccessAt)],
+);
+
 /** Trigger checks run on a skill's /admin page: the prompts, each one's trigger rates, and the scores (JSON). */
 export const triggerChecks = sqliteTable(
   'trigger_checks',

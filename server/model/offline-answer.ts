@@ -18,9 +18,12 @@ export interface AnswerContext {
   canActivate: boolean;
 }
 
+// The variables named are the ones server/model/registry.ts reads (model-hint.test.ts checks they stay so).
 const OFFLINE_NOTE =
   "I'm the offline model built into skillchat: I can activate skills and read their files, but not carry out their " +
-  'steps or write a full answer. Set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL`) to use a real model.';
+  'steps or write a full answer. To use a real model, start skillchat with `OPENAI_API_KEY` or `ANTHROPIC_API_KEY`, ' +
+  'or `OPENAI_BASE_URL` for an OpenAI-compatible endpoint (vLLM, LM Studio, llama.cpp), or run Ollama on this ' +
+  'computer; then pick it in the chat header.';
 
 const EXCERPT_LINES = 5;
 const EXCERPT_LINE_CHARS = 160;

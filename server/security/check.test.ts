@@ -60,6 +60,24 @@ describe('Origin on state-changing requests', () => {
     }
   });
 
+  it('compares the scheme too: https with the same host and port is another origin on an http server', () => {
+    for (const origin of ['https://127.0.0.1:3100', 'https://127.0.0.1']) {
+      expect(check({ method: 'POST', pathname: '/api/admin/users', origin })).toMatchObject({
+        action: 'deny',
+        status: 403,
+        code: 'forbidden:origin',
+      });
+    }
+    // Behind a TLS proxy (Secure cookies) a listed name is an https origin, and only that.
+    const proxied = buildAccessPolicy({
+      env: { ...EXPOSED, SKILLCHAT_SECURE_COOKIES: '1' },
+      allowedHosts: ['chat.lan'],
+    });
+    const write = { method: 'POST', pathname: '/api/chats', host: 'chat.lan', cookie: SESSION };
+    expect(check({ ...write, origin: 'https://chat.lan' }, proxied)).toEqual({ action: 'allow' });
+    expect(check({ ...write, origin: 'http://chat.lan:8443' }, proxied)).toMatchObject({ action: 'deny', status: 403 });
+  });
+
   it('does not ask GET, HEAD or OPTIONS for an Origin', () => {
     for (const method of ['GET', 'HEAD', 'OPTIONS', 'get']) {
       expect(check({ method, pathname: '/api/chats' })).toEqual({ action: 'allow' });

@@ -118,7 +118,7 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decisio
         format,
       };
     }
-    if (!isOriginAllowed(origin, host, policy.configuredHosts)) {
+    if (!isOriginAllowed(origin, host, policy.ownScheme, policy.configuredOrigins)) {
       return {
         action: 'deny',
         status: 403,

@@ -4,6 +4,8 @@ import {
   isLoopbackHostname,
   isOriginAllowed,
   LOOPBACK_HOSTS,
+  type OriginRule,
+  parseAllowedEntry,
   parseAllowedHost,
   parseHostHeader,
   parseOrigin,
@@ -102,27 +104,57 @@ describe('parseOrigin', () => {
 
 describe('isOriginAllowed', () => {
   const host = parseHostHeader('127.0.0.1:3100')!;
+  const allowed = (origin: string, on = host, configured: OriginRule[] = []) =>
+    isOriginAllowed(parseOrigin(origin)!, on, 'http', configured);
 
-  it('accepts the same host and port', () => {
-    expect(isOriginAllowed(parseOrigin('http://127.0.0.1:3100')!, host, [])).toBe(true);
+  it('accepts the same scheme, host and port', () => {
+    expect(allowed('http://127.0.0.1:3100')).toBe(true);
+  });
+
+  it('refuses another scheme on the same host and port (red-team: https against an http server)', () => {
+    expect(allowed('https://127.0.0.1:3100')).toBe(false);
+    expect(isOriginAllowed(parseOrigin('http://127.0.0.1:3100')!, host, 'https', [])).toBe(false);
+    expect(isOriginAllowed(parseOrigin('https://127.0.0.1:3100')!, host, 'https', [])).toBe(true);
   });
 
   it('refuses another port, another loopback name and foreign sites', () => {
-    expect(isOriginAllowed(parseOrigin('http://127.0.0.1:8080')!, host, [])).toBe(false);
-    expect(isOriginAllowed(parseOrigin('http://localhost:3100')!, host, [])).toBe(false);
-    expect(isOriginAllowed(parseOrigin('https://evil.example')!, host, [])).toBe(false);
+    expect(allowed('http://127.0.0.1:8080')).toBe(false);
+    expect(allowed('http://localhost:3100')).toBe(false);
+    expect(allowed('https://evil.example')).toBe(false);
   });
 
-  it('uses the scheme default when Host has no port', () => {
+  it("uses the server's scheme default when Host has no port", () => {
     const bare = parseHostHeader('chat.lan')!;
-    expect(isOriginAllowed(parseOrigin('http://chat.lan')!, bare, [])).toBe(true);
-    expect(isOriginAllowed(parseOrigin('https://chat.lan')!, bare, [])).toBe(true);
-    expect(isOriginAllowed(parseOrigin('http://chat.lan:81')!, bare, [])).toBe(false);
+    expect(allowed('http://chat.lan', bare)).toBe(true);
+    expect(allowed('https://chat.lan', bare)).toBe(false);
+    expect(allowed('http://chat.lan:443', bare)).toBe(false);
+    expect(allowed('http://chat.lan:81', bare)).toBe(false);
   });
 
-  it('accepts a configured name in front of a reverse proxy that rewrites Host', () => {
-    const configured = [parseAllowedHost('chat.lan')!];
-    expect(isOriginAllowed(parseOrigin('https://chat.lan')!, host, configured)).toBe(true);
-    expect(isOriginAllowed(parseOrigin('https://evil.lan')!, host, configured)).toBe(false);
+  it('accepts a configured origin in front of a reverse proxy, with its scheme only', () => {
+    const bare = parseAllowedEntry('chat.lan', 'https')!.origin;
+    expect(allowed('https://chat.lan', host, [bare])).toBe(true);
+    expect(allowed('http://chat.lan', host, [bare])).toBe(false);
+    expect(allowed('https://evil.lan', host, [bare])).toBe(false);
+    const spelled = parseAllowedEntry('https://chat.example.com', 'http')!.origin;
+    expect(allowed('https://chat.example.com', host, [spelled])).toBe(true);
+    expect(allowed('https://chat.example.com:8443', host, [spelled])).toBe(false);
+    expect(allowed('http://chat.example.com', host, [spelled])).toBe(false);
+  });
+});
+
+describe('parseAllowedEntry', () => {
+  it('reads a bare name with the given scheme, and a URL with its own', () => {
+    expect(parseAllowedEntry('chat.lan:8443', 'http')).toEqual({
+      host: { hostname: 'chat.lan', port: '8443' },
+      origin: { scheme: 'http', hostname: 'chat.lan', port: '8443' },
+    });
+    // The Host rule stays open on the port: a proxy forwards `Host: chat.example.com` without `:443`.
+    expect(parseAllowedEntry('HTTPS://Chat.Example.com/', 'http')).toEqual({
+      host: { hostname: 'chat.example.com', port: null },
+      origin: { scheme: 'https', hostname: 'chat.example.com', port: '443' },
+    });
+    expect(parseAllowedEntry('ftp://chat.lan', 'http')).toBeNull();
+    expect(parseAllowedEntry('https://chat.lan/path', 'http')).toBeNull();
   });
 });

@@ -112,16 +112,64 @@ export function parseOrigin(raw: string | null | undefined): ParsedOrigin | null
   return { scheme, hostname: host.hostname, port: host.port ?? (scheme === 'https' ? '443' : '80') };
 }
 
+export type Scheme = ParsedOrigin['scheme'];
+
+/** An origin the operator trusts in front of the app (a TLS reverse proxy's public name); a null port is any port. */
+export interface OriginRule {
+  scheme: Scheme;
+  hostname: string;
+  port: string | null;
+}
+
+function defaultPort(scheme: Scheme): string {
+  return scheme === 'https' ? '443' : '80';
+}
+
 /**
- * Whether a state-changing request's `Origin` is this site: the same host and port the request was sent to (which
- * is itself allowlisted), or a host the operator listed in `allowedHosts` (a TLS reverse proxy presents its own
- * name). Another port on localhost is another origin: a dev server on :8080 must not post to the chat on :3000,
- * although SameSite cookies would let it (SameSite ignores ports).
+ * A configured `allowedHosts` entry as a Host rule and an Origin rule. `https://chat.example.com[:port]` names the
+ * scheme browsers use for it; a bare `chat.lan[:port]` takes `scheme` (the public one, see policy.ts). The Host rule
+ * of a URL entry keeps the port open when none is written: a proxy forwards `Host: chat.example.com` without `:443`.
  */
-export function isOriginAllowed(origin: ParsedOrigin, host: HostPort, configured: readonly AllowedHost[]): boolean {
-  const hostPort = host.port ?? (origin.scheme === 'https' ? '443' : '80');
-  if (origin.hostname === host.hostname && origin.port === hostPort) return true;
-  return configured.some((a) => a.hostname === origin.hostname && (a.port === null || a.port === origin.port));
+export function parseAllowedEntry(entry: string, scheme: Scheme): { host: AllowedHost; origin: OriginRule } | null {
+  const trimmed = entry.trim();
+  const url = /^(https?):\/\/(.*?)\/?$/i.exec(trimmed);
+  if (url) {
+    const host = parseHostHeader(url[2]);
+    if (!host) return null;
+    const entryScheme: Scheme = url[1]!.toLowerCase() === 'https' ? 'https' : 'http';
+    return {
+      host,
+      origin: { scheme: entryScheme, hostname: host.hostname, port: host.port ?? defaultPort(entryScheme) },
+    };
+  }
+  const host = parseAllowedHost(trimmed);
+  return host ? { host, origin: { scheme, ...host } } : null;
+}
+
+/**
+ * Whether a state-changing request's `Origin` is this site: scheme, host and port all equal. Either the origin the
+ * request was sent to, which is its `Host` (itself allowlisted) under the scheme the server itself speaks
+ * (`ownScheme`; `https://127.0.0.1:3000` is another origin than the `http://127.0.0.1:3000` server), or an origin
+ * the operator listed in `allowedHosts` (a TLS reverse proxy presents its own name and scheme). Another port on
+ * localhost is another origin: a dev server on :8080 must not post to the chat on :3000, although SameSite cookies
+ * would let it (SameSite ignores ports).
+ */
+export function isOriginAllowed(
+  origin: ParsedOrigin,
+  host: HostPort,
+  ownScheme: Scheme,
+  configured: readonly OriginRule[],
+): boolean {
+  if (
+    origin.scheme === ownScheme &&
+    origin.hostname === host.hostname &&
+    origin.port === (host.port ?? defaultPort(ownScheme))
+  ) {
+    return true;
+  }
+  return configured.some(
+    (a) => a.scheme === origin.scheme && a.hostname === origin.hostname && (a.port === null || a.port === origin.port),
+  );
 }
 
 /** The `host[:port]` of an allowlist entry or Host, for messages. */

@@ -5,10 +5,12 @@
  * - Requests Node's parser rejects (an unknown method such as TRACK, a malformed request line, headers too large):
  *   Node answered an empty 400 itself. Now a 400 (431 for oversized headers) with a code and a sentence.
  * (CONNECT goes to the server's `connect` event, which Next does not listen to: Node closes the socket.)
+ * The same hook stamps each request with its socket's address (`peer-address.ts`).
  */
 
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { stampPeerAddress } from './peer-address';
 
 /** Methods fetch's `Request` refuses to construct that Node's http server hands to `request` listeners. */
 export const FORBIDDEN_METHODS = new Set(['TRACE']);
@@ -67,6 +69,8 @@ export function installMethodGuard(): void {
     if (event === 'request') {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       if (refuseForbiddenMethod(req, res)) return true;
+      // Before any listener reads the headers: the client's address for the sign-in limits (peer-address.ts).
+      stampPeerAddress(req);
     }
     // Only where nobody else handles parse errors: Node's default would answer them with an empty 400.
     if (event === 'clientError' && this.listenerCount('clientError') === 0) {

@@ -74,9 +74,26 @@ describe('allowed hosts', () => {
     expect(allows(p, '10.0.0.7:3000')).toBe(true);
   });
 
-  it('warn about entries that are not host names', () => {
-    const p = policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000' }, ['http://chat.lan/']);
-    expect(p.warnings).toHaveLength(1);
+  it('warn about entries that are not host names or origins', () => {
+    const p = policy({ __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000' }, ['http://chat.lan/path', 'ftp://chat.lan']);
+    expect(p.warnings).toHaveLength(2);
     expect(p.configuredHosts).toEqual([]);
+  });
+});
+
+describe('origins', () => {
+  it('take the scheme Next serves; a listed name takes HTTPS only behind Secure cookies, unless it says its own', () => {
+    const plain = policy({ __NEXT_PRIVATE_ORIGIN: 'http://localhost:3000' }, ['chat.lan', 'https://chat.example.com']);
+    expect(plain.ownScheme).toBe('http');
+    expect(plain.configuredOrigins).toEqual([
+      { scheme: 'http', hostname: 'chat.lan', port: null },
+      { scheme: 'https', hostname: 'chat.example.com', port: '443' },
+    ]);
+    const proxied = policy({ __NEXT_PRIVATE_ORIGIN: 'http://localhost:3000', SKILLCHAT_SECURE_COOKIES: '1' }, [
+      'chat.lan',
+    ]);
+    expect(proxied.ownScheme).toBe('http');
+    expect(proxied.configuredOrigins).toEqual([{ scheme: 'https', hostname: 'chat.lan', port: null }]);
+    expect(policy({ __NEXT_PRIVATE_ORIGIN: 'https://localhost:3000' }).ownScheme).toBe('https');
   });
 });

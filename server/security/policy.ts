@@ -14,8 +14,11 @@ import {
   isIPv4Loopback,
   isLoopbackHostname,
   LOOPBACK_HOSTS,
+  type OriginRule,
+  parseAllowedEntry,
   parseAllowedHost,
   parseHostHeader,
+  type Scheme,
 } from './hosts';
 
 export interface AccessPolicy {
@@ -24,8 +27,12 @@ export interface AccessPolicy {
   exposure: string;
   /** Host headers served: loopback names, configured names, and this machine's addresses when exposed. */
   allowedHosts: AllowedHost[];
-  /** The operator's `allowedHosts` alone: the names a reverse proxy may put in `Origin`. */
+  /** The operator's `allowedHosts` alone, as Host rules. */
   configuredHosts: AllowedHost[];
+  /** The same entries as origins (scheme, name, port) a browser in front of a reverse proxy may send in `Origin`. */
+  configuredOrigins: OriginRule[];
+  /** The scheme Next itself serves (`http` for `next start`): the scheme of an Origin naming the request's Host. */
+  ownScheme: Scheme;
   /** Configuration problems worth a log line (an unparseable allowed host, ...). */
   warnings: string[];
 }
@@ -39,6 +46,11 @@ export interface PolicyInput {
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/** The scheme Next reports it serves (`next start --experimental-https` is https); http when unknown. */
+export function listenScheme(env: PolicyInput['env']): Scheme {
+  return env.__NEXT_PRIVATE_ORIGIN?.toLowerCase().startsWith('https:') ? 'https' : 'http';
+}
 
 /** The hostname Next reports it listens on, or null when unknown. */
 export function listenHostname(env: PolicyInput['env']): string | null {
@@ -57,11 +69,18 @@ function bracketed(address: string): string {
 
 export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
   const warnings: string[] = [];
+  const ownScheme = listenScheme(input.env);
+  // A name listed without a scheme is reached as the operator serves it: over HTTPS when cookies are marked Secure
+  // (which works only behind HTTPS), else as Next serves it. `https://name` in the list says so explicitly.
+  const publicScheme: Scheme = input.env.SKILLCHAT_SECURE_COOKIES === '1' ? 'https' : ownScheme;
   const configuredHosts: AllowedHost[] = [];
+  const configuredOrigins: OriginRule[] = [];
   for (const entry of input.allowedHosts) {
-    const parsed = parseAllowedHost(entry);
-    if (parsed) configuredHosts.push(parsed);
-    else warnings.push(`allowedHosts: "${entry}" is not a host name or address; ignored`);
+    const parsed = parseAllowedEntry(entry, publicScheme);
+    if (parsed) {
+      configuredHosts.push(parsed.host);
+      configuredOrigins.push(parsed.origin);
+    } else warnings.push(`allowedHosts: "${entry}" is not a host name, address or http(s) origin; ignored`);
   }
 
   const listen = listenHostname(input.env);
@@ -100,5 +119,5 @@ export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
     allowedHosts.push({ hostname: bracketed(listen), port: null }); // e.g. 127.0.0.2
   }
 
-  return { exposed, exposure, allowedHosts, configuredHosts, warnings };
+  return { exposed, exposure, allowedHosts, configuredHosts, configuredOrigins, ownScheme, warnings };
 }

@@ -4,8 +4,10 @@ import {
   codePointLength,
   compareCodePoints,
   isPySpace,
+  isValidSkillName,
   normalizeSkillName,
   pyStrip,
+  suggestSkillName,
   validateMetadata,
 } from './validate';
 
@@ -158,6 +160,31 @@ describe('validateMetadata', () => {
           hint: "Rename the folder to 'correct-name' or set `name: wrong-name`.",
         },
       ]);
+    });
+
+    it('hints one valid name, and the folder renamed to it, for a name that breaks several rules', () => {
+      const found = validateMetadata({ name: 'PDF_Text', description: 'x' }, 'pdf-tools');
+      expect(found.map((d) => d.code)).toEqual(['name-not-lowercase', 'name-invalid-characters', 'name-mismatch']);
+      // Not `name: pdf_text` (still invalid) next to "Rename the folder to 'PDF_Text'" (an invalid folder name).
+      for (const d of found) expect(d.hint).toBe("Use `name: pdf-text` and rename the folder to 'pdf-text'.");
+      expect(validateMetadata({ name: suggestSkillName('PDF_Text'), description: 'x' }, 'pdf-text')).toEqual([]);
+    });
+
+    it.each([
+      ['PDF_Text', 'pdf-text'],
+      ['-My  Skill.v2-', 'my-skill-v2'],
+      ['a--b', 'a-b'],
+      ['___', 'my-skill'],
+      [`${'x'.repeat(63)}_y`, 'x'.repeat(63)],
+    ])('suggests a valid name for %j', (name, suggestion) => {
+      expect(suggestSkillName(name)).toBe(suggestion);
+      expect(isValidSkillName(suggestion)).toBe(true);
+    });
+
+    it('offers `name: <folder>` only when the folder name is itself valid', () => {
+      expect(validateMetadata({ name: 'pdf-text', description: 'x' }, 'PDF_Text')[0]?.hint).toBe(
+        "Rename the folder to 'pdf-text'.",
+      );
     });
 
     it('skips the directory check when there is no directory', () => {

@@ -77,6 +77,34 @@ export function normalizeSkillName(name: string): string {
 // Python's isalnum(): letters (Lu, Ll, Lt, Lm, Lo) or numeric characters. Marks (Mn, Mc) are not.
 const NAME_CHARACTER = /^[\p{L}\p{N}-]$/u;
 
+/** Whether a (normalised) name passes every name rule above. */
+export function isValidSkillName(name: string): boolean {
+  return (
+    name !== '' &&
+    codePointLength(name) <= MAX_SKILL_NAME_LENGTH &&
+    name === name.toLowerCase() &&
+    !name.startsWith('-') &&
+    !name.endsWith('-') &&
+    !name.includes('--') &&
+    [...name].every((c) => NAME_CHARACTER.test(c))
+  );
+}
+
+/**
+ * One valid name close to `name`, for hints: lowercase, every other character a hyphen, no doubled or edge hyphens,
+ * cut to the limit (`PDF_Text` -> `pdf-text`). `my-skill` when nothing of the name is left.
+ */
+export function suggestSkillName(name: string): string {
+  const lowered = normalizeSkillName(name).toLowerCase().normalize('NFKC');
+  const hyphenated = [...lowered]
+    .map((c) => (NAME_CHARACTER.test(c) ? c : '-'))
+    .join('')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const cut = [...hyphenated].slice(0, MAX_SKILL_NAME_LENGTH).join('').replace(/-+$/, '');
+  return isValidSkillName(cut) ? cut : 'my-skill';
+}
+
 function issue(
   code: DiagnosticCode,
   message: string,
@@ -99,59 +127,46 @@ function validateName(value: unknown, dirName: string | null): Diagnostic[] {
   const found: Diagnostic[] = [];
   const name = normalizeSkillName(value);
   const length = codePointLength(name);
+  // Every hint about an invalid name proposes the same valid one, with the folder renamed to match: hints that
+  // each fix one rule (`name: pdf_text` for `PDF_Text`) contradict each other and can still be invalid.
+  const suggested = suggestSkillName(name);
+  const useSuggested = `Use \`name: ${suggested}\` and rename the folder to '${suggested}'.`;
   if (length > MAX_SKILL_NAME_LENGTH) {
     found.push(
       issue(
         'name-too-long',
         `Skill name '${name}' exceeds ${MAX_SKILL_NAME_LENGTH} character limit (${length} chars)`,
-        `Shorten the name (and the folder) to at most ${MAX_SKILL_NAME_LENGTH} characters.`,
+        useSuggested,
       ),
     );
   }
   if (name !== name.toLowerCase()) {
-    found.push(
-      issue(
-        'name-not-lowercase',
-        `Skill name '${name}' must be lowercase`,
-        `Use \`name: ${name.toLowerCase()}\` and rename the folder to match.`,
-      ),
-    );
+    found.push(issue('name-not-lowercase', `Skill name '${name}' must be lowercase`, useSuggested));
   }
   if (name.startsWith('-') || name.endsWith('-')) {
-    found.push(
-      issue(
-        'name-hyphen-edge',
-        'Skill name cannot start or end with a hyphen',
-        'Remove the leading or trailing hyphen (and from the folder name).',
-      ),
-    );
+    found.push(issue('name-hyphen-edge', 'Skill name cannot start or end with a hyphen', useSuggested));
   }
   if (name.includes('--')) {
-    found.push(
-      issue(
-        'name-consecutive-hyphens',
-        'Skill name cannot contain consecutive hyphens',
-        'Replace `--` with a single hyphen (and in the folder name).',
-      ),
-    );
+    found.push(issue('name-consecutive-hyphens', 'Skill name cannot contain consecutive hyphens', useSuggested));
   }
   if (![...name].every((c) => NAME_CHARACTER.test(c))) {
     found.push(
       issue(
         'name-invalid-characters',
         `Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
-        'Replace spaces, underscores, dots and other symbols with hyphens.',
+        useSuggested,
       ),
     );
   }
   if (dirName !== null && dirName.normalize('NFKC') !== name) {
-    found.push(
-      issue(
-        'name-mismatch',
-        `Directory name '${dirName}' must match skill name '${name}'`,
-        `Rename the folder to '${name}' or set \`name: ${dirName}\`.`,
-      ),
-    );
+    let hint = useSuggested;
+    if (found.length === 0) {
+      // A valid name: either side may move, but only to a valid name.
+      hint = isValidSkillName(normalizeSkillName(dirName))
+        ? `Rename the folder to '${name}' or set \`name: ${dirName}\`.`
+        : `Rename the folder to '${name}'.`;
+    }
+    found.push(issue('name-mismatch', `Directory name '${dirName}' must match skill name '${name}'`, hint));
   }
   return found;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../server/db/activations';
 import {
   chatExists,
+  countChats,
   createChat,
   DEFAULT_CHAT_TITLE,
   deleteChat,
@@ -27,6 +28,7 @@ import {
   renameChat,
   setChatModel,
   touchChat,
+  transferUserData,
 } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { DbError } from '../../server/db/errors';
@@ -513,6 +515,30 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         await createChat({ id: 'a1', title: 'Alice plans', userId: 'alice', at: t(0) }, d);
         await createChat({ id: 'b1', title: 'Bob plans', userId: 'bob', at: t(1000) }, d);
         await saveUserMessage('a1', userMessage('am1', 'secret budget'), d);
+      });
+
+      it("the first admin can take over the loopback person's chats, log lines and switched-off skills", async () => {
+        await createChat({ id: 'l1', title: 'Made on loopback', at: t(2000) }, d);
+        await recordActivation('l1', 'pdf', 'explicit', t(2100), d);
+        await recordDecision({ chatId: 'l1', skillName: 'pdf', decision: 'allowed', contentHash: 'h' }, d);
+        await setSkillDisabled(LOCAL_USER_ID, 'csv', true, d);
+        await setSkillDisabled(LOCAL_USER_ID, 'pdf', true, d);
+        await setSkillDisabled('ada', 'pdf', false, d);
+        expect(await countChats(LOCAL_USER_ID, d)).toBe(1);
+
+        expect(await transferUserData(LOCAL_USER_ID, 'ada', d)).toBe(1);
+        expect(await countChats(LOCAL_USER_ID, d)).toBe(0);
+        expect((await listChats({ userId: 'ada' }, d)).map((c) => c.id)).toEqual(['l1']);
+        const { activationEvents, permissionDecisions } = d.t;
+        const owners = async (table: typeof activationEvents | typeof permissionDecisions) =>
+          (await d.db.select({ userId: table.userId }).from(table).where(eq(table.chatId, 'l1'))).map((r) => r.userId);
+        expect(await owners(activationEvents)).toEqual(['ada']);
+        expect(await owners(permissionDecisions)).toEqual(['ada']);
+        // Ada's own answer about pdf stands; the loopback person's csv comes along.
+        expect(await listDisabledSkills('ada', d)).toEqual(['csv']);
+        expect(await listDisabledSkills(LOCAL_USER_ID, d)).toEqual([]);
+        // Nobody else's chats move.
+        expect((await listChats({ userId: 'alice' }, d)).map((c) => c.id)).toEqual(['a1']);
       });
 
       it('new chats belong to the loopback person unless told otherwise', async () => {

@@ -1,17 +1,13 @@
 /**
  * The admin pages' own access check (the proxy only saw a session cookie): sends a browser without a valid
- * session to /login, and tells a member that the page is for admins.
+ * session to /login, and answers a member with Next's `forbidden()`: HTTP 403 and `app/forbidden.tsx`, so the status
+ * says what the page says (a 200 "Admins only" page reads as success to scripts and monitors).
  */
+import { forbidden } from 'next/navigation';
 import { pageUser } from '../../_lib/page-user';
 
-export interface AdminDenial {
-  status: 403;
-  reason: string;
-}
-
-/** Null when the page may render; a denial to show otherwise. */
-export async function requireAdmin(pathname: string): Promise<AdminDenial | null> {
+/** Returns when the person may see admin pages; otherwise redirects (no session) or throws the 403. */
+export async function requireAdmin(pathname: string): Promise<void> {
   const user = await pageUser(pathname);
-  if (user.role === 'admin') return null;
-  return { status: 403, reason: 'This page is for admins. Ask an admin if you need access.' };
+  if (user.role !== 'admin') forbidden();
 }

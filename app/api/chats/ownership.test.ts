@@ -1,5 +1,6 @@
 /**
- * Route level: another person's chat is a 404 on every chat route (read, export, rename, delete, files), and
+ * Route level: another person's chat is a 404 on every chat route (read, export, rename, delete, files, versions, stop,
+ * resume), and
  * creating a chat with their id is refused, not a takeover. The person asking comes from `currentUserId`, mocked.
  */
 import fs from 'node:fs';
@@ -39,7 +40,20 @@ describe('chat routes for another person', () => {
     const exported = await import('./[id]/export/route');
     const files = await import('./[id]/files/route');
     const versions = await import('./[id]/versions/route');
+    const stop = await import('./[id]/stop/route');
+    const stream = await import('./[id]/stream/route');
     who.id = 'bob';
+    const stopped = await stop.POST(req('api/chats/alice-chat/stop', { method: 'POST' }), params('alice-chat'));
+    expect(stopped.status).toBe(404);
+    expect(await stopped.json()).toMatchObject({ code: 'not_found:chat' });
+    expect((await stream.GET(req('api/chats/alice-chat/stream'), params('alice-chat'))).status).toBe(404);
+    // Ownership comes before the body: a malformed switch on another person's chat is a 404, not a 400.
+    const badSwitch = req('api/chats/alice-chat/versions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nonsense: true }),
+    });
+    expect((await versions.POST(badSwitch, params('alice-chat'))).status).toBe(404);
     expect((await versions.GET(req('api/chats/alice-chat/versions'), params('alice-chat'))).status).toBe(404);
     const switchTo = req('api/chats/alice-chat/versions', {
       method: 'POST',
@@ -75,5 +89,9 @@ describe('chat routes for another person', () => {
     expect((await files.GET(req('api/chats/alice-chat/files'), params('alice-chat'))).status).toBe(200);
     const mine = await versions.GET(req('api/chats/alice-chat/versions'), params('alice-chat'));
     expect(await mine.json()).toEqual({ versions: [] });
+    // One's own idle chat: nothing to stop, nothing to resume.
+    const idle = await stop.POST(req('api/chats/alice-chat/stop', { method: 'POST' }), params('alice-chat'));
+    expect(await idle.json()).toEqual({ stopped: false });
+    expect((await stream.GET(req('api/chats/alice-chat/stream'), params('alice-chat'))).status).toBe(204);
   });
 });

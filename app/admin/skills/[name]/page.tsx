@@ -11,7 +11,6 @@ import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
 import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
 import { getAccessPolicy } from '@/server/security/runtime';
-import { AccessDenied } from '../../_lib/access-denied';
 import { requireAdmin } from '../../_lib/guard';
 
 export const dynamic = 'force-dynamic';
@@ -34,8 +33,7 @@ export default async function AdminSkillPage({
 }) {
   const { name: rawName } = await params;
   const name = decodeName(rawName);
-  const denied = await requireAdmin(`/admin/skills/${rawName}`);
-  if (denied) return <AccessDenied denial={denied} />;
+  await requireAdmin(`/admin/skills/${rawName}`);
   const absolute = (await searchParams).paths === 'absolute';
   const skill = await loadAdminSkill(await getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();

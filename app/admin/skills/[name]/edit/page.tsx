@@ -10,7 +10,6 @@ import { getApp } from '@/server/app';
 import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
 import { getAccessPolicy } from '@/server/security/runtime';
 import { listSkillFiles } from '@/server/skills/files';
-import { AccessDenied } from '../../../_lib/access-denied';
 import { requireAdmin } from '../../../_lib/guard';
 
 export const dynamic = 'force-dynamic';
@@ -26,8 +25,7 @@ function decodeName(raw: string): string {
 export default async function EditSkillPage({ params }: { params: Promise<{ name: string }> }) {
   const { name: rawName } = await params;
   const name = decodeName(rawName);
-  const denied = await requireAdmin(`/admin/skills/${rawName}/edit`);
-  if (denied) return <AccessDenied denial={denied} />;
+  await requireAdmin(`/admin/skills/${rawName}/edit`);
   const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) notFound();

@@ -1,6 +1,7 @@
 import { storeFor } from '@/server/app';
+import { chatIdFrom } from '@/server/chat/request';
 import { stopChatTurn } from '@/server/chat/turn-leases';
-import { handle, json } from '@/server/http';
+import { handle, json, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,10 +10,10 @@ export const dynamic = 'force-dynamic';
  * another instance, its lease is flagged and the answer is 202: that instance stops it and stores it as stopped.
  */
 export const POST = handle(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const { id } = await params;
+  const id = await chatIdFrom(params);
   const store = await storeFor(request);
-  // Only one's own chat: another person's is the same as a chat that is not answering.
-  if (!(await store.getChat(id))) return json({ stopped: false });
+  // Another person's chat is a 404 like a missing one, so ids do not leak; one's own idle chat is `stopped: false`.
+  if (!(await store.getChat(id))) throw notFound('chat', id);
   // Answer once the stopped answer is stored, so the next message is not refused as "still answering".
   const outcome = await stopChatTurn(id, store.leases);
   if (outcome === 'elsewhere') return json({ stopped: true, elsewhere: true }, { status: 202 });

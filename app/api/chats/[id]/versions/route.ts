@@ -15,9 +15,13 @@ export const GET = handle(async (request: Request, { params }: Params) => {
   return json({ versions: await store.listVersions(id) });
 });
 
-/** Shows another version: `{ parentId, version }` -> the chat's messages and versions after the switch. */
+/**
+ * Shows another version: `{ parentId, version }` -> the chat's messages and versions after the switch. Ownership is
+ * checked before the body is read, so another person's chat is a 404 whatever is sent (a 400 would confirm the id).
+ */
 export const POST = handle(async (request: Request, { params }: Params) => {
   const id = await chatIdFrom(params);
-  const body = await readJsonBody(request);
-  return json(await switchChatVersion(await storeFor(request), id, body));
+  const store = await storeFor(request);
+  if (!(await store.getChat(id))) throw notFound('chat', id);
+  return json(await switchChatVersion(store, id, await readJsonBody(request)));
 });
