@@ -22,8 +22,12 @@ function offlineAnswer(): string {
     explicitSkill: null,
     activeNames: [],
     userText: 'hello',
+    workspaceFiles: [],
+    documents: [],
     turn: [],
-  } as unknown as PromptView;
+    turnNumber: 1,
+    activations: new Map(),
+  } satisfies PromptView;
   return composeAnswer({ view, target: null, suggestions: [], canActivate: true });
 }
 
