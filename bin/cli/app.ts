@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
-import { discoverSkills, walkRoots } from '../../server/skills/discovery';
-import { ownFolders } from '../../server/skills/own-folders';
-import { defaultCacheDir, openScanCache, type PersistedScanCache } from '../../server/skills/scan-cache-file';
+import { discoverSkills, walkRoots } from '../../server/skills/discovery/discovery';
+import { ownFolders } from '../../server/skills/discovery/own-folders';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
-import { openSnapshot, type Snapshot } from './snapshot';
+import { openSnapshot, type Snapshot } from './cache/answer-cache';
+import { defaultCacheDir, openScanCache, type PersistedScanCache } from './cache/scan-cache-file';
 
 export { PROJECT_DIR } from './command';
 
@@ -60,7 +60,7 @@ export interface Walked {
 }
 
 /**
- * Scans with the scan cache kept on disk (server/skills/scan-cache-file.ts): a run after the first parses only the
+ * Scans with the scan cache kept on disk (bin/cli/cache/scan-cache-file.ts): a run after the first parses only the
  * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it (and keeps no answers).
  */
 export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Walked> {

@@ -8,12 +8,12 @@ import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig, SkillMode } from '../../server/config';
-import { isProblem } from '../../server/skills/diagnostics';
+import { isProblem } from '../../server/skills/load/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { type Discovered, walk } from './app';
+import type { Snapshot } from './cache/answer-cache';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 import { readModeOverrides } from './mode-overrides';
-import type { Snapshot } from './snapshot';
 import { count as countCatalog, startCounter } from './token-count';
 
 export type SkillStatus = 'ok' | 'warnings';
@@ -48,7 +48,7 @@ export function skillStatus(skill: Skill): SkillStatus {
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
   const count = async () => {
-    const { renderCatalog } = await import('../../server/skills/catalog');
+    const { renderCatalog } = await import('../../server/skills/catalog/catalog');
     return countCatalog(renderCatalog(skills));
   };
   // The catalog is a function of the names and descriptions alone: the same ones, the same count.

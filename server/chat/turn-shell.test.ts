@@ -15,7 +15,7 @@ import { compatibleModel } from '../model/provider';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../model/replay-server';
 import { runtimeInstalled } from '../sandbox/runtime';
 import { bwrapAvailability } from '../sandbox/select';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';
 import { TOOL_ACTIVATE, TOOL_SHELL } from '../tools/names';
 import { createDbChatStore } from './db-store';
