@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_TUNING, type Matcher, matcherInput, matcherOver } from '../../server/skills/catalog/match';
 import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/catalog/match-index';
 import { walk } from './app';
-import type { Snapshot } from './cache/answer-cache';
+import type { KeptAnswer } from './cache/answer-cache';
 import { type Command, commandHelp, parseArgs } from './command';
 
 /**
@@ -21,7 +21,7 @@ import { type Command, commandHelp, parseArgs } from './command';
  */
 async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const walked = await walk(rootDirs);
-  const byWalk = walked.snapshot('match', '');
+  const byWalk = walked.answer('match', '');
   const keptKey = byWalk?.hit?.toString('utf8');
   const kept = keptKey ? keptMatcher(walked.kept('match-index', keptKey)) : null;
   if (kept) return kept;
@@ -37,8 +37,8 @@ async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   return matcherOver(index, DEFAULT_TUNING);
 }
 
-function keptMatcher(snapshot: Snapshot | null): Matcher | null {
-  const bytes = snapshot?.hit;
+function keptMatcher(answer: KeptAnswer | null): Matcher | null {
+  const bytes = answer?.hit;
   if (!bytes) return null;
   try {
     return matcherOver(decodeIndex(bytes), DEFAULT_TUNING);

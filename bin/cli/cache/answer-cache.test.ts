@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Io } from '../command';
 import { type ListJson, listCommand } from '../list';
 import { matchCommand } from '../match';
-import { openSnapshot } from './answer-cache';
+import { openKeptAnswer } from './answer-cache';
 
 let tmp: string;
 let root: string;
@@ -19,7 +19,7 @@ let cacheDir: string;
 let appDir: string;
 
 beforeEach(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-snapshot-')));
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skills-answers-')));
   root = path.join(tmp, 'skills');
   cacheDir = path.join(tmp, 'cache');
   appDir = path.join(tmp, 'app');
@@ -193,9 +193,9 @@ describe('a kept payload', () => {
   const payload = Buffer.from(Array.from({ length: 2.5 * 2 ** 20 }, (_, i) => (i * 7 + (i >> 20)) % 251));
 
   it('is found only under its key, and read whole or in ranges', () => {
-    openSnapshot(cacheDir, 'slot', 'key').save([payload.subarray(0, 1000), payload.subarray(1000)]);
-    expect(openSnapshot(cacheDir, 'slot', 'other key')).toMatchObject({ size: -1, hit: null });
-    const kept = openSnapshot(cacheDir, 'slot', 'key');
+    openKeptAnswer(cacheDir, 'slot', 'key').save([payload.subarray(0, 1000), payload.subarray(1000)]);
+    expect(openKeptAnswer(cacheDir, 'slot', 'other key')).toMatchObject({ size: -1, hit: null });
+    const kept = openKeptAnswer(cacheDir, 'slot', 'key');
     expect(kept.size).toBe(payload.length);
     expect(kept.hit?.equals(payload)).toBe(true);
     const pieces: Buffer[] = [];
@@ -207,9 +207,9 @@ describe('a kept payload', () => {
   });
 
   it('is copied through fresh buffers while the writer keeps the pieces it was given', () => {
-    openSnapshot(cacheDir, 'slot', 'key').save(payload);
+    openKeptAnswer(cacheDir, 'slot', 'key').save(payload);
     const kept: Uint8Array[] = [];
-    openSnapshot(cacheDir, 'slot', 'key').copy(0, payload.length, (piece) => {
+    openKeptAnswer(cacheDir, 'slot', 'key').copy(0, payload.length, (piece) => {
       kept.push(piece); // held, not copied: an asynchronous stdout does this
       return false;
     });

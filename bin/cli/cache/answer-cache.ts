@@ -1,22 +1,21 @@
 /**
  * Answers kept between runs of `list` and `match` (in the scan cache's folder): what a command printed (or built)
- * for a walk of the skill roots, stored under the walk's fingerprint (server/skills/discovery/discovery.ts `walkRoots`: every
- * skill file's path, size, mtime and inode, what the walk found and said), the code's version and whatever else
- * the command's answer depends on (its options, the config). A run whose walk has the same fingerprint reuses the
- * answer without reading the scan cache or parsing anything; any change to a skill file, a folder, the config or
- * the code makes a new answer. One file per command and slot, replaced on each miss; a failed write is ignored.
- * What depends on the skills' contents alone (the matcher's index, on their names and descriptions) is kept under
- * a digest of those instead (bin/cli/app.ts `kept`), so a walk that changed can still find it.
+ * for a walk of the skill roots, stored under the walk's fingerprint (server/skills/discovery/discovery.ts
+ * `walkRoots`: every skill file's path, size, mtime and inode, what the walk found and said), the code's version and
+ * whatever else the command's answer depends on (its options, the config). A run whose walk has the same
+ * fingerprint reuses the answer without reading the scan cache or parsing anything; any change to a skill file, a
+ * folder, the config or the code makes a new answer. One file per command and slot, replaced on each miss; a failed
+ * write is ignored. What depends on the skills' contents alone (the matcher's index, on their names and
+ * descriptions) is kept under a digest of those instead (bin/cli/app.ts `kept`), so a walk that changed can still
+ * find it.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeStamp, writeCacheFile } from './scan-cache-file';
+import { codeVersion } from './code-version';
+import { writeCacheFile } from './scan-cache-file';
 
-/** Bumped by hand when a payload's shape changes. */
-const FORMAT = 2;
-
-export interface Snapshot {
+export interface KeptAnswer {
   /** The payload stored under this key (read on first use), or null. */
   readonly hit: Buffer | null;
   /** Bytes of the payload stored under this key; -1 when none is. */
@@ -39,11 +38,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * `slot` names the file (a command and its roots: one answer kept per slot); `key` is everything the answer
  * depends on. Only the key's digest is stored.
  */
-export function openSnapshot(dir: string, slot: string, key: string): Snapshot {
+export function openKeptAnswer(dir: string, slot: string, key: string): KeptAnswer {
   const file = path.join(dir, `answer-${sha256(slot).slice(0, 24)}`);
-  // The parser's code and the commands' (the same folder in the bundle, server/skills/ and bin/cli/ in the sources).
-  const version = `${codeStamp()}\0${codeStamp(import.meta.dirname)}`;
-  const header = Buffer.from(`${FORMAT} ${sha256(`${version}\0${key}`)}\n`);
+  // The code's version (code-version.ts) covers a payload's shape: the parser's code and the commands' are in it.
+  const header = Buffer.from(`${sha256(`${codeVersion()}\0${key}`)}\n`);
   // The header first: a stale answer (16 MB for `list --json` over 10,000 skills) is not read at all. A kept one's
   // file stays open, so what is read later is this file even if another run replaces it meanwhile.
   let fd = -1;

@@ -7,7 +7,7 @@ import { discoverSkills, type SkillLoader } from '../../../server/skills/discove
 import type { CacheEntry } from '../../../server/skills/discovery/scan-cache';
 import { loadSkill } from '../../../server/skills/load/skill-file';
 import type { SkillRoot } from '../../../server/skills/types';
-import { codeStamp, openScanCache, packEntry, unpackEntry } from './scan-cache-file';
+import { openScanCache, packEntry, unpackEntry } from './scan-cache-file';
 
 let tmp: string;
 let rootDir: string;
@@ -175,22 +175,5 @@ describe('scan cache on disk', () => {
     expect(back).toBe(key);
     expect(restored).toEqual(entry);
     expect(JSON.stringify(restored)).toBe(JSON.stringify(entry));
-  });
-});
-
-describe('codeStamp', () => {
-  it('changes with any code file of the folder, sources or bundle, and with nothing else', () => {
-    const dir = path.join(tmp, 'code');
-    fs.mkdirSync(dir);
-    for (const name of ['a.ts', 'b.cjs', 'c.mjs', 'd.js', 'e.cjs.map']) fs.writeFileSync(path.join(dir, name), 'x');
-    const stamp = codeStamp(dir);
-    expect(codeStamp(dir)).toBe(stamp);
-    fs.writeFileSync(path.join(dir, 'e.cjs.map'), 'a longer source map');
-    expect(codeStamp(dir)).toBe(stamp);
-    for (const name of ['a.ts', 'b.cjs', 'c.mjs', 'd.js']) {
-      const before = codeStamp(dir);
-      fs.writeFileSync(path.join(dir, name), 'longer code');
-      expect(codeStamp(dir), name).not.toBe(before);
-    }
   });
 });

@@ -2,8 +2,8 @@
  * The scan cache on disk, for fresh processes (the `skills` CLI): the parsed entries of a ScanCache written to one
  * file per set of roots and limits, read back with one file read. An entry is used only while its skill file has the
  * same path, size, mtime and inode (loadCandidates checks), so the cache can be stale but never wrong about a file
- * it would reuse. The file is versioned by the code that parsed it: any other build (or edited source) starts
- * afresh. A missing, unreadable or foreign file is an empty cache; a failed write is ignored: it is only a cache.
+ * it would reuse. The file is versioned by the code that parsed it (code-version.ts): any other build (or edited
+ * source) starts afresh. A missing, unreadable or foreign file is an empty cache; a failed write is ignored: it is only a cache.
  *
  * Layout: a header line (CacheHeader), then one line per entry (a PackedEntry as JSON). When an author edits one
  * skill of 10,000, the next save writes the 9,999 unchanged lines back as the bytes it read, and serialises only the
@@ -16,12 +16,10 @@ import path from 'node:path';
 import type { Limits } from '../../../server/limits';
 import { type CacheEntry, createScanCache, type ScanCache } from '../../../server/skills/discovery/scan-cache';
 import type { SkillRoot } from '../../../server/skills/types';
-
-/** Bumped by hand when an entry's shape or the layout changes; the code stamp below catches parser changes. */
-const FORMAT = 3;
+import { codeVersion } from './code-version';
 
 interface CacheHeader {
-  format: number;
+  /** codeVersion(): the shape of an entry and the layout are this code's. */
   version: string;
   limits: string;
   /** Token counts by their input's sha256: the o200k table alone takes ~150 ms to load. */
@@ -29,25 +27,6 @@ interface CacheHeader {
 }
 
 const NEWLINE = 0x0a;
-
-/**
- * What the parse depends on besides the file: this module's folder holds the parser's code (server/skills/ when run
- * from source, bin/dist/ in the bundle, rebuilt as a whole), so the sizes and mtimes of its code files (.ts, .js,
- * .cjs, .mjs) stamp the version. `dir`: another folder of code, stamped the same way.
- */
-export function codeStamp(dir: string = import.meta.dirname): string {
-  const hash = createHash('sha256').update(`${FORMAT}\0`);
-  try {
-    for (const name of fs.readdirSync(dir).sort()) {
-      if (!/\.(ts|[cm]?js)$/.test(name)) continue;
-      const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
-      if (stat) hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\0`);
-    }
-  } catch {
-    hash.update(String(Date.now())); // unreadable: never match, so never reuse
-  }
-  return hash.digest('hex').slice(0, 24);
-}
 
 /**
  * An entry as stored: `[key, file, size, mtimeMs, ino, diagnostics, skill, derived]`. A skill repeats most of its
@@ -184,7 +163,7 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
   const limitsKey = JSON.stringify(limits);
   const name = createHash('sha256').update(JSON.stringify({ roots, limitsKey })).digest('hex').slice(0, 24);
   const file = path.join(dir, `scan-${name}.json`);
-  const version = codeStamp();
+  const version = codeVersion();
   const cache = createScanCache();
   let tokens: Record<string, number> = {};
   /**
@@ -196,7 +175,7 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
     const bytes = fs.readFileSync(file);
     let end = bytes.indexOf(NEWLINE);
     const header = JSON.parse(bytes.toString('utf8', 0, end)) as Partial<CacheHeader>;
-    if (header.format === FORMAT && header.version === version && header.limits === limitsKey) {
+    if (header.version === version && header.limits === limitsKey) {
       const entries = new Map<string, CacheEntry>();
       for (let start = end + 1; start < bytes.length; start = end + 1) {
         end = bytes.indexOf(NEWLINE, start);
@@ -216,7 +195,7 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
   const loaded = cache.entries;
   let tokensChanged = false;
   const write = () => {
-    const header: CacheHeader = { format: FORMAT, version, limits: limitsKey, tokens };
+    const header: CacheHeader = { version, limits: limitsKey, tokens };
     const chunks: Uint8Array[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
     for (const [key, entry] of cache.entries) {
       let line = lines.get(entry);
