@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { random, skillName } from '../../../bench/generate';
 import { recordsForModes } from '../../access/testing';
 import type { SkillMode } from '../../config';
+import { compareNames } from '../names';
 import { HIDDEN_CHARACTER, hiddenTextSkill } from '../testing';
 import {
   buildBudgetedCatalog,
@@ -11,7 +12,6 @@ import {
   shortenDescription,
 } from './budget';
 import { countTokens, renderCatalog } from './catalog';
-import { compareNames } from './match';
 
 interface Block {
   available_skills: Array<{ name: string; description: string }>;

@@ -21,10 +21,16 @@
  */
 import type { CatalogPresenceOf } from '../../access/presence';
 import type { CatalogConfig } from '../../config';
-import { TOOL_SEARCH } from '../../tools/names';
 import { catalogDescription } from '../load/arguments';
+import { compareNames } from '../names';
 import { countTokens, renderCatalog } from './catalog';
-import { compareNames, createMatcher, type Matcher } from './match';
+import { createMatcher, type Matcher } from './match';
+
+/**
+ * The tool the note sends the model to for the skills left out: `TOOL_SEARCH` in server/tools/names.ts, spelled here
+ * so the engine does not import the tools built on it (server/tools/tools.test.ts checks the two agree).
+ */
+export const SEARCH_TOOL = 'skills_search';
 
 export const DEFAULT_BUDGET_TOKENS = 4000;
 export const DEFAULT_BUDGET_PERCENT = 2;
@@ -142,7 +148,7 @@ function hashName(name: string): number {
 
 function noteFor(notListed: number): string {
   const what = notListed === 1 ? '1 more skill is' : `${notListed} more skills are`;
-  return `${what} not listed here. Call ${TOOL_SEARCH} with a few words about the task to find them.`;
+  return `${what} not listed here. Call ${SEARCH_TOOL} with a few words about the task to find them.`;
 }
 
 function wrap(entries: string[], notListed: number): string {

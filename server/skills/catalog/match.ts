@@ -27,6 +27,7 @@
  * builds it from the skills, `skills match` keeps it as bytes between runs and loads it without an object per skill.
  * Both rank through the one `matcherOver` below, so the two cannot diverge.
  */
+import { compareNames } from '../names';
 import { termSequence } from './match-analyze';
 import { buildIndex, DESCRIPTION, type MatchIndex, NAME, REPEATED, TRIGGER } from './match-index';
 
@@ -68,30 +69,6 @@ const NAME_CREDIT = 1;
 const PREFIX_FACTOR = 0.5;
 /** Shorter stems prefix-match too much ("go" -> "golang", "google"). */
 const MIN_PREFIX_LENGTH = 4;
-
-/** Code-point order (not UTF-16 code-unit order, which misplaces astral characters): one order for every list. */
-export function compareNames(a: string, b: string): number {
-  if (a === b) return 0;
-  // Code units compare as code points up to the first difference, unless that is in a surrogate pair: the common
-  // case without iterating (sorting thousands of matches compares names thousands of times).
-  const length = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (i === length) return a.length < b.length ? -1 : 1;
-  const ca = a.charCodeAt(i);
-  const cb = b.charCodeAt(i);
-  if ((ca < 0xd800 || ca > 0xdfff) && (cb < 0xd800 || cb > 0xdfff)) return ca < cb ? -1 : 1;
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const ca = ia.next();
-    const cb = ib.next();
-    if (ca.done) return cb.done ? 0 : -1;
-    if (cb.done) return 1;
-    const d = ca.value.codePointAt(0)! - cb.value.codePointAt(0)!;
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-}
 
 interface Scored extends RankedSkill {
   /** Message words found in the skill's name: among equal shares, a name hit is the stronger evidence. */

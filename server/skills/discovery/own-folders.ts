@@ -16,8 +16,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../../config';
-import { STAGING_DIR } from '../../install/types';
 import { isInside } from '../../paths';
+
+/**
+ * The staging folder inside the install root, where server/install/ unpacks a skill before moving it in (a dot
+ * folder: discovery skips it, and never follows a link into it). Named here, below the installer that uses it.
+ */
+export const STAGING_DIR = '.skillchat-staging';
 
 export interface OwnFolder {
   /** Absolute; its real path once `resolveOwnFolders` has run. */

@@ -21,8 +21,8 @@ import { type Dirent, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Limits } from '../../config';
-import { compareNames } from '../catalog/match';
 import { isAbsentCode, SKILL_FILE_NAMES } from '../load/skill-file';
+import { compareNames } from '../names';
 import type { Diagnostic, SkillRoot } from '../types';
 import { type OwnFolder, ownFolderOf } from './own-folders';
 
