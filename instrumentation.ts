@@ -51,7 +51,7 @@ export async function register() {
             .startWatching()
             .catch((error: unknown) => console.error('[skillchat] skill watcher failed', error));
         }
-        const { isProblem } = await import('./server/skills/diagnostics');
+        const { isProblem } = await import('./server/skills/load/diagnostics');
         const problems = diagnostics.filter(isProblem).length;
         console.log(
           `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; default model: ${app.models.defaultEntry().label}`,

@@ -3,10 +3,10 @@
  * the catalog and instructions the model gets with 10 / 1,000 / 10,000 skills under the default budgets.
  */
 import { buildInstructions } from '../server/chat/instructions';
-import { buildBudgetedCatalog, catalogBudget } from '../server/skills/budget';
-import { countTokens, renderCatalog } from '../server/skills/catalog';
-import { createMatcher } from '../server/skills/match';
-import { toPrompt } from '../server/skills/skills-ref';
+import { buildBudgetedCatalog, catalogBudget } from '../server/skills/catalog/budget';
+import { countTokens, renderCatalog } from '../server/skills/catalog/catalog';
+import { createMatcher } from '../server/skills/catalog/match';
+import { toPrompt } from '../server/skills/load/skills-ref';
 import type { Skill } from '../server/skills/types';
 
 export interface TokensPerSkill {

@@ -29,7 +29,7 @@ import { loadConfig } from '../server/config';
 import { openDb, sqliteDatabase } from '../server/db';
 import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
-import { createMatcher } from '../server/skills/match';
+import { createMatcher } from '../server/skills/catalog/match';
 import type { DiscoveryResult, Skill } from '../server/skills/types';
 
 /** The label suffix of the turn measured with the answer stored only at its end (before incremental persistence). */

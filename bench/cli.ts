@@ -65,7 +65,7 @@ function editSkill({ file, part }: Edit): void {
 }
 
 /**
- * `cold`: the caches (the scan cache, server/skills/scan-cache-file.ts, and the kept answers, bin/cli/snapshot.ts)
+ * `cold`: the caches (the scan cache, bin/cli/cache/scan-cache-file.ts, and the kept answers, bin/cli/cache/answer-cache.ts)
  * are removed before each run, so every SKILL.md is parsed; an Edit: one SKILL.md is changed before each run, so
  * the kept answer is stale and the scan cache answers the other skills; otherwise the runs after the first reuse
  * both, as every call after the first on a machine where nothing changed does.

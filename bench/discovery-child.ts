@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { DEFAULT_LIMITS } from '../server/config';
-import { createScanCache, discoverSkills } from '../server/skills/discovery';
+import { createScanCache, discoverSkills } from '../server/skills/discovery/discovery';
 
 // Time from process start to here: Node, tsx and the modules discovery needs.
 const importedMs = performance.now();

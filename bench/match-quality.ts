@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createMatcher } from '../server/skills/match';
+import { createMatcher } from '../server/skills/catalog/match';
 
 export interface LabelledSet {
   skills: Array<{ name: string; description: string }>;

@@ -2,7 +2,7 @@
  * `tsx bench/match-tune.ts`: grid search of the matcher's constants on the tuning half of the labelled set (even
  * request indexes) only; prints the best settings and how they do on the held-out half. Not part of `npm run bench`.
  */
-import { createMatcher, type MatcherTuning } from '../server/skills/match';
+import { createMatcher, type MatcherTuning } from '../server/skills/catalog/match';
 import { loadLabelledSet } from './match-quality';
 
 const set = loadLabelledSet();

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '../server/config';
-import { discoverSkills } from '../server/skills/discovery';
+import { discoverSkills } from '../server/skills/discovery/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
 import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';

@@ -19,7 +19,12 @@
  *
  * The files must sit two levels below the project folder (bin/dist/): `PROJECT_DIR` in bin/cli/command.ts is
  * computed from the running file's folder.
+ *
+ * Last, the sha256 of the bundled files goes into bin/dist/code-version: the version the CLI's caches are written
+ * with (bin/cli/cache/code-version.ts). esbuild's output is a function of the sources, the libraries and the options
+ * above, so a rebuild of the same code keeps the caches and any other change drops them.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -136,4 +141,11 @@ await build({
     [...commandModules, 'token-worker'].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)]),
   ),
 });
+const bundled = fs
+  .readdirSync(outdir)
+  .filter((name) => name.endsWith('.cjs'))
+  .sort();
+const version = createHash('sha256');
+for (const name of bundled) version.update(`${name}\0`).update(fs.readFileSync(path.join(outdir, name)));
+fs.writeFileSync(path.join(outdir, 'code-version'), `${version.digest('hex').slice(0, 24)}\n`);
 process.stdout.write(`skills: CLI bundled into bin/dist/ in ${Math.round(performance.now() - started)} ms\n`);

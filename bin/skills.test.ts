@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens, renderCatalog } from '../server/skills/catalog';
+import { countTokens, renderCatalog } from '../server/skills/catalog/catalog';
 import type { ListJson } from './cli/list';
 
 const PROJECT = path.resolve(import.meta.dirname, '..');

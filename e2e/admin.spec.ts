@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { DEFAULT_LIMITS } from '../server/config';
-import { loadSkill } from '../server/skills/skill-file';
+import { loadSkill } from '../server/skills/load/skill-file';
 import { ChatPage } from './chat-page';
 import { screenshotPath } from './screenshot-path';
 

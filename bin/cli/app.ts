@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
-import { discoverSkills, walkRoots } from '../../server/skills/discovery';
-import { ownFolders } from '../../server/skills/own-folders';
-import { defaultCacheDir, openScanCache, type PersistedScanCache } from '../../server/skills/scan-cache-file';
+import { discoverSkills, walkRoots } from '../../server/skills/discovery/discovery';
+import { ownFolders } from '../../server/skills/discovery/own-folders';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
-import { openSnapshot, type Snapshot } from './snapshot';
+import { type KeptAnswer, openKeptAnswer } from './cache/answer-cache';
+import { defaultCacheDir, openScanCache, type PersistedScanCache } from './cache/scan-cache-file';
 
 export { PROJECT_DIR } from './command';
 
@@ -46,12 +46,12 @@ export interface Walked {
    * The answer kept for this walk by the command named `slot`, which also depends on `key` (options, config);
    * null when the scan cache is off.
    */
-  snapshot(slot: string, key: string): Snapshot | null;
+  answer(slot: string, key: string): KeptAnswer | null;
   /**
    * An answer kept under `key` alone, whatever the walk found: for what depends on the skills' contents only (the
    * matcher's index on their names and descriptions). Null when the scan cache is off.
    */
-  kept(slot: string, key: string): Snapshot | null;
+  kept(slot: string, key: string): KeptAnswer | null;
   /**
    * Parses what the scan cache cannot answer and builds the result (call once). `onCold` is called first when
    * nothing is kept from an earlier run, so every skill will be parsed: time to start slow work in parallel.
@@ -60,7 +60,7 @@ export interface Walked {
 }
 
 /**
- * Scans with the scan cache kept on disk (server/skills/scan-cache-file.ts): a run after the first parses only the
+ * Scans with the scan cache kept on disk (bin/cli/cache/scan-cache-file.ts): a run after the first parses only the
  * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it (and keeps no answers).
  */
 export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Walked> {
@@ -69,7 +69,7 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
   if (env.SKILLCHAT_SCAN_CACHE === 'off') {
     return {
       config,
-      snapshot: () => null,
+      answer: () => null,
       kept: () => null,
       finish: async (onCold) => {
         onCold?.();
@@ -82,9 +82,9 @@ export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv =
   const walked = await walkRoots(roots, { limits: config.limits, ownFolders: ownFolders(config) });
   return {
     config,
-    snapshot: (slot, key) =>
-      openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key, walked.fingerprint()])),
-    kept: (slot, key) => openSnapshot(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key])),
+    answer: (slot, key) =>
+      openKeptAnswer(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key, walked.fingerprint()])),
+    kept: (slot, key) => openKeptAnswer(cacheDir, JSON.stringify([slot, roots]), JSON.stringify([slot, key])),
     finish: async (onCold) => {
       // Read only now: a kept answer needs none of it.
       const persisted = openScanCache(cacheDir, roots, config.limits);

@@ -8,12 +8,12 @@ import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig, SkillMode } from '../../server/config';
-import { isProblem } from '../../server/skills/diagnostics';
+import { isProblem } from '../../server/skills/load/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { type Discovered, walk } from './app';
+import type { KeptAnswer } from './cache/answer-cache';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 import { readModeOverrides } from './mode-overrides';
-import type { Snapshot } from './snapshot';
 import { count as countCatalog, startCounter } from './token-count';
 
 export type SkillStatus = 'ok' | 'warnings';
@@ -48,7 +48,7 @@ export function skillStatus(skill: Skill): SkillStatus {
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
   const count = async () => {
-    const { renderCatalog } = await import('../../server/skills/catalog');
+    const { renderCatalog } = await import('../../server/skills/catalog/catalog');
     return countCatalog(renderCatalog(skills));
   };
   // The catalog is a function of the names and descriptions alone: the same ones, the same count.
@@ -212,7 +212,7 @@ function writeBytes(io: Io, bytes: Uint8Array): boolean {
 }
 
 /** Prints a kept answer (for `--json`: with this run's scan time); false if it is not one this code wrote. */
-function printKept(kept: Snapshot, json: boolean, started: number, io: Io): boolean {
+function printKept(kept: KeptAnswer, json: boolean, started: number, io: Io): boolean {
   const write = (bytes: Uint8Array) => writeBytes(io, bytes);
   if (!json) {
     kept.copy(0, kept.size, write);
@@ -255,12 +255,9 @@ export const listCommand: Command = {
     const walked = await walk(parsed.options.get('--root') ?? []);
     const overrides = await readModeOverrides(walked.config.databasePath);
     if (overrides.problem) io.err(`Warning: modes set on /admin not read: ${overrides.problem}\n`);
-    // The answer depends on the walk (the snapshot's key), the format, the config's access rules and /admin's modes.
-    const snapshot = walked.snapshot(
-      json ? 'list --json' : 'list',
-      JSON.stringify([walked.config, [...overrides.modes]]),
-    );
-    if (snapshot && snapshot.size >= 0 && printKept(snapshot, json, started, io)) return 0;
+    // The answer depends on the walk (the kept answer's key), the format, the config's access rules and /admin's modes.
+    const answer = walked.answer(json ? 'list --json' : 'list', JSON.stringify([walked.config, [...overrides.modes]]));
+    if (answer && answer.size >= 0 && printKept(answer, json, started, io)) return 0;
 
     // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
     const { config, result, tokens } = await walked.finish(startCounter);
@@ -268,7 +265,7 @@ export const listCommand: Command = {
     if (!json) {
       const text = formatList(data);
       io.out(text);
-      snapshot?.save(text);
+      answer?.save(text);
       return 0;
     }
     // Encoded once (16 MB for 10,000 skills): what is printed and what is kept are the same bytes.
@@ -277,9 +274,9 @@ export const listCommand: Command = {
     // Kept without the scan's time, which each run prints afresh.
     const times = timesText(data.scannedAt, data.durationMs);
     const at = bytes.indexOf(times);
-    if (snapshot && at !== -1 && bytes.indexOf(times, at + 1) === -1) {
+    if (answer && at !== -1 && bytes.indexOf(times, at + 1) === -1) {
       const tail = bytes.subarray(at + Buffer.byteLength(times));
-      snapshot.save([Buffer.from(`${at}\n`), bytes.subarray(0, at), tail]);
+      answer.save([Buffer.from(`${at}\n`), bytes.subarray(0, at), tail]);
     }
     return 0;
   },

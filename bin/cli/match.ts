@@ -3,25 +3,25 @@
  * relevant enough: the first answer to "why didn't my skill trigger?".
  */
 import { createHash } from 'node:crypto';
-import { DEFAULT_TUNING, type Matcher, matcherInput, matcherOver } from '../../server/skills/match';
-import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/match-index';
+import { DEFAULT_TUNING, type Matcher, matcherInput, matcherOver } from '../../server/skills/catalog/match';
+import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/catalog/match-index';
 import { walk } from './app';
+import type { KeptAnswer } from './cache/answer-cache';
 import { type Command, commandHelp, parseArgs } from './command';
-import type { Snapshot } from './snapshot';
 
 /**
- * The matcher over the skills `list` shows. Its index is kept in its packed form (server/skills/match-index.ts): an
+ * The matcher over the skills `list` shows. Its index is kept in its packed form (server/skills/catalog/match-index.ts): an
  * unchanged catalog is matched without parsing a skill, analysing a description or building an object per skill.
  *
  * The index depends on the skills' names and descriptions alone (`matcherInput`), so it is kept under their digest
- * (slot `match-index`), and each walk keeps only which digest it had (slot `match`, bin/cli/snapshot.ts). A walk
+ * (slot `match-index`), and each walk keeps only which digest it had (slot `match`, bin/cli/cache/answer-cache.ts). A walk
  * that changed (an edited body, a touched file) parses what changed and finds the same index under the same digest;
  * only a changed name or description, or an added or removed skill, builds it again (~220 ms of a ~700 ms run over
  * 10,000 skills). A kept index that does not decode is built again and replaced.
  */
 async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const walked = await walk(rootDirs);
-  const byWalk = walked.snapshot('match', '');
+  const byWalk = walked.answer('match', '');
   const keptKey = byWalk?.hit?.toString('utf8');
   const kept = keptKey ? keptMatcher(walked.kept('match-index', keptKey)) : null;
   if (kept) return kept;
@@ -37,8 +37,8 @@ async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   return matcherOver(index, DEFAULT_TUNING);
 }
 
-function keptMatcher(snapshot: Snapshot | null): Matcher | null {
-  const bytes = snapshot?.hit;
+function keptMatcher(answer: KeptAnswer | null): Matcher | null {
+  const bytes = answer?.hit;
   if (!bytes) return null;
   try {
     return matcherOver(decodeIndex(bytes), DEFAULT_TUNING);

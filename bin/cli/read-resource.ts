@@ -1,12 +1,12 @@
 /**
  * `read-resource`: what `skills.readResource` would hand the model for a file of a skill, through the same confined
- * reader (server/skills/resources.ts), so a refusal here is a refusal in the chat.
+ * reader (server/skills/resources/resources.ts), so a refusal here is a refusal in the chat.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readSkillResource } from '../../server/skills/resources';
-import { type LoadSkillOptions, loadSkill } from '../../server/skills/skill-file';
-import { skillDirArgument } from '../../server/skills/skills-ref';
+import { type LoadSkillOptions, loadSkill } from '../../server/skills/load/skill-file';
+import { skillDirArgument } from '../../server/skills/load/skills-ref';
+import { readSkillResource } from '../../server/skills/resources/resources';
 import { loadAppConfig } from './app';
 import { type Command, commandHelp, parseArgs, requireExistingPath, UsageError } from './command';
 

@@ -1,6 +1,6 @@
 /**
  * `validate`, `read-properties` and `to-prompt`: the skills-ref CLI's commands, with its output, messages and exit
- * codes. The logic lives in server/skills/skills-ref.ts; this file only does what skills-ref's cli.py does around it.
+ * codes. The logic lives in server/skills/load/skills-ref.ts; this file only does what skills-ref's cli.py does around it.
  */
 import {
   readProperties,
@@ -8,7 +8,7 @@ import {
   skillDirArgument,
   toPrompt,
   validatePath,
-} from '../../server/skills/skills-ref';
+} from '../../server/skills/load/skills-ref';
 import { type Command, commandHelp, parseArgs, requireExistingPath } from './command';
 
 const PATH_NOTE = 'A path to a SKILL.md file stands for its folder.';

@@ -42,6 +42,6 @@ export async function count(text: string): Promise<number> {
       worker = null;
     }
   }
-  const { countTokens } = await import('../../server/skills/catalog');
+  const { countTokens } = await import('../../server/skills/catalog/catalog');
   return countTokens(text);
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isScriptPath, listSkillFiles } from '../skills/files';
+import { isScriptPath, listSkillFiles } from '../skills/resources/files';
 import type { Skill } from '../skills/types';
 
 export async function skillContentHash(skill: Pick<Skill, 'dir' | 'file'>): Promise<string> {

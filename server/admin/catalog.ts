@@ -5,8 +5,8 @@
 import type { AccessMap } from '../access/resolver';
 import { buildSkillView } from '../chat/skill-view';
 import type { AppConfig } from '../config';
-import { type BudgetedCatalog, catalogBudget } from '../skills/budget';
-import type { Matcher } from '../skills/match';
+import { type BudgetedCatalog, catalogBudget } from '../skills/catalog/budget';
+import type { Matcher } from '../skills/catalog/match';
 import type { Skill } from '../skills/types';
 
 /** The catalog block the model receives, under the budget and each skill's catalog presence (budget.ts). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordsForModes } from '../access/testing';
-import { buildBudgetedCatalog } from '../skills/budget';
-import { countTokens, renderCatalog } from '../skills/catalog';
+import { buildBudgetedCatalog } from '../skills/catalog/budget';
+import { countTokens, renderCatalog } from '../skills/catalog/catalog';
 import { skillRecord } from '../skills/testing';
 import type { DiscoveryResult, Skill } from '../skills/types';
 import { buildAdminOverview } from './overview';

@@ -6,7 +6,7 @@
 import type { AccessMap, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
-import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/budget';
+import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/catalog/budget';
 import type { SkillRegistry } from '../skills/registry';
 import type { DiscoveryResult } from '../skills/types';
 import { type ActivationData, type AdminActivations, buildActivations, loadActivationData } from './activations';

@@ -4,11 +4,11 @@
  * page cannot be made to show a file outside the skill folder either.
  */
 import type { AppConfig } from '../config';
-import { countTokens } from '../skills/catalog';
-import { listSkillFiles } from '../skills/files';
-import { hiddenTextDiagnostic, scanHiddenText } from '../skills/hidden-text';
+import { countTokens } from '../skills/catalog/catalog';
+import { hiddenTextDiagnostic, scanHiddenText } from '../skills/load/hidden-text';
 import type { SkillRegistry } from '../skills/registry';
-import { readSkillInstructions, readSkillResource } from '../skills/resources';
+import { listSkillFiles } from '../skills/resources/files';
+import { readSkillInstructions, readSkillResource } from '../skills/resources/resources';
 import type { Diagnostic, Severity, Skill, SkillFrontmatter, SkillScope } from '../skills/types';
 import { createPathDisplay, type PathMode } from './paths';
 

@@ -12,13 +12,13 @@ import path from 'node:path';
 import type { AppConfig, Limits } from '../config';
 import { AppError } from '../errors';
 import { isInside } from '../paths';
-import { catalogDescription } from '../skills/arguments';
-import { countTokens } from '../skills/catalog';
-import { splitFrontmatter } from '../skills/frontmatter';
+import { countTokens } from '../skills/catalog/catalog';
+import { catalogDescription } from '../skills/load/arguments';
+import { splitFrontmatter } from '../skills/load/frontmatter';
+import { loadSkill } from '../skills/load/skill-file';
+import { MAX_SKILL_NAME_LENGTH, normalizeSkillName } from '../skills/load/validate';
 import type { SkillRegistry } from '../skills/registry';
-import { loadSkill } from '../skills/skill-file';
 import type { Diagnostic, Skill } from '../skills/types';
-import { MAX_SKILL_NAME_LENGTH, normalizeSkillName } from '../skills/validate';
 
 export interface AuthoringHost {
   config: Pick<AppConfig, 'install' | 'limits'>;

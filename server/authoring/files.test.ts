@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
 import { createSkillRegistry } from '../skills/registry';
-import { readSkillResource } from '../skills/resources';
+import { readSkillResource } from '../skills/resources/resources';
 import { templateFor } from './authoring';
 import { checkEditablePath, listEditableFiles, readTextFile, saveTextFile } from './files';
 

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors';
 import { isInside } from '../paths';
-import { listSkillFiles, type SkillFileEntry } from '../skills/files';
-import { hiddenTextDiagnostic, scanHiddenText } from '../skills/hidden-text';
-import { displayPath, normaliseResourcePath, readSkillResource } from '../skills/resources';
+import { hiddenTextDiagnostic, scanHiddenText } from '../skills/load/hidden-text';
+import { listSkillFiles, type SkillFileEntry } from '../skills/resources/files';
+import { displayPath, normaliseResourcePath, readSkillResource } from '../skills/resources/resources';
 import { type AuthoringHost, type DraftDiagnostic, editableSkill, writeAtomic } from './authoring';
 
 export interface TextFile {

@@ -7,7 +7,7 @@ import type { App } from '../app';
 import { buildSkillView } from '../chat/skill-view';
 import { addTriggerCheck, listTriggerChecks } from '../db';
 import { AppError } from '../errors';
-import { catalogDescription } from '../skills/arguments';
+import { catalogDescription } from '../skills/load/arguments';
 import { MAX_PROMPTS, MAX_RUNS, runTriggerCheck, type TriggerPrompt, type TriggerReport } from './trigger-check';
 
 export interface StoredTriggerCheck {

@@ -1,8 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../model/offline-model';
-import { renderCatalog } from '../skills/catalog';
-import { createMatcher } from '../skills/match';
+import { renderCatalog } from '../skills/catalog/catalog';
+import { createMatcher } from '../skills/catalog/match';
 import { descriptionHash, runTriggerCheck, scores } from './trigger-check';
 
 const SKILLS = [

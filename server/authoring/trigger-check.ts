@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { generateText, type LanguageModel, tool } from 'ai';
 import { z } from 'zod';
 import { buildInstructions } from '../chat/instructions';
-import type { Matcher } from '../skills/match';
+import type { Matcher } from '../skills/catalog/match';
 import { TOOL_ACTIVATE } from '../tools/names';
 
 export interface TriggerPrompt {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { DEFAULT_LIMITS } from '../config';
-import { loadSkill } from '../skills/skill-file';
+import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
 import { createToolApproval, WARNING_MARK } from './approvals';
 

@@ -11,7 +11,7 @@ import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { acquireTurnLease, type Database, listDecisions, openDb, releaseTurnLease, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';

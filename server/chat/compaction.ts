@@ -10,7 +10,7 @@
  * folded into it by one more call.
  */
 import type { ModelMessage } from 'ai';
-import { countTokens } from '../skills/catalog';
+import { countTokens } from '../skills/catalog/catalog';
 import { SUMMARY_MAX_TOKENS } from './summary';
 import type { ChatMessage } from './types';
 

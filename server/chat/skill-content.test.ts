@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import { HIDDEN_CHARACTER, hiddenTextSkill } from '../skills/testing';
 import type { Skill } from '../skills/types';
 import { buildInstructions } from './instructions';

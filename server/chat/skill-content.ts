@@ -5,9 +5,9 @@
  * that lost the first activation from its history would have no instructions at all.
  */
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
-import { listSkillFiles } from '../skills/files';
-import { stripHiddenText } from '../skills/hidden-text';
-import { readSkillInstructions } from '../skills/resources';
+import { stripHiddenText } from '../skills/load/hidden-text';
+import { listSkillFiles } from '../skills/resources/files';
+import { readSkillInstructions } from '../skills/resources/resources';
 import type { Skill } from '../skills/types';
 import { TOOL_READ_RESOURCE } from '../tools/names';
 

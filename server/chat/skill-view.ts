@@ -9,8 +9,8 @@
 import type { AccessMap } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { KeptMap } from '../kept-map';
-import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from '../skills/budget';
-import { createMatcher, type Matcher } from '../skills/match';
+import { type BudgetedCatalog, buildBudgetedCatalog, catalogBudget } from '../skills/catalog/budget';
+import { createMatcher, type Matcher } from '../skills/catalog/match';
 import type { Skill } from '../skills/types';
 
 export interface SkillSource {

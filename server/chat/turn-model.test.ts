@@ -10,7 +10,7 @@ import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import { createModelRegistry } from '../model/registry';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';

@@ -16,7 +16,7 @@ import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import { compatibleModel } from '../model/provider';
 import { bwrapAvailability } from '../sandbox/select';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';
 import { saveUpload } from '../workspace/workspace';
 import { createDbChatStore } from './db-store';

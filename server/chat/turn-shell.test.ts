@@ -15,7 +15,7 @@ import { openDb, sqliteDatabase } from '../db';
 import { compatibleModel } from '../model/provider';
 import { runtimeInstalled } from '../sandbox/runtime';
 import { bwrapAvailability } from '../sandbox/select';
-import { discoverSkills } from '../skills/discovery';
+import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';
 import { TOOL_ACTIVATE, TOOL_SHELL } from '../tools/names';
 import { createDbChatStore } from './db-store';

@@ -21,8 +21,8 @@ import {
   sqliteDatabase,
 } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { discoverSkills } from '../skills/discovery';
-import { loadSkill } from '../skills/skill-file';
+import { discoverSkills } from '../skills/discovery/discovery';
+import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';

@@ -22,7 +22,7 @@ import type { AccessOptions, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
 import type { ShellMode } from '../sandbox/config';
-import { countTokens } from '../skills/catalog';
+import { countTokens } from '../skills/catalog/catalog';
 import { parseInvocations } from '../skills/invocation';
 import {
   type ActivationHow,

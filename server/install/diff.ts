@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { findSkillFile } from '../skills/skill-file';
+import { findSkillFile } from '../skills/load/skill-file';
 
 export interface SkillUpdateDiff {
   /** Unified diff of SKILL.md (empty when it is unchanged). */

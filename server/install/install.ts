@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
+import { STAGING_DIR } from '../skills/discovery/own-folders';
 import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
@@ -15,7 +16,7 @@ import type { Resolver } from './network';
 import { download, gitClone, type NetworkOptions, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
-import { type ArchiveEntry, InstallError, type InstallLimits, problem, STAGING_DIR } from './types';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
 import { extractZip, listZip } from './zip';
 
 export type InstallSource =

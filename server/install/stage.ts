@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
-import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from '../skills/hidden-text';
-import { findSkillFile, loadSkill } from '../skills/skill-file';
+import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from '../skills/load/hidden-text';
+import { findSkillFile, loadSkill } from '../skills/load/skill-file';
 import type { Diagnostic } from '../skills/types';
 import { type ArchiveEntry, InstallError, type InstallProblem, problem } from './types';
 

@@ -1,9 +1,6 @@
 /** What installing works with: the entries of an archive or a checked-out tree, and the reasons one is refused. */
 import type { InstallConfig } from '../config';
 
-/** The staging folder inside the install root (a dot folder: discovery skips it, and never follows a link into it). */
-export const STAGING_DIR = '.skillchat-staging';
-
 /** The caps, and which addresses a URL install may reach (absent: public addresses only). */
 export type InstallLimits = Pick<InstallConfig, 'maxFiles' | 'maxBytes' | 'maxRatio' | 'maxDownloadBytes'> &
   Partial<Pick<InstallConfig, 'allowPrivateNetworks' | 'allowHosts'>>;

@@ -7,7 +7,7 @@ import { generateText, isStepCount, type ModelMessage, streamText, tool } from '
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildInstructions } from '../chat/instructions';
-import { renderCatalog } from '../skills/catalog';
+import { renderCatalog } from '../skills/catalog/catalog';
 import { chunkText, createOfflineModel } from './offline-model';
 
 interface CannedSkill {

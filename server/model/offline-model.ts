@@ -13,7 +13,7 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { createMatcher } from '../skills/match';
+import { createMatcher } from '../skills/catalog/match';
 import { createPlanner, type MatcherFactory, type OfflinePlan } from './offline-planner';
 
 export const OFFLINE_PROVIDER = 'skillchat';
@@ -25,7 +25,7 @@ export interface OfflineModelOptions {
    * scripted runs should not wait.
    */
   chunkDelayMs?: number;
-  /** Skill ranking; defaults to `createMatcher` from `server/skills/match.ts` (the slash menu's matcher). */
+  /** Skill ranking; defaults to `createMatcher` from `server/skills/catalog/match.ts` (the slash menu's matcher). */
   createMatcher?: MatcherFactory;
 }
 

@@ -16,7 +16,7 @@ import { composeAnswer, shellCommandIn } from './offline-answer';
 import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
-/** The shape of `createMatcher` in `server/skills/match.ts`, injectable so the model does not own the ranking. */
+/** The shape of `createMatcher` in `server/skills/catalog/match.ts`, injectable so the model does not own the ranking. */
 export interface SkillMatcher {
   rank(text: string, limit?: number): { name: string; score: number }[];
   match(text: string, limit?: number): { name: string; score: number }[];

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { displayPath, normaliseResourcePath } from '../skills/resources';
+import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
 import {
   diffWorkspace,
   ensureWorkspace,

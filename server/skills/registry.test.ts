@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AppConfig, loadConfig } from '../config';
-import type { SkillLoader } from './discovery';
+import type { SkillLoader } from './discovery/discovery';
+import { loadSkill } from './load/skill-file';
 import { createSkillRegistry } from './registry';
-import { loadSkill } from './skill-file';
 
 let tmp: string;
 let base: string;

@@ -13,11 +13,11 @@
  */
 import fs from 'node:fs';
 import type { AppConfig } from '../config';
-import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery';
-import { createMatcher, type Matcher, matcherInput } from './match';
-import { ownFolders } from './own-folders';
+import { createMatcher, type Matcher, matcherInput } from './catalog/match';
+import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery/discovery';
+import { ownFolders } from './discovery/own-folders';
+import { type SkillWatcher, watchSkillRoots } from './discovery/watch';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
-import { type SkillWatcher, watchSkillRoots } from './watch';
 
 export interface WatchStartOptions {
   /** Quiet time before a rescan (default 200 ms). */

@@ -1,7 +1,7 @@
 /** For tests that need loaded skills without files: a `Skill` as discovery gives it, for a folder under `root`. */
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '../config';
-import { loadSkill } from './skill-file';
+import { loadSkill } from './load/skill-file';
 import type { Skill } from './types';
 
 export function skillRecord(name: string, root: string, extra: Partial<Skill> = {}): Skill {

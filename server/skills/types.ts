@@ -44,7 +44,7 @@ export interface SkillFrontmatter {
 }
 
 import type { SkillRoot, SkillScope } from '../config';
-import type { DiagnosticCode } from './diagnostics';
+import type { DiagnosticCode } from './load/diagnostics';
 
 export type { RootKind, SkillRoot, SkillScope } from '../config';
 

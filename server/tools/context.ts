@@ -1,6 +1,6 @@
 /**
  * What every skill tool works with during a turn. Each tool resolves the skill by name from the turn's snapshot of
- * the registry (never by joining a name into a path) and reads files only through `server/skills/resources.ts`.
+ * the registry (never by joining a name into a path) and reads files only through `server/skills/resources/resources.ts`.
  * Failures are thrown as `SkillToolError` with safe, relative-path messages: the model sees them as tool errors and
  * the browser renders an error card.
  */
@@ -8,8 +8,8 @@ import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
 import type { ScriptsConfig, ShellMode } from '../sandbox/config';
+import type { Matcher } from '../skills/catalog/match';
 import type { DisplayContext } from '../skills/display';
-import type { Matcher } from '../skills/match';
 import type { Skill } from '../skills/types';
 import { TOOL_SEARCH } from './names';
 

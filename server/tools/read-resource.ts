@@ -1,7 +1,7 @@
 /** `skills_readResource`: one file of a skill, through the confined reader. */
 import { z } from 'zod';
-import { stripHiddenText } from '../skills/hidden-text';
-import { type ResourceResult, readSkillResource } from '../skills/resources';
+import { stripHiddenText } from '../skills/load/hidden-text';
+import { type ResourceResult, readSkillResource } from '../skills/resources/resources';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_READ_RESOURCE } from './names';

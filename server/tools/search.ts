@@ -1,6 +1,6 @@
 /** `skills_search`: finds skills the catalog left out. Offered only when skills were left out. */
 import { z } from 'zod';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SkillSearchHit, searchSkills } from '../skills/search';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SkillSearchHit, searchSkills } from '../skills/catalog/search';
 import type { SkillToolContext } from './context';
 import { defineTool } from './define';
 import { TOOL_SEARCH } from './names';

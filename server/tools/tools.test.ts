@@ -3,6 +3,7 @@ import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
 import { resolveScriptsConfig } from '../sandbox/config';
+import { SEARCH_TOOL } from '../skills/catalog/budget';
 import type { Skill } from '../skills/types';
 import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
@@ -26,6 +27,11 @@ describe('tool declarations', () => {
       expect(toolDisplayName(d.name)).toBe(d.displayName);
     }
     expect(toolDisplayName('other_tool')).toBe('other_tool');
+  });
+
+  it('include the search tool the catalog names when it leaves skills out', () => {
+    expect(TOOL_DECLARATIONS.map((d) => d.name)).toContain(SEARCH_TOOL);
+    expect(SEARCH_TOOL).toBe(TOOL_SEARCH);
   });
 
   it('read their long description from the sibling text file', () => {

@@ -25,7 +25,7 @@ import type { ScriptsConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
-import { guessMediaType } from '../skills/resources';
+import { guessMediaType } from '../skills/resources/resources';
 import { isSafeFileName } from './names';
 import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from './workspace';
 

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { guessMediaType } from '../skills/resources';
+import { guessMediaType } from '../skills/resources/resources';
 import { uniqueName } from './names';
 
 export type FileOrigin = 'upload' | 'script';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../server/limits';
-import { createMatcher } from '../../server/skills/match';
-import { loadSkill } from '../../server/skills/skill-file';
+import { createMatcher } from '../../server/skills/catalog/match';
+import { loadSkill } from '../../server/skills/load/skill-file';
 import { SKILLS } from './tools';
 
 const DOCUMENT_SKILLS = ['pdf', 'docx', 'xlsx', 'pptx'];

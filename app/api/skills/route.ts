@@ -2,8 +2,8 @@ import { personalAccess } from '@/server/access/personal';
 import { getApp } from '@/server/app';
 import { requireUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
-import { argumentHint } from '@/server/skills/arguments';
-import { lookalikeWarning } from '@/server/skills/confusables';
+import { lookalikeWarning } from '@/server/skills/discovery/confusables';
+import { argumentHint } from '@/server/skills/load/arguments';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@
 import { getApp } from '@/server/app';
 import { requireAdmin } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
-import { isProblem } from '@/server/skills/diagnostics';
+import { isProblem } from '@/server/skills/load/diagnostics';
 
 export const dynamic = 'force-dynamic';
 

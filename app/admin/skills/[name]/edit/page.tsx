@@ -9,7 +9,7 @@ import { SkillEditor } from '@/components/authoring/skill-editor';
 import { getApp } from '@/server/app';
 import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
 import { getAccessPolicy } from '@/server/security/runtime';
-import { listSkillFiles } from '@/server/skills/files';
+import { listSkillFiles } from '@/server/skills/resources/files';
 import { requireAdmin } from '../../../_lib/guard';
 
 export const dynamic = 'force-dynamic';

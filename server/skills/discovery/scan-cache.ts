@@ -1,0 +1,123 @@
+/**
+ * The scan cache: parsed skills kept between scans (valid while the skill file's size and mtime are unchanged), the
+ * last walk of each root for incremental rescans, and the last result; plus the loading of the candidates the cache
+ * cannot answer.
+ */
+import path from 'node:path';
+import type { Limits } from '../../config';
+import type { loadSkill } from '../load/skill-file';
+import type { Diagnostic, DiscoveryResult, Skill } from '../types';
+import { breathe, type Candidate, type WalkNode } from './walk';
+
+export type SkillLoader = typeof loadSkill;
+
+export interface CacheEntry {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  skill: Skill | null;
+  diagnostics: Diagnostic[];
+}
+
+/** Parsed skills keyed by where they were found, valid while the skill file's size and mtime are unchanged. */
+export interface ScanCache {
+  /** The limits the entries were parsed with: different limits can change the outcome, so they reset the cache. */
+  limits: string | null;
+  entries: Map<string, CacheEntry>;
+  /** The last walk of each root (for the same roots and limits), for incremental rescans. */
+  walk?: { key: string; rootPaths: string[]; roots: Array<WalkNode | null>; capped?: boolean[] } | null;
+  /** The last result and what it was computed from: an incremental scan that reused every root returns it again. */
+  last?: {
+    roots: Array<WalkNode | null>;
+    inspected: string;
+    result: Omit<DiscoveryResult, 'scannedAt' | 'durationMs'>;
+  };
+}
+
+export function createScanCache(): ScanCache {
+  return { limits: null, entries: new Map(), walk: null };
+}
+
+const LOAD_CONCURRENCY = 8;
+
+/** Folders the last scan with this cache read, for a watcher: roots and the folders between them and the skills. */
+export function scannedFolders(cache: ScanCache): { folders: string[]; skillFolders: string[] } {
+  const folders: string[] = [];
+  const skillFolders: string[] = [];
+  const visit = (dir: string, node: WalkNode) => {
+    if (node.skill) skillFolders.push(dir);
+    if (node.children === null) return;
+    folders.push(dir);
+    for (const { name } of node.children) {
+      const child = node.childNodes.get(name);
+      if (child) visit(path.join(dir, name), child);
+    }
+  };
+  cache.walk?.roots.forEach((node, i) => {
+    if (node) visit(cache.walk!.rootPaths[i]!, node);
+  });
+  return { folders, skillFolders };
+}
+
+async function loadCandidate(
+  c: Candidate,
+  limits: Limits,
+  load: SkillLoader,
+  next: Map<string, CacheEntry>,
+): Promise<{ skill: Skill | null; diagnostics: Diagnostic[] }> {
+  const loaded = await load(c.dir, {
+    root: c.root.path,
+    scope: c.root.scope,
+    relDir: c.relDir,
+    limits,
+    resolved: { realDir: c.real, file: path.join(c.real, path.basename(c.file)) },
+  });
+  // Cached under the stat the walk took before reading: if the file changed in between, the next scan sees a
+  // mismatch and parses again instead of keeping a stale parse.
+  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, ...loaded });
+  return loaded;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let nextIndex = 0;
+  const worker = async () => {
+    while (nextIndex < items.length) {
+      const i = nextIndex++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Loads every candidate, in order: unchanged skill files come from `previous`; the others are parsed. Returns the
+ * entries this scan saw, which become the cache's.
+ */
+export async function loadCandidates(
+  candidates: readonly Candidate[],
+  previous: ReadonlyMap<string, CacheEntry>,
+  limits: Limits,
+  load: SkillLoader,
+): Promise<{ loaded: Array<{ skill: Skill | null; diagnostics: Diagnostic[] }>; entries: Map<string, CacheEntry> }> {
+  // Unchanged skill files (same size and mtime as when parsed) come from the cache without touching the disk.
+  const nextEntries = new Map<string, CacheEntry>();
+  const loaded = new Array<{ skill: Skill | null; diagnostics: Diagnostic[] }>(candidates.length);
+  const misses: number[] = [];
+  candidates.forEach((c, i) => {
+    const hit = previous.get(c.key);
+    if (hit && hit.file === c.file && hit.size === c.size && hit.mtimeMs === c.mtimeMs && hit.ino === c.ino) {
+      nextEntries.set(c.key, hit);
+      loaded[i] = hit;
+    } else {
+      misses.push(i);
+    }
+  });
+  await mapLimited(misses, LOAD_CONCURRENCY, async (i) => {
+    loaded[i] = await loadCandidate(candidates[i]!, limits, load, nextEntries);
+    await breathe();
+  });
+  return { loaded, entries: nextEntries };
+}
