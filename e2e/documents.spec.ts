@@ -125,3 +125,18 @@ test('a deck made by model-written pptxgenjs code, with its thumbnail grid', asy
   const image = grid.getByTestId('artifact-preview-image');
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(200);
 });
+
+test('/admin says which sandbox runs code: bubblewrap and its version, run slots, the shell mode, the seccomp filter', async ({
+  page,
+}) => {
+  await page.goto('/admin');
+  const card = page.locator('#sandbox');
+  await expect(card.getByTestId('sandbox-backend')).toHaveAttribute('data-backend', 'bwrap');
+  await expect(card.getByTestId('sandbox-backend')).toContainText(/bubblewrap \d+\.\d+/);
+  await expect(card.getByTestId('sandbox-runs')).toContainText('Runs at once: 4');
+  // The e2e server is loopback-only: the model's shell defaults to allow there.
+  await expect(card.getByTestId('sandbox-shell')).toHaveAttribute('data-mode', 'allow');
+  await expect(card.getByTestId('runtime-seccomp')).toContainText('unshare');
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: path.join('test-results', 'screenshots', 'admin-sandbox.png') });
+});
