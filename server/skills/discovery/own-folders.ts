@@ -40,12 +40,26 @@ type OwnFoldersConfig = Pick<AppConfig, 'appDir' | 'home' | 'databasePath' | 'in
 /** The app's own folders for this configuration (not yet resolved to real paths). */
 export function ownFolders(config: OwnFoldersConfig): OwnFolder[] {
   const folders: OwnFolder[] = [
-    { path: path.resolve(config.scripts.workspace.dir), what: 'chat workspaces', rootsInside: false },
-    { path: path.resolve(config.scripts.runtime.dir), what: 'skills runtime', rootsInside: false },
-    { path: path.resolve(config.install.root, STAGING_DIR), what: 'install staging area', rootsInside: false },
+    {
+      path: path.resolve(/*turbopackIgnore: true*/ config.scripts.workspace.dir),
+      what: 'chat workspaces',
+      rootsInside: false,
+    },
+    {
+      path: path.resolve(/*turbopackIgnore: true*/ config.scripts.runtime.dir),
+      what: 'skills runtime',
+      rootsInside: false,
+    },
+    {
+      path: path.resolve(/*turbopackIgnore: true*/ config.install.root, STAGING_DIR),
+      what: 'install staging area',
+      rootsInside: false,
+    },
   ];
-  const dataDir = path.dirname(path.resolve(config.databasePath));
-  const shared = [config.appDir, config.home].some((dir) => isInside(dataDir, path.resolve(dir)));
+  const dataDir = path.dirname(path.resolve(/*turbopackIgnore: true*/ config.databasePath));
+  const shared = [config.appDir, config.home].some((dir) =>
+    isInside(dataDir, path.resolve(/*turbopackIgnore: true*/ dir)),
+  );
   if (!shared) folders.push({ path: dataDir, what: 'data folder', rootsInside: true });
   return folders;
 }
@@ -56,7 +70,7 @@ async function realPathOf(p: string): Promise<string> {
   let at = p;
   for (;;) {
     try {
-      return path.join(await fs.realpath(at), ...rest.reverse());
+      return path.join(/*turbopackIgnore: true*/ await fs.realpath(/*turbopackIgnore: true*/ at), ...rest.reverse());
     } catch {
       const parent = path.dirname(at);
       if (parent === at) return p;
