@@ -74,9 +74,11 @@ const serverSchema = z
 
 export type McpServerEntry = z.infer<typeof serverSchema>;
 
-export const mcpServersSchema = z.record(
-  z.string().check(z.regex(MCP_LABEL, `a server label ${LABEL_RULE}`)),
-  serverSchema,
+// Checked on the whole record: zod's own error for a bad record key does not say what a key must be.
+export const mcpServersSchema = z.record(z.string(), serverSchema).check(
+  z.refine((servers) => Object.keys(servers).every((label) => MCP_LABEL.test(label)), {
+    message: `each server label ${LABEL_RULE} (it becomes part of tool names)`,
+  }),
 );
 
 export const mcpSettingsSchema = z.strictObject({
