@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANG_SERVER, STDIO_SERVER, startMcpHttpServer, type TestHttpServer } from '../../test/mcp/servers';
+import { personalAccess } from '../access/personal';
 import { createAccessResolver } from '../access/resolver';
 import { buildMcpAdmin } from '../admin/mcp';
 import { createDbChatStore } from '../chat/db-store';
@@ -21,6 +22,7 @@ import { compatibleModel } from '../model/provider';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../model/replay-server';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
+import { listMcpPrefs, setMcpPref } from './personal';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -229,12 +231,29 @@ describe('MCP tools in a turn', () => {
     expect(text(answer)).not.toContain('`mcp.local.echo`,');
   });
 
-  it('a server the person switched off is not offered to them', async () => {
-    const d = deps({}, { personal: { person: 'p1', switchedOff: new Set(['mcp:local']) } });
+  it('a person switches a server off for themselves (stored as mcp:<label>) and their turns leave it out', async () => {
+    const prefs = { db, config: { mcp: mcpConfig() } };
+    await setMcpPref(prefs, 'p2', 'local', true);
+    expect((await listMcpPrefs({ db, mcp: manager }, 'p2')).find((s) => s.label === 'local')).toMatchObject({
+      status: 'connected',
+      disabled: true,
+    });
+    await expect(setMcpPref(prefs, 'p2', 'nope', true)).rejects.toMatchObject({ status: 404 });
     const { chat } = await store.createChat({ id: 'switched-off' });
-    const answer = await post(chat.id, { text: 'mcp.local.echo {"text": "hi"}' }, d);
-    expect(mcpParts(answer)).toEqual([]);
-    expect(text(answer)).toContain('`mcp.remote.lookup`');
+    const off = await post(
+      chat.id,
+      { text: 'mcp.local.echo {"text": "hi"}' },
+      deps({}, { personal: await personalAccess(db, 'p2') }),
+    );
+    expect(mcpParts(off)).toEqual([]);
+    expect(text(off)).toContain('`mcp.remote.lookup`');
+    // Someone else still has it.
+    const on = await post(
+      chat.id,
+      { text: 'mcp.local.echo {"text": "hi"}' },
+      deps({}, { personal: await personalAccess(db, 'p3') }),
+    );
+    expect(mcpParts(on)[0]?.state).toBe('output-available');
   });
 
   it('a server that hangs never holds a turn: it completes at once without those tools, and /admin says why', async () => {
