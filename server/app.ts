@@ -18,6 +18,7 @@ import type { ChatStore, ChatStores } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
 import { isPostgresUrl } from './db/pg';
+import { createMcpManager, type McpManager } from './mcp/manager';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { getAccessPolicy } from './security/runtime';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
@@ -33,6 +34,8 @@ export interface App {
   db: Database;
   /** Who may use which skill, and how: every caller reads its records. */
   access: AccessResolver;
+  /** Connections to the operator's MCP servers, made in the background from the start (server/mcp/manager.ts). */
+  mcp: McpManager;
   /** Accounts and sessions (better-auth) over the same database; built on first use, after Next listens. */
   readonly auth: Auth;
 }
@@ -64,6 +67,9 @@ async function buildApp(): Promise<App> {
   // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
   for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
   let auth: Auth | undefined;
+  // Started now and never awaited: a server that is slow or down only leaves its tools out until it answers.
+  const mcp = createMcpManager(config.mcp, { env: process.env, appDir: config.appDir });
+  mcp.start();
   return {
     config,
     registry: createSkillRegistry(config),
@@ -71,6 +77,7 @@ async function buildApp(): Promise<App> {
     models: createModelRegistry({ env: process.env }),
     db,
     access,
+    mcp,
     // Built on first use: its allowed origins come from the address Next listens on, known only after listen.
     get auth() {
       auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getAccessPolicy() });

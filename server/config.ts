@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { count, text } from './config-parts';
 import { isAllowEntry } from './install/allow-entry';
 import { DEFAULT_LIMITS, type Limits } from './limits';
+import { type McpConfig, mcpServersSchema, mcpSettingsSchema, resolveMcpConfig } from './mcp/config';
 import {
   resolveScriptsConfig,
   runtimeConfigSchema,
@@ -140,6 +141,9 @@ export const configFileSchema = z.strictObject({
   runtime: z.optional(z.partial(runtimeConfigSchema)),
   /** Whether the model gets a shell in the chat's sandbox, for whom (server/sandbox/config.ts). */
   shell: z.optional(shellConfigSchema),
+  /** MCP servers as a source of tools, in Claude Desktop's shape (server/mcp/config.ts). */
+  mcpServers: z.optional(mcpServersSchema),
+  mcp: z.optional(z.partial(mcpSettingsSchema)),
   server: z.optional(
     z.strictObject({
       host: z.optional(text()),
@@ -174,6 +178,8 @@ export interface AppConfig {
   install: InstallConfig;
   /** Sandbox backend and limits, workspace folder and caps, runtime folder and packages. */
   scripts: ScriptsConfig;
+  /** MCP servers the operator configured, and the client's time limits and permission rules (server/mcp/). */
+  mcp: McpConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -324,6 +330,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
         : (file.watch ?? true),
     install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
     scripts: resolveScriptsConfig(file, appDir, path.dirname(databasePath), env),
+    mcp: resolveMcpConfig(file),
     configFile,
   };
 }

@@ -9,6 +9,7 @@ import { AdminHeader } from '@/components/admin/admin-header';
 import { InstallSkill } from '@/components/admin/install-skill';
 import { InstalledSkills } from '@/components/admin/installed-skills';
 import { LocalTime } from '@/components/admin/local-time';
+import { McpServers } from '@/components/admin/mcp-servers';
 import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permissions';
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
 import { RescanButton } from '@/components/admin/rescan-button';
@@ -77,6 +78,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <a href="#permissions">Grants {overview.permissions.grants.length}</a>
           <a href="#catalog">Catalog {catalog.tokens} tokens</a>
           <a href="#sandbox">Sandbox {sandbox.backend ?? 'none'}</a>
+          <a href="#mcp">MCP {overview.mcp.servers.filter((s) => s.status === 'connected').length}</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
             {absolute ? 'Show short paths' : 'Show absolute paths'}
@@ -98,6 +100,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         )}
 
         <SandboxStatusCard status={sandbox} showPaths={absolute} />
+
+        <section className="card" id="mcp" aria-labelledby="mcp-h" data-testid="mcp-servers">
+          <h2 id="mcp-h">MCP servers</h2>
+          <McpServers mcp={overview.mcp} />
+        </section>
 
         <section className="card" id="roots" aria-labelledby="roots-h">
           <h2 id="roots-h">

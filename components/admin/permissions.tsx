@@ -15,6 +15,8 @@ import { RevokeButton } from './revoke-button';
 const SHORT_HASH = 12;
 
 function SkillLink({ name }: { name: string }) {
+  // MCP tools share the grants and decisions tables under `mcp:<label>/<tool>` (server/mcp/tools.ts): no skill page.
+  if (name.startsWith('mcp:')) return <code>{name}</code>;
   return <Link href={`/admin/skills/${encodeURIComponent(name)}`}>{name}</Link>;
 }
 
@@ -55,6 +57,13 @@ export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
             ) : g.current === false ? (
               <span className="pill pill--warning" title="SKILL.md or a script changed: the skill asks again">
                 outdated
+              </span>
+            ) : g.skillName.startsWith('mcp:') ? (
+              <span
+                className="pill"
+                title="Holds while the MCP tool's name, description and input schema are unchanged"
+              >
+                MCP tool
               </span>
             ) : (
               <span className="pill" title="No skill of this name is loaded now">

@@ -1,6 +1,7 @@
 /**
  * Tool cards are looked up by tool name in one registry, so adding a tool means registering a renderer, not editing a
- * chain of `if (type === ...)` in the message component. Unknown tools get the default card.
+ * chain of `if (type === ...)` in the message component. A family of tools whose names are not known in advance
+ * (an MCP server's, `mcp_<server>_<tool>`) registers for its prefix. Unknown tools get the default card.
  */
 import type { ComponentType } from 'react';
 
@@ -46,6 +47,7 @@ export interface ToolRendererProps<Input = unknown, Output = unknown> {
 export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<ToolRendererProps<Input, Output>>;
 
 const renderers = new Map<string, ToolRenderer>();
+const byPrefix: [string, ToolRenderer][] = [];
 let fallback: ToolRenderer | null = null;
 
 export function registerToolRenderer<Input, Output>(toolName: string, renderer: ToolRenderer<Input, Output>): void {
@@ -54,12 +56,20 @@ export function registerToolRenderer<Input, Output>(toolName: string, renderer: 
   renderers.set(toolName, renderer as unknown as ToolRenderer);
 }
 
+/** A card for every tool whose wire name starts with `prefix` (and has no card of its own). */
+export function registerToolRendererForPrefix<Input, Output>(
+  prefix: string,
+  renderer: ToolRenderer<Input, Output>,
+): void {
+  byPrefix.push([prefix, renderer as unknown as ToolRenderer]);
+}
+
 export function registerDefaultToolRenderer(renderer: ToolRenderer): void {
   fallback = renderer;
 }
 
 export function getToolRenderer(toolName: string): ToolRenderer {
-  const renderer = renderers.get(toolName) ?? fallback;
+  const renderer = renderers.get(toolName) ?? byPrefix.find(([prefix]) => toolName.startsWith(prefix))?.[1] ?? fallback;
   if (!renderer) throw new Error('No default tool renderer registered (import components/tools/builtin)');
   return renderer;
 }

@@ -6,11 +6,13 @@
 import type { AccessMap, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
+import type { McpManager } from '../mcp/manager';
 import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/catalog/budget';
 import type { SkillRegistry } from '../skills/registry';
 import type { DiscoveryResult } from '../skills/types';
 import { type ActivationData, type AdminActivations, buildActivations, loadActivationData } from './activations';
 import { type AdminCatalog, previewCatalog, summarizeCatalog } from './catalog';
+import { type AdminMcp, buildMcpAdmin, NO_MCP } from './mcp';
 import { createPathDisplay, type PathDisplay, type PathMode } from './paths';
 import { type AdminPermissions, loadPermissionData, NO_PERMISSIONS } from './permissions';
 import {
@@ -25,6 +27,7 @@ import { type AdminNotLoaded, type AdminSkillRow, buildSkillRows } from './skill
 
 export type { AdminActivation, AdminActivationCount } from './activations';
 export type { AdminCatalog } from './catalog';
+export type { AdminMcp, AdminMcpServer, AdminMcpTool } from './mcp';
 export type { AdminDecision, AdminGrant, AdminPermissions, AdminScriptRun } from './permissions';
 export type { AdminCollision, AdminProblem, AdminRoot } from './scan';
 export type { AdminNotLoaded, AdminSkillMode, AdminSkillRow, SkillStatus } from './skill-rows';
@@ -41,6 +44,8 @@ export interface AdminOverview {
   activations: AdminActivations;
   permissions: AdminPermissions;
   catalog: AdminCatalog;
+  /** MCP servers: connected or why not, their tools, permissions and counts (mcp.ts). */
+  mcp: AdminMcp;
 }
 
 export interface OverviewParts {
@@ -49,6 +54,7 @@ export interface OverviewParts {
   permissions?: AdminPermissions;
   /** The budgeted catalog a turn builds; without it, every skill listed under the default budget. */
   catalog?: BudgetedCatalog;
+  mcp?: AdminMcp;
 }
 
 export function buildAdminOverview(
@@ -77,6 +83,7 @@ export function buildAdminOverview(
     activations: buildActivations(activations),
     permissions: parts.permissions ?? NO_PERMISSIONS,
     catalog: summarizeCatalog(catalog, scan.skills.length),
+    mcp: parts.mcp ?? NO_MCP,
   };
 }
 
@@ -88,6 +95,7 @@ export async function loadAdminOverview(
     db: Database;
     /** The catalog preview is the one a new chat gets, under the default model's budget. */
     models: { defaultEntry(): { contextWindow?: number } };
+    mcp?: Pick<McpManager, 'list'>;
   },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
@@ -106,5 +114,6 @@ export async function loadAdminOverview(
     access,
     permissions: await loadPermissionData(app.db, scan.skills),
     catalog,
+    ...(app.mcp ? { mcp: buildMcpAdmin(app.mcp.list(), app.config.mcp) } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { refusal } from '../access/access';
 import { skillContentHash } from '../access/content-hash';
 import type { AccessResolver } from '../access/resolver';
 import { AppError } from '../errors';
+import type { McpTurnTools } from '../mcp/tools';
 import type { ShellMode } from '../sandbox/config';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
@@ -26,6 +27,8 @@ export interface ApprovalContext {
   explicitSkills?: readonly string[];
   /** The person's shell mode this turn (server/sandbox/shell.ts). */
   shell?: ShellMode;
+  /** This turn's MCP tools: their rules ask per call (server/mcp/tools.ts). */
+  mcp?: Pick<McpTurnTools, 'approval' | 'grantFor'> | null;
 }
 
 /** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
@@ -41,6 +44,8 @@ function formatBytes(bytes: number): string {
 /** Decides, per tool call, whether the person must answer first. */
 export function createToolApproval(ctx: ApprovalContext) {
   return async ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> => {
+    const mcp = ctx.mcp?.approval(toolCall.toolName, (key, hash) => ctx.store.hasGrant(key, hash));
+    if (mcp) return mcp;
     if (!needsConsent(toolCall.toolName)) return undefined;
     if (toolCall.toolName === TOOL_SHELL) return shellApproval(ctx.shell);
     const name = (toolCall.input as { name?: unknown }).name;
@@ -85,7 +90,9 @@ type ApprovalPart = {
 };
 
 function isApprovalPart(part: ChatMessage['parts'][number]): part is ChatMessage['parts'][number] & ApprovalPart {
-  return part.type.startsWith('tool-') && 'approval' in part && part.approval !== undefined;
+  return (
+    (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'approval' in part && part.approval !== undefined
+  );
 }
 
 /**
@@ -117,11 +124,17 @@ export async function applyApprovals(
       if (!isApprovalPart(part) || part.state !== 'approval-requested') return part;
       const answer = byId.get(part.approval!.id);
       if (!answer) return part;
+      const decision = !answer.approved ? 'denied' : answer.always ? 'always' : 'allowed';
+      // An MCP tool's decision and grant are keyed `mcp:<label>/<tool>`, tied to the tool's definition.
+      const mcp = 'toolName' in part && typeof part.toolName === 'string' ? ctx.mcp?.grantFor(part.toolName) : null;
+      if (mcp) {
+        if (decision === 'always') await ctx.store.addGrant(mcp.key, mcp.hash);
+        await ctx.store.recordDecision({ chatId: ctx.chatId, skillName: mcp.key, decision, contentHash: mcp.hash });
+      }
       const name = (part.input as { name?: unknown } | undefined)?.name;
-      const skill = typeof name === 'string' ? ctx.skills.get(name) : undefined;
+      const skill = mcp ? undefined : typeof name === 'string' ? ctx.skills.get(name) : undefined;
       if (skill) {
         const contentHash = await skillContentHash(skill);
-        const decision = !answer.approved ? 'denied' : answer.always ? 'always' : 'allowed';
         if (decision === 'always') await ctx.store.addGrant(skill.name, contentHash);
         await ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
       }

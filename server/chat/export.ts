@@ -34,11 +34,13 @@ function stamp(ms: number | undefined): string {
 function isToolPart(
   part: ChatMessage['parts'][number],
 ): part is Extract<ChatMessage['parts'][number], { toolCallId: string }> {
-  return part.type.startsWith('tool-') && 'toolCallId' in part;
+  return (part.type.startsWith('tool-') || part.type === 'dynamic-tool') && 'toolCallId' in part;
 }
 
 function toolMarkdown(part: Extract<ChatMessage['parts'][number], { toolCallId: string }>): string {
-  const wire = part.type.slice('tool-'.length);
+  // MCP tools are dynamic: their part names the tool instead of its type.
+  const wire =
+    'toolName' in part && typeof part.toolName === 'string' ? part.toolName : part.type.slice('tool-'.length);
   const lines = [
     `**Tool \`${toolDisplayName(wire)}\`** (${part.state})`,
     '',

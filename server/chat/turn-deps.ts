@@ -7,6 +7,7 @@ import { personalAccess } from '../access/personal';
 import type { AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
+import type { McpSource } from '../mcp/tools';
 import type { ModelRegistry } from '../model/registry';
 import { shellModeFor } from '../sandbox/shell';
 import type { SkillRegistry } from '../skills/registry';
@@ -21,6 +22,8 @@ export interface TurnApp {
   models: Pick<ModelRegistry, 'choose'>;
   db: Database;
   access: AccessResolver;
+  /** The MCP connections (server/mcp/manager.ts); absent: no MCP tools. */
+  mcp?: McpSource['manager'];
 }
 
 /** How the person reaches the server: decides their shell mode's default (server/sandbox/shell.ts). */
@@ -55,5 +58,6 @@ export async function turnDeps(
     personal,
     shell: shellModeFor(app.config.scripts.shell, asker).mode,
     owner: userId,
+    ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp } } : {}),
   };
 }

@@ -21,6 +21,7 @@ import { refusal as refusalOf } from '../access/access';
 import type { AccessOptions, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
+import { type McpSource, mcpTurnTools } from '../mcp/tools';
 import type { ShellMode } from '../sandbox/config';
 import { countTokens } from '../skills/catalog/catalog';
 import { parseInvocations } from '../skills/invocation';
@@ -31,8 +32,9 @@ import {
   offeredTools,
   type SkillToolContext,
   SkillToolError,
+  type SkillTools,
 } from '../tools';
-import { TOOL_ACTIVATE } from '../tools/names';
+import { TOOL_ACTIVATE, type ToolName } from '../tools/names';
 import { readDocument } from '../workspace/extract';
 import { listWorkspace } from '../workspace/workspace';
 import { type ActiveTurn, claimTurn, SHUTDOWN_REASON } from './active-turns';
@@ -83,6 +85,8 @@ export interface TurnDeps {
   shell?: ShellMode;
   /** Who is asking: their runs share one fair share of the server's run slots. */
   owner?: string;
+  /** Tools of the MCP servers connected now (server/mcp/); the person's switched-off servers are in `personal`. */
+  mcp?: McpSource;
 }
 
 export { stopTurn, waitForTurn } from './active-turns';
@@ -245,6 +249,10 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
   const activated = new Set(await store.getActivatedNames(chatId));
   const display = { appDir: config.appDir, home: config.home };
   let explicitSkills: string[] = [];
+  // The MCP servers connected at this moment: one that is down or slow is left out, never waited for.
+  const mcp = deps.mcp
+    ? mcpTurnTools(deps.mcp, { switchedOff: deps.personal?.switchedOff, signal: turn.controller.signal })
+    : null;
   const approvalContext = (): ApprovalContext => ({
     chatId,
     skills,
@@ -254,6 +262,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
     activated,
     explicitSkills,
     shell: deps.shell,
+    mcp,
   });
 
   const { history, answerId } = await prepareHistory(body, stored, deps, approvalContext);
@@ -335,7 +344,9 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         chatId,
         controller.signal,
       );
-      const tools = createSkillTools(ctx);
+      const skillTools = createSkillTools(ctx);
+      // MCP tools are dynamic (their names and schemas come from the servers): the static type stays the skill tools'.
+      const tools = mcp && mcp.names.length > 0 ? ({ ...skillTools, ...mcp.tools } as SkillTools) : skillTools;
       const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
       const baseInstructions = (explicitSkill?: string, summary?: string) =>
         buildInstructions({ catalog, activatedNames: [...activated].sort(), explicitSkill, skillContent, summary }) +
@@ -379,7 +390,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, turn: ActiveTurn
         toolApproval: createToolApproval(approvalContext()),
         prepareStep: async ({ stepNumber }) => {
           // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
-          const activeTools = tools ? await offeredTools(ctx) : [];
+          const activeTools = [...(skillTools ? await offeredTools(ctx) : []), ...((mcp?.names ?? []) as ToolName[])];
           if (!invocation || !catalog) return { activeTools };
           // Force one activation per invoked skill on the first steps only: a top-level toolChoice would loop.
           const forced = invocation.names[stepNumber];

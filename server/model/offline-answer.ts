@@ -4,7 +4,15 @@
  * further. Pure and deterministic: the same prompt gives the same text.
  */
 
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
+import {
+  MCP_TOOL_PREFIX,
+  TOOL_ACTIVATE,
+  TOOL_READ_RESOURCE,
+  TOOL_RUN_SCRIPT,
+  TOOL_SEARCH,
+  TOOL_SHELL,
+} from '../tools/names';
+import { describeMcp, mcpCallIn, mcpNotCalled } from './offline-mcp';
 import type { CatalogEntry, PromptView, ToolExchange } from './offline-prompt';
 import { pointedFiles } from './resource-paths';
 
@@ -282,6 +290,9 @@ function describeTurn(view: PromptView): string[] {
     } else if (exchange.toolName === TOOL_SHELL) {
       line = describeShell(exchange);
       readSomething = true;
+    } else if (exchange.toolName.startsWith(MCP_TOOL_PREFIX)) {
+      line = describeMcp(exchange);
+      readSomething = true;
     } else line = describeOtherTool(exchange);
     if (line) paragraphs.push(line);
   }
@@ -340,13 +351,16 @@ export function composeAnswer(ctx: AnswerContext): string {
   const command = shellCommandIn(ctx.view.userText);
   const ran = ctx.view.turn.some((e) => e.toolName === TOOL_SHELL);
   const documents = describeDocuments(ctx.view);
+  const mcp = mcpCallIn(ctx.view.userText);
   // With documents and nothing to do with skills, the documents are the answer: no list of unmatched skills.
   const skillsPart =
     ctx.view.turn.length > 0
       ? describeTurn(ctx.view)
-      : command !== null || (documents.length > 0 && ctx.target === null)
-        ? []
-        : describeNoTools(ctx);
+      : mcp !== null
+        ? [mcpNotCalled(ctx.view, mcp)]
+        : command !== null || (documents.length > 0 && ctx.target === null)
+          ? []
+          : describeNoTools(ctx);
   const paragraphs = [...documents, ...skillsPart];
   if (command !== null && !ran) {
     paragraphs.push(

@@ -13,6 +13,7 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
 import { composeAnswer, shellCommandIn } from './offline-answer';
+import { mcpCallIn, plannedMcpCall } from './offline-mcp';
 import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './offline-prompt';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
@@ -200,6 +201,12 @@ function suggestions(s: Situation): CatalogEntry[] {
 }
 
 function naturalStep(s: Situation): OfflinePlan | null {
+  // `mcp.<label>.<tool> {json}`: that tool, once; nothing about skills (offline-mcp.ts).
+  const mcp = mcpCallIn(s.view.userText);
+  if (mcp !== null) {
+    const call = plannedMcpCall(s.view, mcp);
+    return call && s.canCall(call.toolName) ? { type: 'tool-calls', calls: [call] } : null;
+  }
   const command = shellCommandIn(s.view.userText);
   if (command !== null && s.canCall(TOOL_SHELL) && !s.view.turn.some((e) => e.toolName === TOOL_SHELL)) {
     return { type: 'tool-calls', calls: [{ toolName: TOOL_SHELL, input: { command } }] };

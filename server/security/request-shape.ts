@@ -20,6 +20,8 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/skills', methods: ['GET'] },
   { pattern: '/api/me/skills', methods: ['GET'] },
   { pattern: '/api/me/skills/[name]', methods: ['PUT'] },
+  { pattern: '/api/me/mcp', methods: ['GET'] },
+  { pattern: '/api/me/mcp/[label]', methods: ['PUT'] },
   { pattern: '/api/status', methods: ['GET'] },
   { pattern: '/api/auth/[...all]', methods: ['GET', 'POST'] },
   { pattern: '/api/setup', methods: ['POST'] },

@@ -18,7 +18,24 @@ export type ToolName =
   | typeof TOOL_SEARCH
   | typeof TOOL_SHELL;
 
-/** `skills_activate` -> `skills.activate`, `sandbox_exec` -> `sandbox.exec`; other names are shown as they are. */
+/**
+ * Tools of an MCP server the operator configured: `mcp_<label>_<tool>` on the wire (server/mcp/names.ts makes the
+ * tool part safe), `mcp.<label>.<tool>` for people. A label has no `_`, so the first `_` after it ends it.
+ */
+export const MCP_TOOL_PREFIX = 'mcp_';
+
+/** `{ label, tool }` of an MCP tool's wire name (`tool` as it is on the wire), or null for other tools. */
+export function parseMcpToolName(wireName: string): { label: string; tool: string } | null {
+  const m = /^mcp_([a-z0-9][a-z0-9-]*)_(.+)$/.exec(wireName);
+  return m ? { label: m[1]!, tool: m[2]! } : null;
+}
+
+/**
+ * `skills_activate` -> `skills.activate`, `sandbox_exec` -> `sandbox.exec`, `mcp_github_list_issues` ->
+ * `mcp.github.list_issues`; other names are shown as they are.
+ */
 export function toolDisplayName(wireName: string): string {
+  const mcp = parseMcpToolName(wireName);
+  if (mcp) return `mcp.${mcp.label}.${mcp.tool}`;
   return wireName.replace(/^(skills|sandbox)_/, '$1.');
 }

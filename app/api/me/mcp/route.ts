@@ -1,0 +1,12 @@
+/** GET /api/me/mcp: the MCP servers the person may switch, each with its status and whether they switched it off. */
+import { getApp } from '@/server/app';
+import { currentUserId } from '@/server/auth/current-user';
+import { handle, json } from '@/server/http';
+import { listMcpPrefs } from '@/server/mcp/personal';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = handle(async (request: Request) => {
+  const userId = await currentUserId(request);
+  return json({ servers: await listMcpPrefs(await getApp(), userId) });
+});

@@ -1,0 +1,78 @@
+/**
+ * The MCP section of /admin: each configured server, connected or not and why, its tools with the permission the
+ * rules give them, and the calls and failures of each tool since the process started (kept in memory by the
+ * manager).
+ */
+import type { Permission } from '../config';
+import type { McpConfig } from '../mcp/config';
+import type { McpServerState, McpStatus } from '../mcp/manager';
+import { createMcpPolicy } from '../mcp/permissions';
+import { toolDisplayName } from '../tools/names';
+
+export interface AdminMcpTool {
+  name: string;
+  /** `mcp.<label>.<tool>`: what the chat's card shows. */
+  displayName: string;
+  description: string;
+  permission: Permission;
+  permissionReason: string;
+  calls: number;
+  failures: number;
+  lastError?: string;
+}
+
+export interface AdminMcpServer {
+  label: string;
+  transport: 'stdio' | 'http';
+  target: string;
+  status: McpStatus;
+  reason?: string;
+  since: number;
+  retryAt?: number;
+  failures: number;
+  serverInfo?: string;
+  tools: AdminMcpTool[];
+  skipped: { name: string; reason: string }[];
+}
+
+export interface AdminMcp {
+  servers: AdminMcpServer[];
+  timeoutMs: number;
+  rules: { pattern: string; permission: Permission }[];
+}
+
+export const NO_MCP: AdminMcp = { servers: [], timeoutMs: 0, rules: [] };
+
+export function buildMcpAdmin(states: readonly McpServerState[], config: McpConfig): AdminMcp {
+  const policy = createMcpPolicy(config.rules);
+  return {
+    timeoutMs: config.timeoutMs,
+    rules: Object.entries(config.rules).map(([pattern, permission]) => ({ pattern, permission })),
+    servers: states.map((s) => ({
+      label: s.label,
+      transport: s.transport,
+      target: s.target,
+      status: s.status,
+      ...(s.reason && s.status !== 'connected' ? { reason: s.reason } : {}),
+      since: s.since,
+      ...(s.retryAt ? { retryAt: s.retryAt } : {}),
+      failures: s.failures,
+      ...(s.serverInfo ? { serverInfo: s.serverInfo } : {}),
+      skipped: s.skipped,
+      tools: s.tools.map((t) => {
+        const { permission, reason } = policy(s.label, t.name);
+        const stats = s.stats[t.name];
+        return {
+          name: t.name,
+          displayName: toolDisplayName(t.wireName),
+          description: t.description,
+          permission,
+          permissionReason: reason,
+          calls: stats?.calls ?? 0,
+          failures: stats?.failures ?? 0,
+          ...(stats?.lastError ? { lastError: stats.lastError } : {}),
+        };
+      }),
+    })),
+  };
+}

@@ -1,0 +1,358 @@
+/**
+ * The app's connections to the MCP servers the operator configured: one manager per process (server/app.ts owns
+ * it). Each server is connected in the background, never while a turn waits: a turn takes the tools of the servers
+ * connected at that moment (`connected()`), and /admin reads `list()` for why the others are missing. A server that
+ * fails, exits or hangs is retried with a growing pause (1 s, 2 s, 4 s ... up to a minute). Tool lists follow
+ * `notifications/tools/list_changed`. Call and failure counts per tool are kept in memory (since the process
+ * started): they are for the operator's glance at /admin, not an audit log.
+ *
+ * Client library: the official MCP TypeScript SDK, v2 split packages (`@modelcontextprotocol/client`), with
+ * protocol version negotiation `auto` (a 2026 server is spoken to in its era, a 2025 one falls back to
+ * `initialize`; on stdio that probe runs in a short-lived second process).
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Client, type Tool as SdkTool, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { stripHiddenText } from '../skills/load/hidden-text';
+import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
+import { nameTools } from './names';
+
+export type McpStatus = 'connecting' | 'connected' | 'failed' | 'disabled';
+
+export interface McpTool {
+  /** The tool's own name on its server. */
+  name: string;
+  /** `mcp_<label>_<tool>`, what the model calls (names.ts). */
+  wireName: string;
+  /** As the server wrote it (hidden characters removed, capped): untrusted text. */
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** SHA-256 of name, description and schema: what an "Always allow" grant is tied to. */
+  definitionHash: string;
+}
+
+export interface McpToolStats {
+  calls: number;
+  failures: number;
+  lastError?: string;
+  lastCallAt?: number;
+}
+
+export interface McpServerState {
+  label: string;
+  transport: 'stdio' | 'http';
+  /** The program and its arguments, or the URL: what the operator wrote, never env values or headers. */
+  target: string;
+  status: McpStatus;
+  /** Why it is not connected (failed), or what it waits for (connecting). */
+  reason?: string;
+  /** When the status last changed (ms since the epoch). */
+  since: number;
+  /** Failed attempts in a row. */
+  failures: number;
+  /** When the next attempt starts, while failed. */
+  retryAt?: number;
+  /** `name version` the server reports. */
+  serverInfo?: string;
+  tools: McpTool[];
+  /** Tools left out of the tool set, with why (names.ts). */
+  skipped: { name: string; reason: string }[];
+  stats: Record<string, McpToolStats>;
+}
+
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export type McpCallResult = Awaited<ReturnType<Client['callTool']>>;
+
+export interface McpManager {
+  /** Starts connecting every enabled server, in the background (idempotent). */
+  start(): void;
+  /** Every configured server, for /admin. */
+  list(): McpServerState[];
+  /** The servers connected right now, with their tools: what a turn offers. Never waits. */
+  connected(): McpServerState[];
+  /** Calls a tool on a connected server; the counts are kept. Rejects when the server is not connected. */
+  call(label: string, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult>;
+  /** Closes every connection (stdio servers get their stdin closed, then are stopped) and stops retrying. */
+  close(): Promise<void>;
+}
+
+export interface McpManagerOptions {
+  /** Where `${env:NAME}` references are looked up, and PATH and HOME for stdio servers. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** A stdio server's `cwd` is relative to this; it starts here when none is given. */
+  appDir: string;
+  /** Pause before the first retry, doubled each time up to `maxMs`. */
+  backoff?: { firstMs: number; maxMs: number };
+  log?: (line: string) => void;
+}
+
+const CLIENT_INFO = { name: 'skillchat', version: '0.1.0' };
+const MAX_DESCRIPTION = 2000;
+const MAX_REASON = 400;
+const STDERR_KEPT = 2000;
+
+export class McpCallError extends Error {
+  override name = 'McpCallError';
+}
+
+function describeTarget(entry: McpServerEntry): string {
+  if (entry.url) {
+    const url = new URL(entry.url);
+    // Credentials in a URL are the operator's secret like a header: not shown.
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  }
+  return [entry.command!, ...(entry.args ?? [])].join(' ');
+}
+
+function hashDefinition(tool: SdkTool): string {
+  return createHash('sha256')
+    .update(JSON.stringify([tool.name, tool.description ?? '', tool.inputSchema]))
+    .digest('hex');
+}
+
+function toTool(tool: SdkTool, wireName: string): McpTool {
+  const { $schema: _, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
+  return {
+    name: tool.name,
+    wireName,
+    description: stripHiddenText(tool.description ?? tool.title ?? '').slice(0, MAX_DESCRIPTION),
+    inputSchema: { ...inputSchema, type: 'object' },
+    definitionHash: hashDefinition(tool),
+  };
+}
+
+function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+interface Connection {
+  state: McpServerState;
+  entry: McpServerEntry;
+  client: Client | null;
+  /** Bumped for every attempt: events of an older client are ignored. */
+  generation: number;
+  timer: NodeJS.Timeout | null;
+  stderr: string;
+}
+
+export function createMcpManager(config: McpConfig, options: McpManagerOptions): McpManager {
+  const backoff = options.backoff ?? { firstMs: 1000, maxMs: 60_000 };
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const connections = new Map<string, Connection>();
+  let started = false;
+  let closed = false;
+
+  for (const [label, entry] of Object.entries(config.servers)) {
+    connections.set(label, {
+      entry,
+      client: null,
+      generation: 0,
+      timer: null,
+      stderr: '',
+      state: {
+        label,
+        transport: entry.url ? 'http' : 'stdio',
+        target: describeTarget(entry),
+        status: entry.disabled ? 'disabled' : 'connecting',
+        ...(entry.disabled ? { reason: 'disabled in the config' } : { reason: 'not started yet' }),
+        since: Date.now(),
+        failures: 0,
+        tools: [],
+        skipped: [],
+        stats: {},
+      },
+    });
+  }
+
+  const setStatus = (c: Connection, status: McpStatus, reason?: string) => {
+    const { retryAt: _, reason: __, ...rest } = c.state;
+    c.state = { ...rest, status, since: Date.now(), ...(reason ? { reason: reason.slice(0, MAX_REASON) } : {}) };
+  };
+
+  const setTools = (c: Connection, tools: readonly SdkTool[]) => {
+    const { named, skipped } = nameTools(
+      c.state.label,
+      tools.map((t) => t.name),
+    );
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    c.state = { ...c.state, tools: named.map((n) => toTool(byName.get(n.name)!, n.wireName)), skipped };
+  };
+
+  const transportFor = (c: Connection) => {
+    const { entry } = c;
+    if (entry.url) {
+      return new StreamableHTTPClientTransport(new URL(entry.url), {
+        requestInit: { headers: resolveReferences(entry.headers, options.env) },
+      });
+    }
+    // Only what the operator gave, plus PATH and HOME: never the app's own secrets (API keys, DATABASE_URL).
+    const base: Record<string, string> = {};
+    for (const name of ['PATH', 'HOME'] as const) {
+      const value = options.env[name];
+      if (value !== undefined) base[name] = value;
+    }
+    const transport = new StdioClientTransport({
+      command: entry.command!,
+      args: entry.args ?? [],
+      env: { ...base, ...resolveReferences(entry.env, options.env) },
+      cwd: path.resolve(options.appDir, entry.cwd ?? '.'),
+      stderr: 'pipe',
+    });
+    c.stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      c.stderr = (c.stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+    });
+    return transport;
+  };
+
+  /** The reason with the last line the server wrote to stderr, which usually says what went wrong. */
+  const withStderr = (c: Connection, reason: string) => {
+    const last = c.stderr.trim().split('\n').at(-1)?.trim();
+    return last ? `${reason} (stderr: ${last})` : reason;
+  };
+
+  const scheduleRetry = (c: Connection) => {
+    if (closed) return;
+    const delay = Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.max(0, c.state.failures - 1));
+    c.state = { ...c.state, retryAt: Date.now() + delay };
+    c.timer = setTimeout(() => {
+      c.timer = null;
+      void connect(c);
+    }, delay);
+    c.timer.unref();
+  };
+
+  const fail = (c: Connection, reason: string) => {
+    c.state = { ...c.state, failures: c.state.failures + 1, tools: [], skipped: [] };
+    setStatus(c, 'failed', reason);
+    log(`[skillchat] MCP server "${c.state.label}": ${c.state.reason}`);
+    scheduleRetry(c);
+  };
+
+  async function connect(c: Connection): Promise<void> {
+    if (closed) return;
+    const generation = ++c.generation;
+    const current = () => generation === c.generation && !closed;
+    setStatus(c, 'connecting', c.state.failures > 0 ? `attempt ${c.state.failures + 1}` : 'starting');
+    const client = new Client(CLIENT_INFO, {
+      versionNegotiation: { mode: 'auto' },
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (!current() || c.state.status !== 'connected') return;
+            if (error) log(`[skillchat] MCP server "${c.state.label}": tool list refresh failed: ${errorText(error)}`);
+            else if (tools) setTools(c, tools);
+          },
+        },
+      },
+    });
+    c.client = client;
+    let deadline: NodeJS.Timeout | undefined;
+    try {
+      const transport = transportFor(c);
+      const limit = config.connectTimeoutMs;
+      const timedOut = new Promise<never>((_, reject) => {
+        deadline = setTimeout(
+          () => reject(new Error(`no answer within ${limit / 1000} s (initialize or tools/list)`)),
+          limit,
+        );
+      });
+      const { tools } = await Promise.race([
+        (async () => {
+          await client.connect(transport, { timeout: limit });
+          return client.listTools(undefined, { timeout: limit });
+        })(),
+        timedOut,
+      ]);
+      if (!current()) {
+        await client.close().catch(() => {});
+        return;
+      }
+      const info = client.getServerVersion();
+      c.state = { ...c.state, failures: 0, ...(info ? { serverInfo: `${info.name} ${info.version}` } : {}) };
+      setTools(c, tools);
+      setStatus(c, 'connected');
+      // Set after connecting: a failed connect is handled above, a later close (exit, network) here.
+      client.onclose = () => {
+        if (!current() || c.state.status !== 'connected') return;
+        c.client = null;
+        fail(c, withStderr(c, 'the connection closed'));
+      };
+    } catch (error) {
+      await client.close().catch(() => {});
+      if (!current()) return;
+      c.client = null;
+      fail(c, withStderr(c, errorText(error)));
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  const count = (c: Connection, tool: string, error?: string) => {
+    const before = c.state.stats[tool] ?? { calls: 0, failures: 0 };
+    const after: McpToolStats = {
+      calls: before.calls + 1,
+      failures: before.failures + (error === undefined ? 0 : 1),
+      lastCallAt: Date.now(),
+      ...(error !== undefined
+        ? { lastError: error.slice(0, MAX_REASON) }
+        : before.lastError
+          ? { lastError: before.lastError }
+          : {}),
+    };
+    c.state = { ...c.state, stats: { ...c.state.stats, [tool]: after } };
+  };
+
+  return {
+    start() {
+      if (started || closed) return;
+      started = true;
+      for (const c of connections.values()) if (!c.entry.disabled) void connect(c);
+    },
+    list: () => [...connections.values()].map((c) => c.state),
+    connected: () => [...connections.values()].filter((c) => c.state.status === 'connected').map((c) => c.state),
+    async call(label, tool, args, { signal, timeoutMs }) {
+      const c = connections.get(label);
+      const client = c?.client;
+      if (!c || !client || c.state.status !== 'connected') {
+        const why = c ? ` (${c.state.status}${c.state.reason ? `: ${c.state.reason}` : ''})` : '';
+        throw new McpCallError(`The MCP server "${label}" is not connected${why}`);
+      }
+      try {
+        const result = await client.callTool(
+          { name: tool, arguments: args },
+          { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) },
+        );
+        count(c, tool, result.isError ? 'the tool reported an error' : undefined);
+        return result;
+      } catch (error) {
+        const message =
+          (error as { code?: unknown }).code === 'REQUEST_TIMEOUT'
+            ? `"${tool}" on the MCP server "${label}" did not answer within ${timeoutMs / 1000} s`
+            : signal?.aborted
+              ? `"${tool}" on the MCP server "${label}" was stopped with the answer`
+              : `"${tool}" on the MCP server "${label}" failed: ${errorText(error)}`;
+        count(c, tool, message);
+        throw new McpCallError(message);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        [...connections.values()].map(async (c) => {
+          if (c.timer) clearTimeout(c.timer);
+          c.generation++;
+          const client = c.client;
+          c.client = null;
+          await client?.close().catch(() => {});
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * MCP tools in a turn: the tools of the servers connected when the turn starts (never waiting for one that is not),
+ * less the ones a rule denies and the servers the person switched off, as AI SDK dynamic tools named
+ * `mcp_<label>_<tool>`. Each call has the configured time limit and the turn's abort signal; its result is text the
+ * model can read (capped, images and binary resources described, not inlined). An `isError` result, a timeout and a
+ * lost connection end as tool errors whose message says which.
+ *
+ * Tool descriptions and results are the server's words: untrusted text, like a web page. Hidden characters are
+ * removed (as from skills) and sizes capped; nothing in them changes a permission.
+ */
+import { dynamicTool, jsonSchema, type ToolApprovalStatus } from 'ai';
+import { stripHiddenText } from '../skills/load/hidden-text';
+import type { McpConfig } from './config';
+import type { McpCallResult, McpManager, McpTool } from './manager';
+import { createMcpPolicy, type McpPermission, type McpPolicy } from './permissions';
+
+export interface McpToolOutput {
+  server: string;
+  tool: string;
+  /** The text the server returned (text content and text resources), capped at `mcp.maxOutputBytes`. */
+  text: string;
+  truncated?: boolean;
+  /** Images, audio, binary resources and links, described instead of inlined. */
+  items?: string[];
+  /** The server's structured result, when it sent one and it is small. */
+  structured?: unknown;
+}
+
+/** The grant key of an MCP tool in the permission tables (skill names never hold `:`). */
+export const mcpGrantKey = (label: string, tool: string) => `mcp:${label}/${tool}`;
+
+/** The prefs key (user_skill_prefs) of a server a person switched off for themselves. */
+export const mcpPrefKey = (label: string) => `mcp:${label}`;
+
+const MAX_STRUCTURED = 16 * 1024;
+
+export class McpToolError extends Error {
+  override name = 'McpToolError';
+  /** The AI SDK shows a tool error as `String(error)`: the message alone reads better on the card and to the model. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/** UTF-8 safe cut at `maxBytes`. */
+function capText(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  const cut = bytes
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  return { text: cut, truncated: true };
+}
+
+function approxBytes(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
+
+/** A call's result as the card and the model read it. */
+export function toOutput(label: string, tool: string, result: McpCallResult, maxBytes: number): McpToolOutput {
+  const texts: string[] = [];
+  const items: string[] = [];
+  for (const block of result.content ?? []) {
+    switch (block.type) {
+      case 'text':
+        texts.push(block.text);
+        break;
+      case 'image':
+      case 'audio':
+        items.push(`${block.type} (${block.mimeType}, ${approxBytes(block.data)} bytes), not shown`);
+        break;
+      case 'resource': {
+        const r = block.resource;
+        if ('text' in r && typeof r.text === 'string') texts.push(`[resource ${r.uri}]\n${r.text}`);
+        else items.push(`resource ${r.uri} (${r.mimeType ?? 'binary'}), not shown`);
+        break;
+      }
+      case 'resource_link':
+        items.push(`link to ${block.uri}${block.name ? ` (${block.name})` : ''}`);
+        break;
+      default:
+        items.push(`${(block as { type: string }).type} content, not shown`);
+    }
+  }
+  const { text, truncated } = capText(stripHiddenText(texts.join('\n\n')), maxBytes);
+  const structured = result.structuredContent;
+  const small = structured !== undefined && JSON.stringify(structured).length <= MAX_STRUCTURED;
+  return {
+    server: label,
+    tool,
+    text: truncated ? `${text}\n[output truncated at ${maxBytes} bytes]` : text,
+    ...(truncated ? { truncated } : {}),
+    ...(items.length > 0 ? { items } : {}),
+    ...(small && texts.length === 0 ? { structured } : {}),
+  };
+}
+
+/** The first text of an `isError` result, for the error message. */
+function errorMessage(label: string, tool: string, result: McpCallResult): string {
+  const first = (result.content ?? []).find((b) => b.type === 'text');
+  const said = first && first.type === 'text' ? stripHiddenText(first.text).trim().slice(0, 1000) : '';
+  return `"${tool}" on the MCP server "${label}" reported an error${said ? `: ${said}` : ''}`;
+}
+
+export interface McpTurnTools {
+  /** Dynamic tools by wire name; empty when no server is connected. */
+  tools: Record<string, ReturnType<typeof dynamicTool>>;
+  names: string[];
+  /** Whether the person must answer before this call, or undefined for a tool that is not an MCP tool here. */
+  approval(
+    toolName: string,
+    hasGrant: (key: string, hash: string) => Promise<boolean>,
+  ): Promise<ToolApprovalStatus> | undefined;
+  /** What an approval of this call is recorded under (the decision and an "Always allow" grant). */
+  grantFor(toolName: string): { key: string; hash: string } | null;
+}
+
+export interface McpSource {
+  manager: Pick<McpManager, 'connected' | 'call'>;
+  config: McpConfig;
+  /** Built from `config.rules` when absent. */
+  policy?: McpPolicy;
+}
+
+interface Offered {
+  label: string;
+  tool: McpTool;
+  permission: McpPermission;
+}
+
+/** The MCP tools of one turn. */
+export function mcpTurnTools(
+  source: McpSource,
+  options: { switchedOff?: ReadonlySet<string>; signal?: AbortSignal },
+): McpTurnTools {
+  const policy = source.policy ?? createMcpPolicy(source.config.rules);
+  const offered = new Map<string, Offered>();
+  for (const server of source.manager.connected()) {
+    if (options.switchedOff?.has(mcpPrefKey(server.label))) continue;
+    for (const tool of server.tools) {
+      const permission = policy(server.label, tool.name);
+      // Denied tools are not offered at all: the model never sees their names or descriptions.
+      if (permission.permission === 'deny') continue;
+      offered.set(tool.wireName, { label: server.label, tool, permission });
+    }
+  }
+  const { timeoutMs, maxOutputBytes } = source.config;
+  const tools: McpTurnTools['tools'] = {};
+  for (const [wireName, { label, tool }] of offered) {
+    tools[wireName] = dynamicTool({
+      description: `[MCP server "${label}", tool "${tool.name}"] ${tool.description}`.trim(),
+      inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
+      execute: async (input: unknown) => {
+        const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+        let result: McpCallResult;
+        try {
+          result = await source.manager.call(label, tool.name, args, {
+            timeoutMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+        } catch (error) {
+          throw new McpToolError((error as Error).message);
+        }
+        if (result.isError) throw new McpToolError(errorMessage(label, tool.name, result));
+        return toOutput(label, tool.name, result, maxOutputBytes);
+      },
+    });
+  }
+  return {
+    tools,
+    names: [...offered.keys()],
+    approval(toolName, hasGrant) {
+      const found = offered.get(toolName);
+      if (!found) return undefined;
+      return (async (): Promise<ToolApprovalStatus> => {
+        const { label, tool, permission } = found;
+        if (permission.permission === 'allow') return undefined;
+        if (await hasGrant(mcpGrantKey(label, tool.name), tool.definitionHash)) {
+          return { type: 'approved', reason: 'Always allowed for this version of the tool.' };
+        }
+        return {
+          type: 'user-approval',
+          reason: `Call the tool "${tool.name}" of the MCP server "${label}" with the arguments shown, asked because of the ${permission.reason}. What the server does with them is up to the server.`,
+        };
+      })();
+    },
+    grantFor(toolName) {
+      const found = offered.get(toolName);
+      return found ? { key: mcpGrantKey(found.label, found.tool.name), hash: found.tool.definitionHash } : null;
+    },
+  };
+}
