@@ -206,7 +206,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             budget and each skill&apos;s mode. When skills must be left out, each chat&apos;s first message decides
             which; none is used here.
           </p>
-          <pre className="catalog" data-testid="catalog-text">
+          {/* Focusable: it scrolls, and a keyboard must be able to reach what it hides (axe: scrollable-region-focusable). */}
+          <pre
+            className="catalog"
+            data-testid="catalog-text"
+            tabIndex={0}
+            aria-label="The catalog as the model sees it"
+          >
             {catalog.text}
           </pre>
         </section>

@@ -204,7 +204,9 @@ function InstallOutcome({ result }: { result: Success }) {
       )}
       {diff && (
         <div data-testid="install-diff">
-          <pre className="code-block">{diff.skillFile || 'SKILL.md unchanged'}</pre>
+          <pre className="code-block" tabIndex={0} aria-label="SKILL.md changes">
+            {diff.skillFile || 'SKILL.md unchanged'}
+          </pre>
           <ul className="small" data-testid="install-diff-files">
             {diff.added.map((f) => (
               <li key={`a:${f}`}>added {f}</li>

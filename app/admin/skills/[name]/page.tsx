@@ -112,7 +112,7 @@ export default async function AdminSkillPage({
         <div className="columns columns--detail">
           <section className="card">
             <h2>Frontmatter</h2>
-            <pre className="code-block" data-testid="skill-frontmatter">
+            <pre className="code-block" data-testid="skill-frontmatter" tabIndex={0} aria-label="Frontmatter">
               {skill.frontmatterText ?? JSON.stringify(skill.frontmatter, null, 2)}
             </pre>
             <h2>Files</h2>
