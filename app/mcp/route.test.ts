@@ -41,7 +41,7 @@ function writeSkill(name: string, files: Record<string, string | Buffer> = {}, e
   }
 }
 
-const tokens = { admin: '', member: '', revoked: '' };
+const tokens = { admin: '', member: '', revoked: '', disabled: '' };
 
 beforeAll(async () => {
   writeSkill('alpha', {
@@ -70,6 +70,7 @@ beforeAll(async () => {
   for (const [id, role] of [
     ['ann', 'admin'],
     ['bob', 'member'],
+    ['cy', 'member'],
   ] as const) {
     await db.db
       .insert(users as unknown as typeof db.t.users)
@@ -82,6 +83,13 @@ beforeAll(async () => {
   const revoked = await createPersonalToken(db, 'bob', 'old');
   await revokeToken(db, 'bob', revoked.created.id);
   tokens.revoked = revoked.token;
+  // Cy's account is disabled by an admin: her token stops working with it.
+  tokens.disabled = (await createPersonalToken(db, 'cy', 'laptop')).token;
+  const { eq } = await import('drizzle-orm');
+  await db.db
+    .update(users as unknown as typeof db.t.users)
+    .set({ banned: true })
+    .where(eq(users.id as unknown as typeof db.t.users.id, 'cy'));
 });
 
 afterAll(async () => {
@@ -152,12 +160,12 @@ describe('POST /mcp on a loopback server', () => {
 });
 
 describe('POST /mcp on an exposed server', () => {
-  it('answers 401 JSON without a token, or with an unknown or revoked one', async () => {
+  it('answers 401 JSON without a token, or with an unknown or revoked one, or one of a disabled account', async () => {
     exposure.exposed = true;
     const { POST } = await import('./route');
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const token of [undefined, 'sc_nope', tokens.revoked]) {
+    for (const token of [undefined, 'sc_nope', tokens.revoked, tokens.disabled]) {
       const response = await POST(
         new Request(`${BASE}/mcp`, {
           method: 'POST',
