@@ -152,6 +152,9 @@ export function ChatSidebar({ account = null }: { account?: Account | null }) {
               <span className="account-menu__email" title={account.email} data-testid="account-email">
                 {account.email}
               </span>
+              <a href="/settings/tokens" className="button button--ghost button--small" data-testid="tokens-link">
+                Tokens
+              </a>
               <LogoutButton className="button button--ghost button--small" />
             </div>
           )}

@@ -202,9 +202,10 @@ export async function touchChat(id: string, at: Date, d: Database): Promise<bool
  * of the deleted chats so the caller can remove their workspaces.
  */
 export async function deleteUserData(userId: string, d: Database): Promise<string[]> {
-  const { chats, scriptRuns, permissionDecisions, userSkillPrefs } = d.t;
+  const { chats, scriptRuns, permissionDecisions, userSkillPrefs, personalTokens } = d.t;
   return withTransaction(d, async (tx) => {
     const deleted = await tx.db.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
+    await tx.db.delete(personalTokens).where(eq(personalTokens.userId, userId));
     await tx.db.update(scriptRuns).set({ userId: null }).where(eq(scriptRuns.userId, userId));
     await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
     await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, userId));

@@ -21,6 +21,7 @@ export {
 export * from './errors';
 export * from './messages';
 export * from './permissions';
+export * from './personal-tokens';
 export {
   ACTIVATION_HOWS,
   type ActivationHow,

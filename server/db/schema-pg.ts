@@ -232,3 +232,23 @@ export const userSkillPrefs = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
 );
+
+/**
+ * Personal access tokens (issue 23): what an MCP client or an installer sends as `Authorization: Bearer sc_...` to
+ * reach the skills its person may use. Only the token's SHA-256 is stored (`token_hash`, looked up by equality: the
+ * hash is what is compared, so no timing leak of the token); `hint` is its last characters, for the list.
+ */
+export const personalTokens = pgTable(
+  'personal_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    hint: text('hint').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    lastUsedAt: timestamp('last_used_at'),
+    revokedAt: timestamp('revoked_at'),
+  },
+  (t) => [index('personal_tokens_user_idx').on(t.userId, t.createdAt)],
+);

@@ -13,7 +13,15 @@ import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
 import type { Resolver } from './network';
-import { download, gitClone, type NetworkOptions, parseSourceUrl, resolveIndexEntry, verifyDigest } from './sources';
+import {
+  download,
+  downloadIndexedFiles,
+  gitClone,
+  type NetworkOptions,
+  parseSourceUrl,
+  resolveIndexEntry,
+  verifyDigest,
+} from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
@@ -171,16 +179,32 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
     refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
     return entries;
   }
-  let bytes: Buffer;
-  if (kind === 'index') {
-    const entry = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes, network);
-    if (entry.archiveUrl.protocol === 'file:' && !options.allowFileUrls) {
-      throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
-    }
-    bytes = await download(entry.archiveUrl, limits.maxDownloadBytes, network);
-    verifyDigest(bytes, entry.digest);
-  } else {
-    bytes = await download(url, limits.maxDownloadBytes, network);
+  if (kind !== 'index') {
+    return unpack(
+      { kind: 'archive-bytes', bytes: await download(url, limits.maxDownloadBytes, network) },
+      staging,
+      options,
+    );
+  }
+  const choice = await resolveIndexEntry(url, source.name, limits.maxDownloadBytes, network);
+  if (choice.kind === 'files') {
+    await fs.promises.mkdir(unpacked, { mode: 0o755 });
+    return downloadIndexedFiles(choice, unpacked, limits, network);
+  }
+  if (choice.url.protocol === 'file:' && !options.allowFileUrls) {
+    throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
+  }
+  const bytes = await download(choice.url, limits.maxDownloadBytes, network);
+  verifyDigest(bytes, choice.digest);
+  if (choice.kind === 'skill-md') {
+    await fs.promises.mkdir(unpacked, { mode: 0o755 });
+    await fs.promises.writeFile(path.join(unpacked, 'SKILL.md'), bytes, { mode: 0o644 });
+    return [{ path: 'SKILL.md', kind: 'file', size: bytes.length }];
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    throw new InstallError('invalid', [
+      problem('archive-format', 'The archive is a .tar.gz; skillchat installs .zip and .skill archives'),
+    ]);
   }
   return unpack({ kind: 'archive-bytes', bytes }, staging, options);
 }

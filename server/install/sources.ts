@@ -1,17 +1,21 @@
 /**
  * Getting a source onto disk, only on an admin's explicit request: a git repository (the system `git`, shallow, no
- * submodules, no hooks), an archive URL, or an index (`index.json`) whose entry's archive must match its sha256
- * digest. Downloads are capped at `install.maxDownloadBytes` and time out; nothing here runs at start-up. Every
+ * submodules, no hooks), an archive URL, or an index (`index.json`) whose entry's files or archive must match their
+ * sha256 digests. Downloads are capped at `install.maxDownloadBytes` and time out; nothing here runs at start-up. Every
  * host is checked against the network policy first (network.ts: public addresses only unless the operator allows
- * more), and downloads connect to the address that was checked.
+ * more), and downloads connect to the address that was checked. An index comes in three forms (see
+ * `resolveIndexEntry`); every file it names is checked against its digest before it is used.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
+import { sha256Hex, skillDigest } from '../skills/digests';
+import { checkEntries } from './entries';
 import { bareHost, checkHost, fetchChecked, type NetworkAllowance, type Resolver } from './network';
-import { InstallError, problem } from './types';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
 
 /** What the network policy needs: the operator's allowance, and (tests) a resolver. */
 export interface NetworkOptions {
@@ -152,25 +156,99 @@ function tooBig(maxBytes: number): InstallError {
   ]);
 }
 
-const indexEntrySchema = z.object({
+const DIGEST = z
+  .string()
+  .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'digest must be a sha256 (64 hex digits, optionally sha256:)');
+
+/** skillchat's first index form (no `version`): each skill an archive with its digest. */
+const archiveEntrySchema = z.object({
   name: z.string().min(1),
   description: z.string().optional(),
   url: z.string().min(1),
-  digest: z
-    .string()
-    .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'digest must be a sha256 (64 hex digits, optionally sha256:)'),
+  digest: DIGEST,
 });
-const indexSchema = z.union([z.object({ skills: z.array(indexEntrySchema) }), z.array(indexEntrySchema)]);
+const archiveIndexSchema = z.union([z.object({ skills: z.array(archiveEntrySchema) }), z.array(archiveEntrySchema)]);
 
-export type IndexEntry = z.infer<typeof indexEntrySchema>;
+/**
+ * agent-skills-discovery-rfc v0.2.0 (`version`), what skillchat's own `/.well-known/agent-skills/index.json`
+ * serves: every file listed with its digest, fetched from `{name}/{path}` beside the index, and a skill-level digest.
+ */
+const filesEntrySchema = z.object({
+  name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'name must be lowercase letters, digits and single hyphens'),
+  description: z.string().optional(),
+  digest: DIGEST,
+  files: z.array(z.object({ path: z.string().min(1).max(1024), digest: DIGEST }), {
+    error: 'files must be objects with path and digest (a v0.1.0 list of names has no digests to verify)',
+  }),
+  package: z.object({ url: z.string(), digest: DIGEST }).optional(),
+});
+const filesIndexSchema = z.object({
+  version: z.string().regex(/^0\.\d+\.\d+$/, 'only index versions 0.x are understood (this one is newer)'),
+  skills: z.array(filesEntrySchema),
+});
 
-/** The index entry to install: the one named `name`, or the only one. */
+/** The RFC's newer form (`$schema`): each skill one artifact, a SKILL.md or an archive, with its digest. */
+const artifactEntrySchema = z.object({
+  name: z.string().min(1),
+  type: z.enum(['skill-md', 'archive']),
+  description: z.string().optional(),
+  url: z.string().min(1),
+  digest: DIGEST,
+});
+const artifactIndexSchema = z.object({ $schema: z.string(), skills: z.array(artifactEntrySchema) });
+
+/** What an index says to fetch for one skill, digests normalised to lowercase hex. */
+export type IndexChoice =
+  | { kind: 'archive'; name: string; url: URL; digest: string }
+  | { kind: 'skill-md'; name: string; url: URL; digest: string }
+  | { kind: 'files'; name: string; indexUrl: URL; digest: string; files: Array<{ path: string; digest: string }> };
+
+const hex = (digest: string) => digest.replace(/^sha256:/, '').toLowerCase();
+
+function invalid(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): InstallError {
+  return new InstallError(
+    'invalid',
+    issues.map((i) => problem('index-invalid', `index.json ${i.path.map(String).join('.') || '(root)'}: ${i.message}`)),
+  );
+}
+
+function pick<T extends { name: string }>(skills: readonly T[], name: string | undefined): T {
+  const entry =
+    name === undefined ? (skills.length === 1 ? skills[0] : undefined) : skills.find((s) => s.name === name);
+  if (entry) return entry;
+  const names = skills.map((s) => s.name).join(', ') || '(none)';
+  const message =
+    name === undefined
+      ? `The index lists several skills; choose one: ${names}`
+      : `The index has no skill "${name}"; it lists: ${names}`;
+  throw new InstallError('invalid', [problem('index-no-entry', message)]);
+}
+
+function entryUrl(raw: string, indexUrl: URL, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw, indexUrl);
+  } catch {
+    throw new InstallError('invalid', [problem('index-invalid', `Entry "${name}" has an invalid url`)]);
+  }
+  // A file: index must not point at the server's files over http, nor an http index at a file: path.
+  if (url.protocol !== indexUrl.protocol && (url.protocol === 'file:' || indexUrl.protocol === 'file:')) {
+    throw new InstallError('invalid', [problem('index-invalid', `Entry "${name}" points to another kind of location`)]);
+  }
+  return url;
+}
+
+/**
+ * Reads an index and picks the entry to install: the one named `name`, or the only one. Three forms, told apart by
+ * their top level: `$schema` (the RFC's artifact form), `version` (v0.2.0 with `files`), neither (skillchat's first
+ * form: archives).
+ */
 export async function resolveIndexEntry(
   indexUrl: URL,
   name: string | undefined,
   maxBytes: number,
   network: NetworkOptions,
-): Promise<{ archiveUrl: URL; digest: string }> {
+): Promise<IndexChoice> {
   const bytes = await download(indexUrl, maxBytes, network);
   let raw: unknown;
   try {
@@ -178,39 +256,90 @@ export async function resolveIndexEntry(
   } catch {
     throw new InstallError('invalid', [problem('index-invalid', 'The index is not valid JSON')]);
   }
-  const parsed = indexSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InstallError(
-      'invalid',
-      parsed.error.issues.map((i) =>
-        problem('index-invalid', `index.json ${i.path.join('.') || '(root)'}: ${i.message}`),
-      ),
-    );
+  const top = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {};
+  if ('$schema' in top) {
+    const parsed = artifactIndexSchema.safeParse(raw);
+    if (!parsed.success) throw invalid(parsed.error.issues);
+    const entry = pick(parsed.data.skills, name);
+    const url = entryUrl(entry.url, indexUrl, entry.name);
+    return { kind: entry.type, name: entry.name, url, digest: hex(entry.digest) };
   }
-  const skills = Array.isArray(parsed.data) ? parsed.data : parsed.data.skills;
-  const entry =
-    name === undefined ? (skills.length === 1 ? skills[0] : undefined) : skills.find((s) => s.name === name);
-  if (!entry) {
-    const names = skills.map((s) => s.name).join(', ') || '(none)';
-    const message =
-      name === undefined
-        ? `The index lists several skills; choose one: ${names}`
-        : `The index has no skill "${name}"; it lists: ${names}`;
-    throw new InstallError('invalid', [problem('index-no-entry', message)]);
+  if ('version' in top) {
+    const parsed = filesIndexSchema.safeParse(raw);
+    if (!parsed.success) throw invalid(parsed.error.issues);
+    const entry = pick(parsed.data.skills, name);
+    return {
+      kind: 'files',
+      name: entry.name,
+      indexUrl,
+      digest: hex(entry.digest),
+      files: entry.files.map((f) => ({ path: f.path, digest: hex(f.digest) })),
+    };
   }
-  let archiveUrl: URL;
-  try {
-    archiveUrl = new URL(entry.url, indexUrl);
-  } catch {
-    throw new InstallError('invalid', [problem('index-invalid', `Entry "${entry.name}" has an invalid url`)]);
+  const parsed = archiveIndexSchema.safeParse(raw);
+  if (!parsed.success) throw invalid(parsed.error.issues);
+  const entry = pick(Array.isArray(parsed.data) ? parsed.data : parsed.data.skills, name);
+  return {
+    kind: 'archive',
+    name: entry.name,
+    url: entryUrl(entry.url, indexUrl, entry.name),
+    digest: hex(entry.digest),
+  };
+}
+
+/**
+ * Fetches every file a v0.2.0 entry lists into `dest`: paths checked like archive entries before anything is
+ * fetched, each file's digest checked as it arrives, the total capped at `install.maxBytes`, and at the end the
+ * skill-level digest recomputed from what arrived. Returns the entries, for the checks every install goes through.
+ */
+export async function downloadIndexedFiles(
+  choice: Extract<IndexChoice, { kind: 'files' }>,
+  dest: string,
+  limits: InstallLimits,
+  network: NetworkOptions,
+): Promise<ArchiveEntry[]> {
+  const listed: ArchiveEntry[] = choice.files.map((f) => ({ path: f.path, kind: 'file', size: 0 }));
+  const problems = checkEntries(listed, limits);
+  if (choice.files.length > limits.maxFiles) {
+    problems.push(problem('too-many-files', `${choice.files.length} files; the limit is ${limits.maxFiles}`));
   }
-  // A file: index must not point at the server's files over http, nor an http index at a file: path.
-  if (archiveUrl.protocol !== indexUrl.protocol && (archiveUrl.protocol === 'file:' || indexUrl.protocol === 'file:')) {
+  if (!choice.files.some((f) => f.path === 'SKILL.md')) {
+    problems.push(problem('skill-file-missing', `The index lists no SKILL.md for "${choice.name}"`));
+  }
+  if (problems.length > 0) throw new InstallError('invalid', problems);
+
+  const base = `${encodeURIComponent(choice.name)}/`;
+  const arrived: Array<{ path: string; digest: string }> = [];
+  const entries: ArchiveEntry[] = [];
+  let total = 0;
+  for (const file of choice.files) {
+    const url = new URL(base + file.path.split('/').map(encodeURIComponent).join('/'), choice.indexUrl);
+    const bytes = await download(url, Math.min(limits.maxDownloadBytes, limits.maxBytes - total + 1), network);
+    total += bytes.length;
+    if (total > limits.maxBytes) {
+      throw new InstallError('invalid', [
+        problem('too-large', `The files are over ${limits.maxBytes} bytes (install.maxBytes)`),
+      ]);
+    }
+    const actual = sha256Hex(bytes);
+    if (actual !== file.digest) {
+      throw new InstallError('invalid', [
+        problem('digest-mismatch', `sha256 is ${actual}; the index says ${file.digest}`, file.path),
+      ]);
+    }
+    const target = path.join(dest, ...file.path.split('/'));
+    await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+    await fs.promises.writeFile(target, bytes, { flag: 'wx', mode: 0o644 });
+    arrived.push({ path: file.path, digest: actual });
+    entries.push({ path: file.path, kind: 'file', size: bytes.length });
+  }
+  const recomputed = hex(skillDigest(arrived));
+  if (recomputed !== choice.digest) {
     throw new InstallError('invalid', [
-      problem('index-invalid', `Entry "${entry.name}" points to another kind of location`),
+      problem('digest-mismatch', `The skill digest of the files is ${recomputed}; the index says ${choice.digest}`),
     ]);
   }
-  return { archiveUrl, digest: entry.digest.replace(/^sha256:/, '').toLowerCase() };
+  return entries;
 }
 
 export function verifyDigest(bytes: Buffer, expected: string): void {

@@ -190,3 +190,40 @@ describe('safeNextPath', () => {
     }
   });
 });
+
+describe('the skill server (POST /mcp, GET /.well-known/agent-skills/...)', () => {
+  const host = 'chat.lan:3100';
+
+  it('lets a program without Origin or cookie through to the route, which checks its token', () => {
+    for (const policy of [loopback, exposed]) {
+      const h = policy === loopback ? '127.0.0.1:3100' : host;
+      expect(check({ method: 'POST', pathname: '/mcp', host: h }, policy)).toEqual({ action: 'allow' });
+      expect(check({ pathname: '/.well-known/agent-skills/index.json', host: h }, policy)).toEqual({
+        action: 'allow',
+      });
+    }
+  });
+
+  it('still refuses a cross-site POST from a browser (it always sends Origin), with JSON', () => {
+    for (const origin of ['https://evil.example', 'null']) {
+      expect(check({ method: 'POST', pathname: '/mcp', host, origin, cookie: SESSION }, exposed)).toMatchObject({
+        action: 'deny',
+        status: 403,
+        code: 'forbidden:origin',
+        format: 'json',
+      });
+    }
+  });
+
+  it('keeps the Host allowlist (DNS rebinding)', () => {
+    expect(check({ method: 'POST', pathname: '/mcp', host: 'rebind.attacker.example:3100' })).toMatchObject({
+      action: 'deny',
+      status: 421,
+    });
+  });
+
+  it('does not open any other path without Origin', () => {
+    expect(check({ method: 'POST', pathname: '/mcp/x' })).toMatchObject({ action: 'deny', status: 403 });
+    expect(check({ method: 'POST', pathname: '/api/me/tokens' })).toMatchObject({ action: 'deny', status: 403 });
+  });
+});

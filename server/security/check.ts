@@ -62,6 +62,16 @@ export function normalisePath(pathname: string): string {
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
 }
 
+/**
+ * The skill server's routes (issue 23): programs reach them with a personal access token (`Authorization: Bearer`),
+ * not a session cookie, so the proxy lets them through to their own check (`server/skill-server/caller.ts`), which
+ * answers 401 JSON without a credential on an exposed server.
+ */
+export function isSkillServerPath(pathname: string): boolean {
+  const p = normalisePath(pathname);
+  return p === '/mcp' || p.startsWith('/.well-known/agent-skills/');
+}
+
 /** Reachable without a session: sign-in, setup, better-auth's own routes, the health check, Next's assets. */
 export function isPublicPath(pathname: string): boolean {
   const p = normalisePath(pathname);
@@ -79,7 +89,7 @@ export function hasSessionCookie(cookieHeader: string | null | undefined): boole
 
 function isApiPath(pathname: string): boolean {
   const p = normalisePath(pathname);
-  return p === '/api' || p.startsWith('/api/');
+  return p === '/api' || p.startsWith('/api/') || isSkillServerPath(pathname);
 }
 
 export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decision {
@@ -105,7 +115,10 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decisio
     };
   }
 
-  if (!SAFE_METHODS.has(facts.method.toUpperCase())) {
+  // An MCP client is a program, not a browser: it sends no Origin, and authenticates with a token, never a cookie
+  // (server/skill-server/caller.ts). A browser always sends Origin on a POST, so a cross-site page is still refused.
+  const machine = facts.origin === null && isSkillServerPath(facts.pathname);
+  if (!SAFE_METHODS.has(facts.method.toUpperCase()) && !machine) {
     const origin = parseOrigin(facts.origin);
     if (!origin) {
       return {
@@ -129,7 +142,14 @@ export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decisio
     }
   }
 
-  if (!policy.exposed || isPublicPath(facts.pathname) || hasSessionCookie(facts.cookie)) return { action: 'allow' };
+  if (
+    !policy.exposed ||
+    isPublicPath(facts.pathname) ||
+    isSkillServerPath(facts.pathname) ||
+    hasSessionCookie(facts.cookie)
+  ) {
+    return { action: 'allow' };
+  }
   if (format === 'text') return { action: 'login', next: facts.pathname };
   return {
     action: 'deny',

@@ -5,7 +5,7 @@ import { API_ROUTES, checkRequestShape } from './request-shape';
 
 const APP = path.join(import.meta.dirname, '..', '..', 'app');
 
-/** `app/api/**\/route.ts` as `{ pattern, methods }`, read from the files' exports. */
+/** `app/api/**\/route.ts` (and the skill server's routes) as `{ pattern, methods }`, read from the files' exports. */
 function routesOnDisk(): Array<{ pattern: string; methods: string[] }> {
   const out: Array<{ pattern: string; methods: string[] }> = [];
   const visit = (dir: string) => {
@@ -22,6 +22,8 @@ function routesOnDisk(): Array<{ pattern: string; methods: string[] }> {
     }
   };
   visit(path.join(APP, 'api'));
+  visit(path.join(APP, 'mcp'));
+  visit(path.join(APP, '.well-known'));
   return out;
 }
 
@@ -87,5 +89,16 @@ describe('methods', () => {
 
   it('leaves Next’s own paths to Next', () => {
     expect(checkRequestShape('POST', '/_next/static/chunk.js')).toEqual({ ok: true });
+  });
+});
+
+describe('the skill server routes', () => {
+  it('POST /mcp only (stateless: GET and DELETE are 405), GET and HEAD on the well-known files', () => {
+    expect(checkRequestShape('POST', '/mcp')).toEqual({ ok: true });
+    expect(checkRequestShape('GET', '/mcp')).toMatchObject({ ok: false, status: 405, allow: 'POST, OPTIONS' });
+    expect(checkRequestShape('DELETE', '/mcp')).toMatchObject({ ok: false, status: 405 });
+    expect(checkRequestShape('GET', '/.well-known/agent-skills/index.json')).toEqual({ ok: true });
+    expect(checkRequestShape('HEAD', '/.well-known/agent-skills/pdf/scripts/a.py')).toEqual({ ok: true });
+    expect(checkRequestShape('POST', '/.well-known/agent-skills/index.json')).toMatchObject({ status: 405 });
   });
 });

@@ -5,7 +5,10 @@
  * (Next's HTML not-found page). Used by `proxy.ts` after the access check; TRACE never reaches it (see `methods.ts`).
  */
 
-/** The API routes and their methods: `app/api/**\/route.ts` in one table (a test keeps the two in step). */
+/**
+ * The API routes and their methods: `app/api/**\/route.ts`, `app/mcp` and `app/.well-known` in one table (a test
+ * keeps the two in step).
+ */
 export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly string[] }> = [
   { pattern: '/api/chat', methods: ['POST'] },
   { pattern: '/api/chats', methods: ['GET', 'POST'] },
@@ -39,6 +42,11 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/skills/[name]/uninstall', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/export', methods: ['GET'] },
   { pattern: '/api/admin/grants/[id]/revoke', methods: ['POST'] },
+  { pattern: '/api/me/tokens', methods: ['GET', 'POST'] },
+  { pattern: '/api/me/tokens/[id]', methods: ['DELETE'] },
+  // The skill server (issue 23): routes outside /api, for programs.
+  { pattern: '/mcp', methods: ['POST'] },
+  { pattern: '/.well-known/agent-skills/[...path]', methods: ['GET'] },
 ];
 
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -69,8 +77,8 @@ function allowedMethods(pathname: string): string[] | null | 'no-route' {
   if (pathname.startsWith('/_next/') || pathname.startsWith('/__nextjs')) return null;
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const segments = trimmed.split('/').slice(1);
-  if (segments[0] !== 'api') return PAGE_METHODS;
   const route = API_ROUTES.find((r) => matches(r.pattern, segments));
+  if (!route && segments[0] !== 'api') return PAGE_METHODS;
   if (!route) return 'no-route';
   return [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }

@@ -371,6 +371,14 @@ describe('readSkillResource: size and encoding', () => {
     expect(result.content).toBe(`Binary file assets/logo.png (image/png, ${bytes} bytes) — not shown.`);
   });
 
+  it('hands back the exact bytes with withBytes (the skill server publishes them), binary or not', async () => {
+    const png = expectText(await readSkillResource(skill, 'assets/logo.png', { withBytes: true }));
+    expect(png.data?.equals(fs.readFileSync(at('skill', 'assets', 'logo.png')))).toBe(true);
+    const latin1 = expectText(await readSkillResource(skill, 'references/latin1.txt', { withBytes: true }));
+    expect(latin1.data?.equals(fs.readFileSync(at('skill', 'references', 'latin1.txt')))).toBe(true);
+    expect(expectText(await readSkillResource(skill, 'assets/logo.png')).data).toBeUndefined();
+  });
+
   it('treats invalid UTF-8 without NUL bytes as binary', async () => {
     const result = expectText(await readSkillResource(skill, 'references/latin1.txt'));
     expect(result).toMatchObject({ binary: true, mediaType: 'text/plain' });

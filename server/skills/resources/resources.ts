@@ -35,6 +35,8 @@ export type ResourceResult =
       /** Guessed from the extension. */
       mediaType: string;
       notice?: string;
+      /** The bytes read (at most `maxBytes`), binary or not: only with `withBytes`, for serving a file as it is. */
+      data?: Buffer;
     }
   | {
       ok: false;
@@ -66,6 +68,8 @@ export type InstructionsResult =
 export interface ReadOptions {
   /** Bytes of content returned; more is truncated with a notice. Default `DEFAULT_LIMITS.maxResourceBytes`. */
   maxBytes?: number;
+  /** Also return the bytes read (`data`): the skill server publishes files byte for byte, with their digests. */
+  withBytes?: boolean;
 }
 
 /** Longer paths are not something a skill's own references use; the cap also bounds work before the disk. */
@@ -356,6 +360,7 @@ export async function readSkillResource(
     const text = data.subarray(0, end);
     const binary = text.includes(0) || !isUtf8(text);
     const mediaType = guessMediaType(shown, binary);
+    const raw = options?.withBytes ? { data: text } : {};
     if (binary) {
       return {
         ok: true,
@@ -365,6 +370,7 @@ export async function readSkillResource(
         truncated: false,
         binary: true,
         mediaType,
+        ...raw,
       };
     }
     // Decoded as is (a BOM included): callers such as the CLI promise the content byte for byte.
@@ -378,6 +384,7 @@ export async function readSkillResource(
       binary: false,
       mediaType,
       ...(truncated ? { notice: `[truncated: showing the first ${end} of ${bytes} bytes]` } : {}),
+      ...raw,
     };
   } catch (error) {
     return fromSystemError(shown, skill.name, error);
