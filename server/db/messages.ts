@@ -115,9 +115,10 @@ export async function getMessagePage<M extends UIMessage = UIMessage>(
       .limit(limit),
   );
   if (newestFirst) rows.reverse();
-  // An empty page sits at its cursor (or, for `last`, is an empty chat).
-  const first = rows[0]?.seq ?? at ?? Number.MAX_SAFE_INTEGER;
-  const last = rows.at(-1)?.seq ?? at ?? -1;
+  // An empty page sits at its cursor; without one, the chat is empty.
+  if (rows.length === 0 && at === null) return { records: [], hasEarlier: false, hasLater: false };
+  const first = rows[0]?.seq ?? at ?? 0;
+  const last = rows.at(-1)?.seq ?? at ?? 0;
   const exists = async (where: ReturnType<typeof and>) =>
     (await withDb(d, (db) => db.select({ id: messages.id }).from(messages).where(where).limit(1))).length > 0;
   const [hasEarlier, hasLater] = await Promise.all([
