@@ -6,7 +6,7 @@
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
  *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server, chat,
- *                             sandbox);
+ *                             long-chat, sandbox);
  *                             the summary files are written for full runs only
  */
 import fs from 'node:fs';
@@ -20,6 +20,7 @@ import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from 
 import { benchCli, type CliFigures } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
+import { benchLongChat, type LongChatFigures } from './long-chat';
 import { matchQuality, type QualityFigures } from './match-quality';
 import { benchOffice, benchSandbox, officeTable, sandboxTable } from './sandbox';
 import { benchServerStart, hasBuild, type ServerStartFigures } from './server-start';
@@ -44,6 +45,8 @@ const TARGETS = {
   cliMatchMs: 600,
   top1: 0.95,
   falseActivations: 0,
+  longChatHtmlKB: 300,
+  longChatFcpMs: 1000,
 };
 
 function ms(n: number): string {
@@ -81,7 +84,8 @@ async function main() {
         .join(' ')}, Node ${process.version}`,
     );
     const roots = new Map<number, string>();
-    for (const size of SIZES) {
+    const needsSkills = ['discovery', 'cli', 'catalog', 'watch', 'server', 'chat'].some(want);
+    for (const size of needsSkills ? SIZES : []) {
       const t = performance.now();
       const root = path.join(work, `skills-${size}`);
       generateSkills(root, size, size);
@@ -98,6 +102,7 @@ async function main() {
     let server: ServerStartFigures | null = null;
     let serverBaseline: ServerStartFigures | null = null;
     let chat: LatencyFigures[] = [];
+    let longChat: LongChatFigures | null = null;
     if (want('discovery')) {
       // Discovery, each size in a fresh process.
       discovery = [];
@@ -409,6 +414,53 @@ async function main() {
       );
     }
 
+    if (want('long-chat')) {
+      // A chat of 2,000 messages on the production build: the page's HTML and its first paint in Chromium.
+      if (hasBuild()) {
+        const f = await benchLongChat({ workDir: work, messages: 2000, rounds: quick ? 3 : 5 });
+        longChat = f;
+        const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+        emit(
+          `Long chat (\`next start\`, ${f.messages} messages, fresh SQLite; Chromium, a fresh context per round)`,
+          `${table(
+            [
+              'messages',
+              'page HTML KB',
+              'page HTML ms (p50)',
+              'first contentful paint ms (p50)',
+              'FCP max ms',
+              '2-message chat: HTML ms / FCP ms (p50)',
+              'messages rendered',
+              'older page ms (p50)',
+              'older page KB',
+              'whole chat JSON KB',
+              'whole chat JSON ms',
+            ],
+            [
+              [
+                f.messages,
+                kb(f.htmlBytes),
+                ms(f.htmlMsP50),
+                ms(f.fcpMsP50),
+                ms(f.fcpMsMax),
+                `${ms(f.shortHtmlMsP50)} / ${ms(f.shortFcpMsP50)}`,
+                f.shownMessages,
+                ms(f.olderPageMsP50),
+                kb(f.olderPageBytes),
+                kb(f.wholeChatBytes),
+                ms(f.wholeChatMs),
+              ],
+            ],
+          )}\n\n` +
+            `- ${verdict(f.htmlBytes < TARGETS.longChatHtmlKB * 1024)} the page of a ${f.messages}-message chat is < ${TARGETS.longChatHtmlKB} KB of HTML: ${kb(f.htmlBytes)} KB\n` +
+            `- ${verdict(f.fcpMsP50 < TARGETS.longChatFcpMs)} its first contentful paint in Chromium < ${TARGETS.longChatFcpMs} ms: p50 ${ms(f.fcpMsP50)} ms (max ${ms(f.fcpMsMax)} ms)\n` +
+            `- reported, no target: the same page for a chat of 2 messages, measured in the same rounds (what the machine and the app shell cost without a long history); older pages (\`GET /api/chats/:id/messages?before=\`) and the whole chat as JSON (what the page carried before, twice); seeding took ${ms(f.seedMs)} ms.`,
+        );
+      } else {
+        emit('Long chat', '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.');
+      }
+    }
+
     // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
     const sandbox = want('sandbox') ? await benchSandbox({ quick }) : null;
     if (sandbox) {
@@ -432,6 +484,7 @@ async function main() {
       catalog: { tokensPerSkill: catalogOut, budgets: catalog.map(({ listedNames: _, ...c }) => c) },
       watch,
       chat,
+      longChat,
       sandbox,
       durationMs: performance.now() - started,
     };

@@ -51,13 +51,16 @@ test('the sidebar search finds chats by title and by what was said in them', asy
 
   await search.fill('savan');
   await expect(hits).toHaveCount(1);
+  // A title hit opens the chat at its end (a message hit opens it at the message: below).
+  await expect(hits.first()).toHaveAttribute('href', `/chat/${first}`);
   await hits.first().click();
   await expect(page).toHaveURL(new RegExp(`/chat/${first}$`));
   await expect(chat.title).toHaveText('Savanna notes');
 
   await search.fill(`hello quokka${word}`);
   await expect(hits).toHaveCount(1);
-  await expect(hits.first()).toHaveAttribute('href', `/chat/${second}`);
+  // A hit in what was said opens the chat at that message (issue 26).
+  await expect(hits.first()).toHaveAttribute('href', new RegExp(`^/chat/${second}\\?message=`));
   await search.fill('qqqnomatchqqq');
   await expect(page.getByTestId('chat-search-empty')).toBeVisible();
   await search.press('Escape');

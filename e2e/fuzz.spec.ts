@@ -114,6 +114,7 @@ const ROUTES = [
   '/api/chats/:id',
   '/api/chats/:id/stop',
   '/api/chats/:id/versions',
+  '/api/chats/:id/messages',
   '/api/skills',
   '/api/me/skills',
   '/api/me/skills/:name',

@@ -3,13 +3,18 @@
  * after the first exchange the sidebar shows the title the model wrote; a chat that outgrows the model's small
  * context window gets its earlier messages summarised by the model, shown as a divider whose summary can be read.
  * The fake answers the streamed chat from a recorded fixture and the two side calls (title, summary) as plain JSON.
+ * Issue 26: a chat of hundreds of messages (written into the server's database) opens with its newest page only;
+ * older pages load on scroll without moving what is read, a search hit opens the chat at an old message, export
+ * has everything, and Continue, Regenerate, versions and editing an old message still work.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { TITLE_INSTRUCTIONS } from '../server/chat/generated-title';
 import { SUMMARY_INSTRUCTIONS } from '../server/chat/summary';
+import { closeDb, openDb, sqliteDatabase } from '../server/db';
+import { longChatMessageId, seedLongChat } from '../test/long-chat';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../test/model/replay-server';
 import { ChatPage } from './chat-page';
 import { freePort, type OwnServer, startOwnServer } from './own-server';
@@ -119,4 +124,159 @@ test('a real model names the chat after the first answer, and summarises it when
   await page.reload();
   await expect(chat.title).toHaveText(MODEL_TITLE);
   await expect(page.getByTestId('compaction-divider').last()).toHaveText(/Earlier messages summarised/);
+});
+
+/** Issue 26. */
+const LONG = 'long-history';
+const COUNT = 300;
+const FIRST_WORDS = 'Where is the narwhalfirst budget from March?';
+
+/** The id of the first message in the list's view, and its distance from the list's top edge. */
+function firstInView(page: Page) {
+  return page.getByTestId('message-list').evaluate((list) => {
+    const top = list.getBoundingClientRect().top;
+    for (const el of list.querySelectorAll<HTMLElement>('[data-message-id]')) {
+      const box = el.getBoundingClientRect();
+      if (box.bottom > top) return { id: el.dataset.messageId!, offset: Math.round(box.top - top) };
+    }
+    return null;
+  });
+}
+
+test('a chat of hundreds of messages opens with its newest page and loads the rest as the person scrolls up', async ({
+  page,
+}) => {
+  const d = sqliteDatabase(openDb(path.join(tmp, 'test.db')));
+  try {
+    await seedLongChat(d, {
+      chatId: LONG,
+      count: COUNT,
+      title: 'Quarterly archive',
+      firstText: FIRST_WORDS,
+      interrupted: true,
+    });
+  } finally {
+    closeDb(d);
+  }
+  const id = (n: number) => longChatMessageId(LONG, n);
+  const shown = page.locator('[data-testid="message-list"] [data-message-id]');
+
+  // The page's HTML carries the newest page, not the chat.
+  const html = await (await page.request.get(`${server.origin}/chat/${LONG}`)).text();
+  expect(Buffer.byteLength(html)).toBeLessThan(300 * 1024);
+  expect(html).toContain(id(COUNT));
+  expect(html).not.toMatch(new RegExp(`${id(2)}(?!\\d)`));
+
+  const chat = new ChatPage(page);
+  await page.goto(`${server.origin}/chat/${LONG}`);
+  await chat.ready();
+  const initial = await shown.count();
+  expect(initial).toBeGreaterThan(5);
+  expect(initial).toBeLessThanOrEqual(50);
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toBeInViewport();
+  await expect(page.getByTestId('continue-button')).toBeVisible();
+
+  // Scrolling to the top loads the page before; what was at the top stays where it was.
+  const list = page.getByTestId('message-list');
+  await list.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  const before = await firstInView(page);
+  await expect.poll(() => shown.count()).toBeGreaterThan(initial);
+  await expect(page.getByTestId('load-earlier')).not.toHaveAttribute('aria-busy', 'true');
+  const kept = page.locator(`[data-message-id="${before!.id}"]`);
+  const offset = await kept.evaluate(
+    (el) => el.getBoundingClientRect().top - el.closest('[data-testid="message-list"]')!.getBoundingClientRect().top,
+  );
+  expect(Math.abs(offset - before!.offset)).toBeLessThanOrEqual(2);
+  expect(await shown.first().getAttribute('data-message-id')).not.toBe(before!.id);
+  await page.getByTestId('load-earlier').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('long-chat-older-page.png') });
+
+  // The button loads too (keyboard and screen-reader people need no scrolling), down to the first message.
+  for (let i = 0; i < 12 && (await page.getByTestId('load-earlier-button').count()) > 0; i++) {
+    await page
+      .getByTestId('load-earlier-button')
+      .click({ timeout: 5000 })
+      .catch(() => {});
+    await page.waitForTimeout(100);
+  }
+  await expect(page.getByTestId('load-earlier')).toHaveCount(0);
+  await expect(shown).toHaveCount(COUNT);
+  await expect(shown.first()).toHaveAttribute('data-message-id', id(1));
+
+  // A search hit on the first message opens the chat there, with the newest page still below.
+  await page.goto(`${server.origin}/`);
+  await page.getByTestId('chat-search').fill('narwhalfirst');
+  const hit = page.getByTestId('chat-search-hit');
+  await expect(hit).toHaveCount(1);
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${LONG}\\?message=${id(1)}$`));
+  const found = page.locator(`[data-message-id="${id(1)}"]`);
+  await expect(found).toBeInViewport();
+  await expect(found).toHaveAttribute('data-search-hit', 'true');
+  await expect(found).toContainText('narwhalfirst');
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toHaveCount(1);
+  await expect(page.getByTestId('load-later')).toHaveCount(1);
+  await page.screenshot({ path: screenshotPath('long-chat-search-hit.png') });
+  // Scrolling down fills the gap between the hit and the newest page.
+  for (let i = 0; i < 20 && (await page.getByTestId('load-later').count()) > 0; i++) {
+    await page
+      .getByTestId('load-later')
+      .scrollIntoViewIfNeeded()
+      .catch(() => {});
+    await page.waitForTimeout(150);
+  }
+  await expect(page.getByTestId('load-later')).toHaveCount(0);
+  await expect(shown).toHaveCount(COUNT);
+
+  // Export reads the whole chat from the server.
+  const md = await (await page.request.get(`${server.origin}/api/chats/${LONG}/export?format=md`)).text();
+  expect(md).toContain(FIRST_WORDS);
+  expect(md).toContain(`Answer ${COUNT}.`);
+  const json = await (await page.request.get(`${server.origin}/api/chats/${LONG}/export?format=json`)).json();
+  expect(json.messages).toHaveLength(COUNT);
+
+  // At the tail: Continue the interrupted answer, then Regenerate it; the versions switch back and forth.
+  await page.goto(`${server.origin}/chat/${LONG}`);
+  await chat.ready();
+  await page.getByTestId('continue-button').click();
+  await chat.waitForAnswer();
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toHaveCount(1);
+  const continued = await chat.answerText();
+  await chat.regenerateButton.click();
+  await chat.waitForAnswer();
+  const label = chat.lastAnswer().getByTestId('version-label');
+  await expect(label).toHaveText('2/2');
+  await chat.lastAnswer().getByTestId('version-prev').click();
+  await expect(label).toHaveText('1/2');
+  expect(await chat.answerText()).toBe(continued);
+  // Nothing above the tail moved: the interrupted answer is still just above.
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toHaveCount(1);
+
+  // Editing a message of an older page: it moves to the end of what is shown and gets a new answer.
+  await list.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  const old = page.locator(`[data-message-id="${id(COUNT - 101)}"]`);
+  for (let i = 0; i < 10 && (await old.count()) === 0; i++) {
+    await page
+      .getByTestId('load-earlier-button')
+      .click({ timeout: 5000 })
+      .catch(() => {});
+    await page.waitForTimeout(150);
+  }
+  await old.getByTestId('message-edit').click();
+  await page.getByTestId('message-edit-input').fill('An edited old question');
+  await page.getByTestId('message-edit-save').click();
+  await chat.waitForAnswer();
+  await expect(chat.userMessages.last()).toHaveText(/An edited old question/);
+  await expect(chat.userMessages.last().getByTestId('version-label')).toHaveText('2/2');
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toHaveCount(0);
+  // After a reload the edit is the chat's end; its first version comes back with the switcher.
+  await page.reload();
+  await chat.ready();
+  await expect(chat.userMessages.last()).toHaveText(/An edited old question/);
+  await chat.userMessages.last().getByTestId('version-prev').click();
+  await expect(page.locator(`[data-message-id="${id(COUNT)}"]`)).toHaveCount(1);
 });

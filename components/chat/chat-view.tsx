@@ -25,21 +25,35 @@ import {
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
-import type { Attachment, ChatActivation, ChatMessage, SkillSummary, VersionGroup } from '@/server/chat/types';
+import type {
+  Attachment,
+  ChatActivation,
+  ChatMessage,
+  EarlierMessages,
+  SkillSummary,
+  VersionGroup,
+} from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
 import { activeSkillsOf, keepSeenSkills } from './active-skills';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 import { type ActiveSkill, ChatHeader } from './chat-header';
 import { Composer } from './composer';
+import { afterSwitch, movedForEdit, NO_EARLIER } from './earlier-messages';
 import { MessageList } from './message-list';
 import { StarterSuggestions } from './starter-suggestions';
+import { useEarlierMessages } from './use-earlier-messages';
 
 export interface ChatViewProps {
   chatId: string;
   /** The chat does not exist on the server yet: the first send creates it. */
   isNew: boolean;
   initialTitle: string;
+  /** The newest messages (issue 26: a long chat's newest page), which `useChat` holds and answers stream into. */
   initialMessages: ChatMessage[];
+  /** Issue 26: messages shown above them (a search hit's window); older pages load as the person scrolls up. */
+  initialEarlier?: EarlierMessages;
+  /** A search hit's message: the chat opens scrolled to it. */
+  target?: string;
   initialActivations: ChatActivation[];
   /** Issue 13: the groups of versions on the chat's path (edited messages, regenerated answers). */
   initialVersions?: VersionGroup[];
@@ -85,6 +99,8 @@ export function ChatView({
   isNew,
   initialTitle,
   initialMessages,
+  initialEarlier,
+  target,
   initialActivations,
   initialVersions,
   models,
@@ -119,6 +135,9 @@ export function ChatView({
       // Once every prompt of the answer is answered, send the answers; the reply continues the same message.
       sendAutomaticallyWhen: ({ messages }) => shouldSendApprovals(messages, unsent),
     });
+
+  const history = useEarlierMessages(chatId, initialEarlier ?? NO_EARLIER, messages);
+  const { earlier, replace: replaceEarlier } = history;
 
   const busy = status === 'submitted' || status === 'streaming';
   // A send refused because the chat is still answering (in another tab, or on another instance) goes back into the
@@ -259,7 +278,13 @@ export function ChatView({
     (messageId: string, text: string) => {
       setSendError(null);
       clearError();
-      const before = messages.find((m) => m.id === messageId);
+      const before = messages.find((m) => m.id === messageId) ?? earlier.messages.find((m) => m.id === messageId);
+      // `useChat` edits only the messages it holds: one of an older page moves into them first.
+      const moved = movedForEdit(earlier, messageId);
+      if (moved) {
+        replaceEarlier(moved.earlier);
+        setMessages(moved.tail);
+      }
       touchChat(chatId);
       void sendMessage({
         text,
@@ -270,7 +295,7 @@ export function ChatView({
         },
       });
     },
-    [chatId, clearError, messages, sendMessage, touchChat],
+    [chatId, clearError, messages, earlier, replaceEarlier, setMessages, sendMessage, touchChat],
   );
 
   const onSwitchVersion = useCallback(
@@ -278,12 +303,15 @@ export function ChatView({
       setSendError(null);
       switchVersion(chatId, parentId, version)
         .then((view) => {
-          setMessages(view.messages);
+          // What is shown up to the group stays; the server's messages from the group on replace the rest.
+          const shown = afterSwitch({ earlier, tail: messages }, parentId, view);
+          replaceEarlier(shown.earlier);
+          setMessages(shown.tail);
           setVersions(view.versions);
         })
         .catch((e: unknown) => setSendError(e instanceof Error ? e.message : 'Could not show that version'));
     },
-    [chatId, setMessages],
+    [chatId, earlier, messages, replaceEarlier, setMessages],
   );
 
   // The cut answer stays as it is; the model is asked for the rest in a new turn, with the partial answer in view.
@@ -341,6 +369,8 @@ export function ChatView({
             versions={versions}
             onSwitchVersion={onSwitchVersion}
             onEditMessage={created ? onEditMessage : undefined}
+            history={history}
+            target={target}
             empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
           />
         </ApprovalProvider>

@@ -1,14 +1,18 @@
 'use client';
 import { type ChatStatus, isToolUIPart } from 'ai';
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 /**
  * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
  */
 import { RefreshIcon } from '@/components/icons';
 import type { ChatMessage, VersionGroup } from '@/server/chat/types';
 import { announcementFor } from './announce';
+import { NO_EARLIER } from './earlier-messages';
 import { Message } from './message';
 import { EditMessageForm } from './message-versions';
+import { PageLoader } from './page-loader';
+import { captureAnchor, restoreAnchor, type ScrollAnchor } from './scroll-anchor';
+import type { EarlierHistory } from './use-earlier-messages';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
 const FOLLOW_THRESHOLD = 96;
@@ -25,6 +29,10 @@ interface MessageListProps {
   onSwitchVersion?: (parentId: string, version: number) => void;
   /** Sends an edited message again; the later answers become a version. */
   onEditMessage?: (messageId: string, text: string) => void;
+  /** Issue 26: the messages shown above `messages` in a long chat, and how to load more of them. */
+  history?: EarlierHistory;
+  /** A search hit's message: scrolled to when the list first shows, and marked. */
+  target?: string;
 }
 
 function textOf(message: ChatMessage): string {
@@ -43,6 +51,8 @@ export function MessageList({
   versions,
   onSwitchVersion,
   onEditMessage,
+  history,
+  target,
 }: MessageListProps) {
   const [editingId, setEditingId] = useState<string | null>(null);
   // After Cancel, focus goes back to the message's Edit button (keyboard users keep their place).
@@ -85,13 +95,47 @@ export function MessageList({
     if (el && following.current && messages.length > 0) el.scrollTop = el.scrollHeight;
   }, [messages]);
 
+  // A search hit opens the chat at its message, not at the end.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const hit = target ? el?.querySelector(`[data-message-id="${CSS.escape(target)}"]`) : null;
+    if (!el || !hit) return;
+    el.scrollTop += hit.getBoundingClientRect().top - el.getBoundingClientRect().top - 16;
+    following.current = false;
+  }, [target]);
+
+  // Issue 26: a page arriving above what is read (older messages, or the gap filled above the tail) must not move
+  // it: the first message in view is measured before the page shows and put back in the same place after.
+  const earlier = history?.earlier ?? NO_EARLIER;
+  const anchor = useRef<ScrollAnchor | null>(null);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && anchor.current && earlier) restoreAnchor(el, anchor.current);
+    anchor.current = null;
+  }, [earlier]);
+  const load = history?.load;
+  const loadPage = useCallback(
+    (direction: 'earlier' | 'later') =>
+      load?.(direction, () => {
+        const el = scrollRef.current;
+        anchor.current = el ? captureAnchor(el) : null;
+      }),
+    [load],
+  );
+  const loadEarlier = useCallback(() => loadPage('earlier'), [loadPage]);
+  const loadLater = useCallback(() => loadPage('later'), [loadPage]);
+  const all = useMemo(
+    () => (earlier.messages.length === 0 ? messages : [...earlier.messages, ...messages]),
+    [earlier.messages, messages],
+  );
+
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
     following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
   };
 
-  if (messages.length === 0) {
+  if (all.length === 0) {
     return (
       <div className="messages messages--empty" ref={scrollRef}>
         {empty}
@@ -103,32 +147,60 @@ export function MessageList({
   return (
     <div className="messages" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
       <div className="messages__inner">
-        {messages.map((message, index) =>
-          editingId === message.id && onEditMessage ? (
-            <EditMessageForm
-              key={message.id}
-              initialText={textOf(message)}
-              onCancel={() => {
-                setEditingId(null);
-                setRefocusId(message.id);
-              }}
-              onSave={(text) => {
-                setEditingId(null);
-                onEditMessage(message.id, text);
-              }}
-            />
-          ) : (
-            <Message
-              key={message.id}
-              message={message}
-              streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
-              group={groups.get(messages[index - 1]?.id ?? '')}
-              busy={busy}
-              onSwitchVersion={onSwitchVersion}
-              onEdit={message.role === 'user' && onEditMessage ? setEditingId : undefined}
-            />
-          ),
-        )}
+        {earlier.hasEarlier && history ? (
+          <PageLoader
+            direction="earlier"
+            loading={history.loading === 'earlier'}
+            error={history.loading === null ? history.error : null}
+            onLoad={loadEarlier}
+            root={scrollRef}
+          />
+        ) : null}
+        {all.flatMap((message, index) => {
+          const afterGap = earlier.gap && index === earlier.messages.length;
+          const row =
+            editingId === message.id && onEditMessage ? (
+              <EditMessageForm
+                key={message.id}
+                initialText={textOf(message)}
+                onCancel={() => {
+                  setEditingId(null);
+                  setRefocusId(message.id);
+                }}
+                onSave={(text) => {
+                  setEditingId(null);
+                  onEditMessage(message.id, text);
+                }}
+              />
+            ) : (
+              <Message
+                key={message.id}
+                message={message}
+                streaming={busy && index === all.length - 1 && message.role === 'assistant'}
+                // A group hangs after the message before it; before the first loaded one or a gap, that one is
+                // not shown (a long chat's older page), so neither is the switcher until it is.
+                group={
+                  (index === 0 && earlier.hasEarlier) || afterGap ? undefined : groups.get(all[index - 1]?.id ?? '')
+                }
+                busy={busy}
+                onSwitchVersion={onSwitchVersion}
+                onEdit={message.role === 'user' && onEditMessage ? setEditingId : undefined}
+                hit={message.id === target}
+              />
+            );
+          if (!afterGap || !history) return [row];
+          return [
+            <PageLoader
+              key="gap-loader"
+              direction="later"
+              loading={history.loading === 'later'}
+              error={history.loading === null ? history.error : null}
+              onLoad={loadLater}
+              root={scrollRef}
+            />,
+            row,
+          ];
+        })}
         {waiting ? (
           <div className="message message--assistant message--pending" data-testid="message-pending">
             <span className="typing" role="status" aria-label="The assistant is answering">

@@ -52,6 +52,8 @@ export interface MessageVersionProps {
   onSwitchVersion?: (parentId: string, version: number) => void;
   /** Set on the person's messages: opens the inline editor for this message. */
   onEdit?: (messageId: string) => void;
+  /** The search hit the chat was opened at: marked until the page is left. */
+  hit?: boolean;
 }
 
 function UserMessage({
@@ -60,6 +62,7 @@ function UserMessage({
   busy,
   onSwitchVersion,
   onEdit,
+  hit,
 }: { message: ChatMessage } & MessageVersionProps) {
   const text = message.parts
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
@@ -67,7 +70,12 @@ function UserMessage({
     .join('\n');
   const { command, rest } = commandOf(text);
   return (
-    <div className="message message--user" data-testid="message-user" data-message-id={message.id}>
+    <div
+      className={`message message--user${hit ? ' message--hit' : ''}`}
+      data-testid="message-user"
+      data-message-id={message.id}
+      data-search-hit={hit || undefined}
+    >
       <div className="bubble bubble--user">
         {command ? <span className="invocation">{command}</span> : null}
         {rest}
@@ -153,9 +161,10 @@ export const Message = memo(function Message({
   if (message.role !== 'assistant') return null;
   return (
     <div
-      className="message message--assistant"
+      className={`message message--assistant${versions.hit ? ' message--hit' : ''}`}
       data-testid="message-assistant"
       data-message-id={message.id}
+      data-search-hit={versions.hit || undefined}
       aria-busy={streaming || undefined}
     >
       <div className="assistant-body">

@@ -2,7 +2,7 @@
  * Browser-side calls to the app's JSON API. Every state-changing request is a same-origin fetch so the browser sends
  * `Origin` (the server refuses cross-site writes). Failures become `ApiError` with the server's `{ error }` message.
  */
-import type { ChatMessage, ChatSummary, SkillSummary, VersionGroup } from '@/server/chat/types';
+import type { ChatSummary, ChatWindow, MessagePage, SkillSummary, VersionGroup } from '@/server/chat/types';
 import type { ModelMenu } from '@/server/model/registry';
 
 export class ApiError extends Error {
@@ -109,16 +109,30 @@ export function listVersions(id: string): Promise<VersionGroup[]> {
   return request<{ versions: VersionGroup[] }>(`/api/chats/${encodeURIComponent(id)}/versions`).then((r) => r.versions);
 }
 
-/** Shows version `version` of the group after `parentId`; the chat's messages and versions after the switch. */
+/**
+ * Shows version `version` of the group after `parentId`: the versions after the switch, the chat's newest page and
+ * the messages from the group on above it (`earlier-messages.ts` `afterSwitch` stitches them in).
+ */
 export function switchVersion(
   id: string,
   parentId: string,
   version: number,
-): Promise<{ messages: ChatMessage[]; versions: VersionGroup[] }> {
+): Promise<ChatWindow & { versions: VersionGroup[] }> {
   return request(`/api/chats/${encodeURIComponent(id)}/versions`, {
     method: 'POST',
     body: JSON.stringify({ parentId, version }),
   });
+}
+
+/** Issue 26: a page of a long chat's messages, before or after one of them (oldest first). */
+export function loadMessagePage(
+  id: string,
+  cursor: { before: string } | { after: string },
+  signal?: AbortSignal,
+): Promise<MessagePage> {
+  const query =
+    'before' in cursor ? `before=${encodeURIComponent(cursor.before)}` : `after=${encodeURIComponent(cursor.after)}`;
+  return request<MessagePage>(`/api/chats/${encodeURIComponent(id)}/messages?${query}`, { signal });
 }
 
 /** A skill the person may switch off for themselves (issue 11). */

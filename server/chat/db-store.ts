@@ -16,6 +16,7 @@ import {
   finishAssistantMessage,
   getChat,
   getChatActivations,
+  getMessagePage,
   getMessageRecords,
   getMessages,
   hasGrant,
@@ -37,6 +38,8 @@ import {
   startAssistantMessage,
   switchVersion,
 } from '../db';
+import { notFound } from '../http';
+import { budgetPage, loadChatWindow, type PageLoader } from './history';
 import type { ChatStore, ChatStores } from './store';
 import { turnLeasesFor } from './turn-leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
@@ -89,6 +92,16 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     return found;
   };
 
+  // A page with the budget applied; null when the cursor's message is not in the chat.
+  const pageOf =
+    (chatId: string): PageLoader =>
+    async (cursor, limit) => {
+      const page = await getMessagePage<ChatMessage>(chatId, cursor, limit, d);
+      if (!page) return null;
+      const { records, hasEarlier, hasLater } = page;
+      return budgetPage({ messages: withStatus(records), hasEarlier, hasLater }, cursor);
+    };
+
   return {
     userId,
     leases: turnLeasesFor(d),
@@ -97,6 +110,7 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
       (await searchChats(query, { userId }, d)).map((hit) => ({
         ...summary(hit.chat),
         ...(hit.snippet ? { snippet: hit.snippet } : {}),
+        ...(hit.messageId ? { messageId: hit.messageId } : {}),
       })),
     createChat: async ({ id, title }) => {
       const { chat, created } = await ensureChat({ id: id ?? crypto.randomUUID(), title, userId }, d);
@@ -123,6 +137,22 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
         activations: await activationsOf(id),
         versions: await listVersionGroups(id, d),
       };
+    },
+    loadChatPage: async (id, start) => {
+      const chat = await getChat(id, d, userId);
+      if (!chat) return null;
+      const [window, activations, versions] = await Promise.all([
+        loadChatWindow(pageOf(id), start),
+        activationsOf(id),
+        listVersionGroups(id, d),
+      ]);
+      return { chat: summary(chat), ...window, activations, versions };
+    },
+    loadMessagePage: async (chatId, cursor, limit) => {
+      if (!(await owned(chatId))) return null;
+      const page = await pageOf(chatId)(cursor, limit);
+      if (!page) throw notFound('message', cursor.kind === 'last' ? '' : cursor.id);
+      return page;
     },
     getChat: async (id) => {
       const chat = await getChat(id, d, userId);

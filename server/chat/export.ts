@@ -91,7 +91,7 @@ function baseName(title: string): string {
 export function exportChat(view: ChatView, format: ExportFormat, exportedAt = new Date()): ExportedChat {
   const name = baseName(view.chat.title);
   if (format === 'json') {
-    const { snippet: _snippet, ...chat } = view.chat;
+    const { snippet: _snippet, messageId: _messageId, ...chat } = view.chat;
     return {
       body: `${JSON.stringify({ format: 'skillchat-chat', version: 1, exportedAt: exportedAt.toISOString(), chat, activations: view.activations, messages: view.messages }, null, 2)}\n`,
       contentType: 'application/json; charset=utf-8',

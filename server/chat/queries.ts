@@ -3,14 +3,15 @@ import { headers } from 'next/headers';
 import { cache } from 'react';
 import { getApp, storeFor } from '../app';
 import type { ModelMenu } from '../model/registry';
-import type { ChatView } from './store';
+import type { ChatPageView } from './store';
 import type { ChatSummary } from './types';
 
 /** The viewer's store, looked up once per request (one session check however many reads a page makes). */
 const pageStore = cache(async () => storeFor(await headers()));
 
-export async function loadChatView(id: string): Promise<ChatView | null> {
-  return (await pageStore()).loadChatView(id);
+/** The chat page's view (issue 26): the newest page of messages, and the window around a search hit above it. */
+export async function loadChatPage(id: string, around?: string): Promise<ChatPageView | null> {
+  return (await pageStore()).loadChatPage(id, around ? { around } : undefined);
 }
 
 export async function listChatSummaries(): Promise<ChatSummary[]> {

@@ -2,10 +2,11 @@
  * What a chat turn needs from persistence. The DB-backed implementation wires the named queries of `server/db`;
  * keeping the interface here lets the turn be exercised against a fresh database in tests.
  */
-import type { PermissionDecision, ScriptRunInput } from '../db';
+import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
+import type { WindowStart } from './history';
 import type { TurnLeases } from './turn-leases';
-import type { ChatActivation, ChatMessage, ChatSummary, VersionGroup } from './types';
+import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
 
@@ -15,6 +16,13 @@ export interface ChatView {
   activations: ChatActivation[];
   /** Issue 13: the groups of versions on the active path (edited messages, regenerated answers). */
   versions?: VersionGroup[];
+}
+
+/** Issue 26: what the chat page starts with: `ChatView` with only the newest messages and the window at a start. */
+export interface ChatPageView extends ChatWindow {
+  chat: ChatSummary;
+  activations: ChatActivation[];
+  versions: VersionGroup[];
 }
 
 /**
@@ -38,7 +46,15 @@ export interface ChatStore {
   /** Picks the chat's model (null: the app's default). Null when the chat does not exist. */
   setChatModel(id: string, model: string | null): Promise<ChatSummary | null>;
   deleteChat(id: string): Promise<boolean>;
+  /** Every message of the chat (export, `GET /api/chats/:id`). */
   loadChatView(id: string): Promise<ChatView | null>;
+  /** Issue 26: the chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
+  loadChatPage(id: string, start?: WindowStart): Promise<ChatPageView | null>;
+  /**
+   * Issue 26: at most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.
+   * Null when the chat is not the person's; throws `not_found:message` when the cursor's message is not in it.
+   */
+  loadMessagePage(chatId: string, cursor: MessageCursor, limit: number): Promise<MessagePage | null>;
   getChat(id: string): Promise<ChatSummary | null>;
   getMessages(chatId: string): Promise<ChatMessage[]>;
   saveUserMessage(chatId: string, message: ChatMessage): Promise<void>;

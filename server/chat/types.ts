@@ -110,6 +110,36 @@ export interface ChatSummary {
   updatedAt: number;
   /** Search results only: words around the match in a message (none when the title matched). */
   snippet?: string;
+  /** Search results only: the message the snippet is from; the hit opens the chat at it. */
+  messageId?: string;
+}
+
+/**
+ * Issue 26: a long chat is loaded a page at a time. A page of messages, oldest first, and whether the chat has more
+ * before its first or after its last (`GET /api/chats/:id/messages`).
+ */
+export interface MessagePage {
+  messages: ChatMessage[];
+  hasEarlier: boolean;
+  hasLater: boolean;
+}
+
+/**
+ * What the chat page shows of a long chat: the newest messages (`messages`, the tail that `useChat` holds) and,
+ * above them, messages loaded earlier (`earlier`: older pages, or the window around a search hit). `gap`: messages
+ * between `earlier` and the tail are not loaded yet.
+ */
+export interface ChatWindow {
+  messages: ChatMessage[];
+  earlier: EarlierMessages;
+}
+
+export interface EarlierMessages {
+  messages: ChatMessage[];
+  /** Messages exist before the first one loaded. */
+  hasEarlier: boolean;
+  /** Messages between the last of these and the tail are not loaded. */
+  gap: boolean;
 }
 
 export interface ChatActivation {

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { notFound } from '../http';
 import { claimTurn } from './active-turns';
 import type { ChatStore } from './store';
-import type { ChatMessage, VersionGroup } from './types';
+import type { ChatWindow, VersionGroup } from './types';
 
 export const switchVersionSchema = z
   .object({
@@ -17,8 +17,11 @@ export const switchVersionSchema = z
   })
   .strict();
 
-export interface VersionsView {
-  messages: ChatMessage[];
+/**
+ * The chat after a switch (issue 26: a long chat is not sent whole): the newest page, and above it the window from
+ * the switched group on (`earlier`), so the page can keep what it shows before the group and replace the rest.
+ */
+export interface VersionsView extends ChatWindow {
   versions: VersionGroup[];
 }
 
@@ -42,7 +45,7 @@ export async function switchChatVersion(store: ChatStore, chatId: string, raw: u
   } finally {
     turn.release();
   }
-  const view = await store.loadChatView(chatId);
+  const view = await store.loadChatPage(chatId, { after: parsed.data.parentId });
   if (!view) throw notFound('chat', chatId);
-  return { messages: view.messages, versions: view.versions ?? [] };
+  return { messages: view.messages, earlier: view.earlier, versions: view.versions };
 }

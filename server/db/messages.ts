@@ -5,7 +5,7 @@
  * when the database is next opened (`markStreamingInterrupted` in `client.ts`).
  */
 import type { UIMessage } from 'ai';
-import { and, asc, eq, gt, gte, max } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { chatExists } from './chats';
 import { type Database, lockChat, withDb, withTransaction } from './client';
@@ -50,6 +50,82 @@ export async function getMessageRecords<M extends UIMessage = UIMessage>(
     db.select().from(messages).where(eq(messages.chatId, chatId)).orderBy(asc(messages.seq)),
   );
   return rows.map((row) => toStoredMessage<M>(row));
+}
+
+/**
+ * Where a page of a chat's messages starts (issue 26: a long chat is shown a page at a time): the newest ones
+ * (`last`), the ones before or after a message (not including it; after `''`: from the chat's start), or from a
+ * message on (including it).
+ */
+export type MessageCursor =
+  | { kind: 'last' }
+  | { kind: 'before'; id: string }
+  | { kind: 'after'; id: string }
+  | { kind: 'from'; id: string };
+
+export interface MessagePageRecords<M extends UIMessage = UIMessage> {
+  /** Oldest first. */
+  records: StoredMessage<M>[];
+  /** Messages exist before the first record (before the cursor when there is none). */
+  hasEarlier: boolean;
+  /** Messages exist after the last record (after the cursor when there is none). */
+  hasLater: boolean;
+}
+
+/**
+ * At most `limit` messages of the chat next to `cursor`, oldest first. Null when the cursor's message is not in the
+ * chat (a stale or foreign id). Callers check that the chat is the person's (the store does).
+ */
+export async function getMessagePage<M extends UIMessage = UIMessage>(
+  chatId: string,
+  cursor: MessageCursor,
+  limit: number,
+  d: Database,
+): Promise<MessagePageRecords<M> | null> {
+  const { messages } = d.t;
+  const inChat = eq(messages.chatId, chatId);
+  let at: number | null = null;
+  // After '' is from the chat's start (the root parent of versions.ts): positions start at 1.
+  if (cursor.kind === 'after' && cursor.id === '') at = 0;
+  else if (cursor.kind !== 'last') {
+    const [row] = await withDb(d, (db) =>
+      db
+        .select({ seq: messages.seq })
+        .from(messages)
+        .where(and(inChat, eq(messages.id, cursor.id))),
+    );
+    if (!row) return null;
+    at = row.seq;
+  }
+  const newestFirst = cursor.kind === 'last' || cursor.kind === 'before';
+  const bound =
+    at === null
+      ? undefined
+      : cursor.kind === 'before'
+        ? lt(messages.seq, at)
+        : cursor.kind === 'after'
+          ? gt(messages.seq, at)
+          : gte(messages.seq, at);
+  const rows = await withDb(d, (db) =>
+    db
+      .select()
+      .from(messages)
+      .where(bound ? and(inChat, bound) : inChat)
+      .orderBy(newestFirst ? desc(messages.seq) : asc(messages.seq))
+      .limit(limit),
+  );
+  if (newestFirst) rows.reverse();
+  // An empty page sits at its cursor; without one, the chat is empty.
+  if (rows.length === 0 && at === null) return { records: [], hasEarlier: false, hasLater: false };
+  const first = rows[0]?.seq ?? at ?? 0;
+  const last = rows.at(-1)?.seq ?? at ?? 0;
+  const exists = async (where: ReturnType<typeof and>) =>
+    (await withDb(d, (db) => db.select({ id: messages.id }).from(messages).where(where).limit(1))).length > 0;
+  const [hasEarlier, hasLater] = await Promise.all([
+    exists(and(inChat, lt(messages.seq, first))),
+    exists(and(inChat, gt(messages.seq, last))),
+  ]);
+  return { records: rows.map((row) => toStoredMessage<M>(row)), hasEarlier, hasLater };
 }
 
 export interface SaveMessageOptions {

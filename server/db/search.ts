@@ -11,6 +11,8 @@ export interface ChatSearchHit {
   chat: Chat;
   /** Words around the match in the latest matching message; absent when only the title matched. */
   snippet?: string;
+  /** That message (issue 26: the hit opens the chat at it). */
+  messageId?: string;
 }
 
 /** Terms beyond this are ignored: a search box, not a document. */
@@ -26,6 +28,7 @@ export function ftsQuery(text: string): string | null {
 interface Row {
   id: string;
   snippet: string | null;
+  message_id: string | null;
 }
 
 /** `word:*` terms joined by `&` for PostgreSQL's `to_tsquery('simple', ...)`, or null when the text has none. */
@@ -55,15 +58,15 @@ export async function searchChats(
       sql`
       WITH q AS (SELECT to_tsquery('simple', ${query}) AS q),
       hits AS (
-        SELECT c.id AS id, NULL::text AS snippet, 0 AS seq
+        SELECT c.id AS id, NULL::text AS snippet, NULL::text AS message_id, 0 AS seq
           FROM chats c, q WHERE to_tsvector('simple', c.title) @@ q.q${owner}
         UNION ALL
         SELECT m.chat_id, ts_headline('simple', coalesce(skillchat_parts_text(m.parts), ''), q.q,
-                 'StartSel="",StopSel="",MaxWords=12,MinWords=4,ShortWord=0'), m.seq
+                 'StartSel="",StopSel="",MaxWords=12,MinWords=4,ShortWord=0'), m.id, m.seq
           FROM messages m JOIN chats c ON c.id = m.chat_id, q WHERE m.search @@ q.q${owner}
       ),
-      best AS (SELECT DISTINCT ON (id) id, snippet FROM hits ORDER BY id, seq DESC)
-      SELECT best.id, best.snippet FROM best JOIN chats c ON c.id = best.id
+      best AS (SELECT DISTINCT ON (id) id, snippet, message_id FROM hits ORDER BY id, seq DESC)
+      SELECT best.id, best.snippet, best.message_id FROM best JOIN chats c ON c.id = best.id
       ORDER BY c.updated_at DESC, c.created_at DESC, c.id DESC
       LIMIT ${limit}`,
     );
@@ -74,16 +77,16 @@ export async function searchChats(
       d,
       sql`
       WITH hits AS (
-        SELECT c.id AS id, NULL AS snippet, 0 AS seq
+        SELECT c.id AS id, NULL AS snippet, NULL AS message_id, 0 AS seq
           FROM chat_title_search t JOIN chats c ON c.rowid = t.rowid
           WHERE chat_title_search MATCH ${query}${owner}
         UNION ALL
-        SELECT m.chat_id, snippet(message_search, 0, '', '', '…', 12), m.seq
+        SELECT m.chat_id, snippet(message_search, 0, '', '', '…', 12), m.id, m.seq
           FROM message_search s JOIN messages m ON m.rowid = s.rowid JOIN chats c ON c.id = m.chat_id
           WHERE message_search MATCH ${query}${owner}
       ),
-      best AS (SELECT id, snippet, max(seq) FROM hits GROUP BY id)
-      SELECT best.id, best.snippet FROM best JOIN chats c ON c.id = best.id
+      best AS (SELECT id, snippet, message_id, max(seq) FROM hits GROUP BY id)
+      SELECT best.id, best.snippet, best.message_id FROM best JOIN chats c ON c.id = best.id
       ORDER BY c.updated_at DESC, c.created_at DESC, c.id DESC
       LIMIT ${limit}`,
     );
@@ -104,6 +107,13 @@ export async function searchChats(
   const byId = new Map(found.map((c) => [c.id, c]));
   return rows.flatMap((row) => {
     const chat = byId.get(row.id);
-    return chat ? [{ chat, ...(row.snippet ? { snippet: row.snippet } : {}) }] : [];
+    if (!chat) return [];
+    return [
+      {
+        chat,
+        ...(row.snippet ? { snippet: row.snippet } : {}),
+        ...(row.message_id ? { messageId: row.message_id } : {}),
+      },
+    ];
   });
 }

@@ -15,6 +15,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/chats/[id]', methods: ['GET', 'PATCH', 'DELETE'] },
   { pattern: '/api/chats/[id]/stop', methods: ['POST'] },
   { pattern: '/api/chats/[id]/versions', methods: ['GET', 'POST'] },
+  { pattern: '/api/chats/[id]/messages', methods: ['GET'] },
   { pattern: '/api/chats/[id]/stream', methods: ['GET'] },
   { pattern: '/api/chats/[id]/export', methods: ['GET'] },
   { pattern: '/api/chats/[id]/files', methods: ['GET', 'POST'] },

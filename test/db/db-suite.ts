@@ -35,6 +35,7 @@ import { DbError } from '../../server/db/errors';
 import {
   deleteMessagesAfter,
   finishAssistantMessage,
+  getMessagePage,
   getMessageRecords,
   getMessages,
   replacePartsIfUnchanged,
@@ -205,6 +206,42 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         await saveUserMessage('c', message, d);
         const [loaded] = await getMessages<Typed>('c', d);
         expect(loaded?.metadata?.model).toBe('m');
+      });
+
+      it('reads a page next to a cursor, oldest first, saying what lies beyond (issue 26)', async () => {
+        for (let i = 1; i <= 7; i++) await saveUserMessage('c', userMessage(`p${i}`, `message ${i}`), d);
+        await createChat({ id: 'other' }, d);
+        await saveUserMessage('other', userMessage('elsewhere', 'not here'), d);
+        const ids = async (cursor: Parameters<typeof getMessagePage>[1], limit: number) => {
+          const page = await getMessagePage('c', cursor, limit, d);
+          return page && { ids: page.records.map((r) => r.message.id), earlier: page.hasEarlier, later: page.hasLater };
+        };
+        expect(await ids({ kind: 'last' }, 3)).toEqual({ ids: ['p5', 'p6', 'p7'], earlier: true, later: false });
+        expect(await ids({ kind: 'before', id: 'p5' }, 3)).toEqual({
+          ids: ['p2', 'p3', 'p4'],
+          earlier: true,
+          later: true,
+        });
+        expect(await ids({ kind: 'before', id: 'p3' }, 3)).toEqual({ ids: ['p1', 'p2'], earlier: false, later: true });
+        expect(await ids({ kind: 'before', id: 'p1' }, 3)).toEqual({ ids: [], earlier: false, later: true });
+        expect(await ids({ kind: 'after', id: 'p2' }, 2)).toEqual({ ids: ['p3', 'p4'], earlier: true, later: true });
+        expect(await ids({ kind: 'after', id: 'p6' }, 5)).toEqual({ ids: ['p7'], earlier: true, later: false });
+        expect(await ids({ kind: 'after', id: 'p7' }, 5)).toEqual({ ids: [], earlier: true, later: false });
+        expect(await ids({ kind: 'after', id: '' }, 2)).toEqual({ ids: ['p1', 'p2'], earlier: false, later: true });
+        expect(await ids({ kind: 'from', id: 'p4' }, 2)).toEqual({ ids: ['p4', 'p5'], earlier: true, later: true });
+        expect(await ids({ kind: 'last' }, 50)).toEqual({
+          ids: ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'],
+          earlier: false,
+          later: false,
+        });
+        // A cursor of another chat, or of none, is not a position in this one.
+        expect(await ids({ kind: 'before', id: 'elsewhere' }, 3)).toBeNull();
+        expect(await ids({ kind: 'from', id: 'nope' }, 3)).toBeNull();
+        expect(await getMessagePage('empty', { kind: 'last' }, 3, d)).toEqual({
+          records: [],
+          hasEarlier: false,
+          hasLater: false,
+        });
       });
 
       it('keeps insertion order even when timestamps tie or go backwards', async () => {
