@@ -26,6 +26,7 @@ import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
 import { getAccessPolicy } from '@/server/security/runtime';
+import { workspaceUsage } from '@/server/workspace/quota';
 import { pageUser } from '../_lib/page-user';
 import { requireAdmin } from './_lib/guard';
 
@@ -48,7 +49,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const policy = getAccessPolicy();
   const sandbox = await loadSandboxStatus(app.config.scripts, { exposed: policy.exposed });
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
-  const users = policy.exposed ? await listUserRows(app.auth, await usageByUser(app.db)) : null;
+  const files = policy.exposed ? await workspaceUsage(app.config.scripts.workspace.dir) : null;
+  const users = policy.exposed
+    ? (await listUserRows(app.auth, await usageByUser(app.db))).map((u) => ({
+        ...u,
+        fileBytes: files?.byOwner.get(u.id) ?? 0,
+      }))
+    : null;
   const me = policy.exposed ? (await pageUser('/admin')).email : null;
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
@@ -95,7 +102,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         {users && (
           <section className="card" id="users" aria-labelledby="users-h">
             <h2 id="users-h">Users</h2>
-            <UsersSection users={users} me={me} />
+            <UsersSection users={users} me={me} personBytes={app.config.scripts.workspace.maxPersonBytes} />
           </section>
         )}
 

@@ -14,6 +14,8 @@ export interface UserRowView {
   disabled: boolean;
   activations: number;
   scriptRuns: number;
+  /** Bytes of this person's files across all their chats (workspace quotas). */
+  fileBytes?: number;
 }
 
 async function send(url: string, method: string, body?: unknown): Promise<string | null> {
@@ -31,7 +33,20 @@ async function send(url: string, method: string, body?: unknown): Promise<string
   }
 }
 
-export function UsersSection({ users, me }: { users: UserRowView[]; me: string | null }) {
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+export function UsersSection({
+  users,
+  me,
+  personBytes,
+}: {
+  users: UserRowView[];
+  me: string | null;
+  /** Each person's cap over all their chats (workspace.maxPersonBytes). */
+  personBytes?: number;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [resetFor, setResetFor] = useState<string | null>(null);
@@ -74,6 +89,7 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
               <th>Status</th>
               <th>Activations</th>
               <th>Script runs</th>
+              <th>Files{personBytes ? ` (of ${mib(personBytes)})` : ''}</th>
               <th>Actions</th>
             </tr>
           </thead>
@@ -99,6 +115,7 @@ export function UsersSection({ users, me }: { users: UserRowView[]; me: string |
                 <td data-testid="user-status">{u.disabled ? 'disabled' : 'active'}</td>
                 <td data-testid="user-activations">{u.activations}</td>
                 <td data-testid="user-script-runs">{u.scriptRuns}</td>
+                <td data-testid="user-files">{mib(u.fileBytes ?? 0)}</td>
                 <td>
                   <div className="users__actions">
                     <button

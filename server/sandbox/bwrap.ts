@@ -199,6 +199,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       const caps: UsageCaps = {
         maxBytes: request.limits.maxWorkspaceBytes,
         maxEntries: request.limits.maxWorkspaceEntries,
+        bytesLabel: request.bytesLabel,
       };
       let last: Usage | null = null;
       try {

@@ -34,6 +34,10 @@ export const workspaceConfigSchema = z.strictObject({
   maxWorkspaceBytes: count(DEFAULT_SANDBOX_LIMITS.maxWorkspaceBytes),
   /** Files, folders and links at any depth; a script passing it is stopped (uploads stop at `maxFiles`). */
   maxWorkspaceEntries: count(DEFAULT_SANDBOX_LIMITS.maxWorkspaceEntries),
+  /** One person's files across all their chats: eight chats at the chat cap. */
+  maxPersonBytes: count(2 * 1024 * 1024 * 1024),
+  /** Everyone's files on this server: ten people at the person cap, and a disk of a modest team server. */
+  maxServerBytes: count(20 * 1024 * 1024 * 1024),
 });
 
 export const DEFAULT_PYTHON_PACKAGES = [

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
+import { forgetUsage, recordOwner, roomFor } from '../workspace/quota';
 import {
   diffWorkspace,
   ensureWorkspace,
@@ -234,10 +235,18 @@ async function runInWorkspace(
     const dir = throwaway ?? (await ensureWorkspace(config.workspace.dir, options.chatId!));
     const limits = sandboxLimits(config);
     if (options.timeoutMs) limits.timeoutMs = Math.min(limits.timeoutMs, options.timeoutMs);
+    // A person's and the server's caps over all chats: the run may fill only the room its chat has under them.
+    let bytesLabel: string | undefined;
+    if (options.chatId && options.owner) {
+      await recordOwner(config.workspace.dir, options.chatId, options.owner);
+      const room = await roomFor(config.workspace.dir, options.chatId, options.owner, config.workspace);
+      limits.maxWorkspaceBytes = room.bytes;
+      bytesLabel = room.label;
+    }
     let before = await scanWorkspace(dir);
     let names = await topNames(dir);
     const sandboxed = await runSandboxed(
-      { argv, mounts, env, workspaceDir: dir, limits },
+      { argv, mounts, env, workspaceDir: dir, limits, bytesLabel },
       {
         ...options,
         scripts: config,
@@ -256,7 +265,9 @@ async function runInWorkspace(
       limits,
       options.chatId ? config.workspace.dir : null,
       options.chatId,
+      bytesLabel,
     );
+    if (options.chatId) forgetUsage(config.workspace.dir);
     const files = diffWorkspace(before, await scanWorkspace(dir));
     if (options.chatId) await recordScriptFiles(config.workspace.dir, options.chatId, files);
     const result = toResult(sandboxed.output, files, sandboxed.startedAt, sandboxed.queuedMs, overCap);
@@ -276,6 +287,8 @@ export interface SandboxedCall {
   env?: Record<string, string>;
   workspaceDir: string;
   limits: SandboxLimits;
+  /** Which limit `limits.maxWorkspaceBytes` is, for the message when a run crosses it. */
+  bytesLabel?: string;
 }
 
 type Sandboxed =
@@ -336,8 +349,9 @@ async function enforceWorkspaceCap(
   limits: SandboxLimits,
   root: string | null,
   chatId: string | undefined,
+  bytesLabel?: string,
 ): Promise<string | null> {
-  const caps = { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries };
+  const caps = { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries, bytesLabel };
   const usage = await measureTree(dir, caps);
   if (!usage.over) return null;
   const keep = root && chatId ? await uploadedNames(root, chatId) : new Set<string>();

@@ -66,6 +66,8 @@ export interface SandboxRequest {
   /** Host file of the compiled seccomp filter, when there is one. */
   seccompFile?: string | null;
   signal?: AbortSignal;
+  /** Which limit `limits.maxWorkspaceBytes` is, in words, for the message when a run crosses it. */
+  bytesLabel?: string;
   /** Output as it arrives (already counted against the cap), for a card that shows a command while it runs. */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }

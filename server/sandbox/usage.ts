@@ -13,6 +13,8 @@ export interface UsageCaps {
   maxBytes: number;
   /** Files, folders, links and anything else, at any depth. */
   maxEntries: number;
+  /** Which limit `maxBytes` is, in words (`the workspace limit` when not said). */
+  bytesLabel?: string;
 }
 
 export interface Usage {
@@ -76,5 +78,5 @@ export async function measureTree(dir: string, caps: UsageCaps): Promise<Usage> 
 export function usageMessage(usage: Usage, caps: UsageCaps): string {
   return usage.over === 'entries'
     ? `the workspace holds more than ${caps.maxEntries} files and folders (the workspace limit)`
-    : `the workspace holds more than ${caps.maxBytes} bytes (the workspace limit)`;
+    : `the workspace holds more than ${caps.maxBytes} bytes (${caps.bytesLabel ?? 'the workspace limit'})`;
 }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources/resources';
 import { uniqueName } from './names';
+import { forgetUsage, type QuotaCaps, recordOwner, roomFor } from './quota';
 
 export type FileOrigin = 'upload' | 'script';
 
@@ -117,7 +118,9 @@ export async function saveUpload(
   chatId: string,
   safeName: string,
   data: Uint8Array,
-  caps: WorkspaceCaps,
+  caps: WorkspaceCaps & Partial<Omit<QuotaCaps, 'maxWorkspaceBytes'>>,
+  /** Whose files these are: the person and server caps count them (quota.ts). */
+  owner?: string,
 ): Promise<UploadResult> {
   if (data.length > caps.maxUploadBytes) {
     return {
@@ -139,6 +142,22 @@ export async function saveUpload(
   if (used + data.length > caps.maxWorkspaceBytes) {
     return { ok: false, code: 'full', error: `The chat's files would exceed ${caps.maxWorkspaceBytes} bytes` };
   }
+  if (owner !== undefined && caps.maxPersonBytes !== undefined && caps.maxServerBytes !== undefined) {
+    await recordOwner(root, chatId, owner);
+    const room = await roomFor(root, chatId, owner, {
+      maxWorkspaceBytes: caps.maxWorkspaceBytes,
+      maxPersonBytes: caps.maxPersonBytes,
+      maxServerBytes: caps.maxServerBytes,
+    });
+    if (used + data.length > room.bytes) {
+      const whose = room.label.includes('maxServerBytes') ? "the server's space for files" : 'your space for files';
+      return {
+        ok: false,
+        code: 'full',
+        error: `This file would take ${whose} past its limit (${room.label}); delete files or chats you no longer need`,
+      };
+    }
+  }
   const taken = new Set((await fs.promises.readdir(/*turbopackIgnore: true*/ dir)).map((n) => n));
   const name = uniqueName(safeName, taken);
   // `wx`: never through an existing name (a link a script left behind included).
@@ -150,6 +169,7 @@ export async function saveUpload(
   const meta = await readMeta(root, chatId);
   meta.files[name] = { origin: 'upload', createdAt };
   await writeMeta(root, chatId, meta);
+  forgetUsage(root);
   return {
     ok: true,
     file: { name, size: data.length, mediaType: guessMediaType(name, true), origin: 'upload', createdAt },
@@ -182,6 +202,7 @@ export async function openWorkspaceFile(
 
 export async function deleteWorkspace(root: string, chatId: string): Promise<void> {
   await fs.promises.rm(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true, force: true });
+  forgetUsage(root);
 }
 
 export interface FileChange {

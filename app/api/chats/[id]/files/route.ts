@@ -1,4 +1,5 @@
 import { getApp } from '@/server/app';
+import { currentUserId } from '@/server/auth/current-user';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { readDocument, withTextStates } from '@/server/workspace/extract';
@@ -38,7 +39,8 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   const file = form.get('file');
   if (!(file instanceof File)) throw new AppError('bad_request:file', 'The upload has no file in the field "file"');
   const name = safeFileName(file.name) ?? 'file';
-  const saved = await saveUpload(workspace.dir, id, name, new Uint8Array(await file.arrayBuffer()), workspace);
+  const owner = await currentUserId(request);
+  const saved = await saveUpload(workspace.dir, id, name, new Uint8Array(await file.arrayBuffer()), workspace, owner);
   if (!saved.ok) {
     throw new AppError(saved.code === 'too-many' ? 'conflict:files' : 'payload_too_large:file', saved.error);
   }

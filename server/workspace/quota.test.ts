@@ -1,0 +1,78 @@
+/**
+ * Caps over many chats: a person's files across their chats and everyone's on the server. An upload past a cap is
+ * refused naming it; a script that would cross one is stopped naming it, and what it wrote is taken back.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
+import { runCommand } from '../sandbox/run';
+import { bwrapAvailability } from '../sandbox/select';
+import { forgetUsage, roomFor, workspaceUsage } from './quota';
+import { saveUpload } from './workspace';
+
+const KB = 1024;
+let tmp: string;
+let config: ScriptsConfig;
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-quota-'));
+  config = resolveScriptsConfig(
+    { workspace: { maxWorkspaceBytes: 400 * KB, maxPersonBytes: 300 * KB, maxServerBytes: 500 * KB } },
+    tmp,
+    tmp,
+    {},
+  );
+  forgetUsage(config.workspace.dir);
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const upload = (chatId: string, name: string, bytes: number, owner: string) =>
+  saveUpload(config.workspace.dir, chatId, name, new Uint8Array(bytes), config.workspace, owner);
+
+describe('workspace quotas', () => {
+  it("counts a person's files across their chats and refuses an upload past their cap", async () => {
+    expect((await upload('a1', 'one.bin', 150 * KB, 'ann')).ok).toBe(true);
+    expect((await upload('a2', 'two.bin', 120 * KB, 'ann')).ok).toBe(true);
+    const usage = await workspaceUsage(config.workspace.dir);
+    expect(usage.byOwner.get('ann')).toBeGreaterThanOrEqual(270 * KB);
+    // Each chat is far under its own cap; together they pass ann's.
+    const refused = await upload('a3', 'three.bin', 60 * KB, 'ann');
+    expect(refused).toMatchObject({ ok: false, code: 'full' });
+    if (!refused.ok) expect(refused.error).toMatch(/your space for files.*workspace\.maxPersonBytes/);
+    // Someone else still has room.
+    expect((await upload('b1', 'bob.bin', 60 * KB, 'bob')).ok).toBe(true);
+  });
+
+  it('refuses an upload past the whole server cap, naming it', async () => {
+    expect((await upload('a1', 'a.bin', 250 * KB, 'ann')).ok).toBe(true);
+    expect((await upload('b1', 'b.bin', 200 * KB, 'bob')).ok).toBe(true);
+    const refused = await upload('c1', 'c.bin', 80 * KB, 'cat');
+    expect(refused).toMatchObject({ ok: false, code: 'full' });
+    if (!refused.ok) expect(refused.error).toMatch(/server's space for files.*workspace\.maxServerBytes/);
+  });
+
+  it('gives a chat only the room its owner has left', async () => {
+    await upload('a1', 'one.bin', 200 * KB, 'ann');
+    const room = await roomFor(config.workspace.dir, 'a2', 'ann', config.workspace);
+    expect(room.bytes).toBeLessThanOrEqual(100 * KB);
+    expect(room.label).toMatch(/maxPersonBytes/);
+  });
+});
+
+describe.skipIf(!(await bwrapAvailability(100_000)).ok)('a script that would cross a cap', () => {
+  it("is stopped naming the person's cap, and what it wrote is taken back", async () => {
+    await upload('a1', 'one.bin', 250 * KB, 'ann');
+    // Files each under the room left, together over it.
+    const r = await runCommand('for i in 1 2 3 4; do head -c 30000 /dev/urandom > f$i.bin; done; sleep 1; echo done', {
+      scripts: config,
+      chatId: 'a2',
+      owner: 'ann',
+    });
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/workspace\.maxPersonBytes/);
+    expect(r.stdout).not.toContain('done');
+    expect(fs.readdirSync(path.join(config.workspace.dir, 'a2', 'files'))).toEqual([]);
+  }, 30_000);
+});

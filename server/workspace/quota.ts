@@ -1,0 +1,118 @@
+/**
+ * Caps over many chats: one chat may hold `workspace.maxWorkspaceBytes`, a person `workspace.maxPersonBytes` across
+ * all their chats, the server `workspace.maxServerBytes` across everyone's. An upload past a cap is refused with the
+ * cap's name; a run gets, as its workspace limit, only the room its chat has under all three, so a script that would
+ * cross one is stopped with that cap's name (server/sandbox/run.ts).
+ *
+ * Who owns a chat's files is written into its `meta.json` (outside the sandbox's reach) at each upload and run, so
+ * usage is measured from the workspaces alone, without the database. Measuring walks every chat's folder (bounded by
+ * the caps); the totals are kept for a few seconds, and dropped at once when this process writes files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { measureTree } from '../sandbox/usage';
+import { chatFolder, workspaceDir } from './workspace';
+
+export interface QuotaCaps {
+  maxWorkspaceBytes: number;
+  maxPersonBytes: number;
+  maxServerBytes: number;
+}
+
+export interface WorkspaceUsage {
+  /** Every chat's files, bytes (the larger of length and blocks, as the sandbox counts them). */
+  total: number;
+  byOwner: Map<string, number>;
+  byChat: Map<string, { owner: string; bytes: number }>;
+}
+
+/** How long measured totals are reused: a quota a few seconds stale is fine, a walk of every chat per upload is not. */
+const KEEP_MS = 5_000;
+const kept = new Map<string, { at: number; usage: Promise<WorkspaceUsage> }>();
+
+/** Drops the kept totals (this process changed files: an upload, a run, a deleted chat). */
+export function forgetUsage(root: string): void {
+  kept.delete(path.resolve(/*turbopackIgnore: true*/ root));
+}
+
+async function ownerOf(root: string, chatId: string): Promise<string> {
+  try {
+    const meta = JSON.parse(
+      await fs.promises.readFile(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
+        'utf8',
+      ),
+    ) as { owner?: unknown };
+    return typeof meta.owner === 'string' ? meta.owner : '';
+  } catch {
+    return '';
+  }
+}
+
+async function measure(root: string): Promise<WorkspaceUsage> {
+  const usage: WorkspaceUsage = { total: 0, byOwner: new Map(), byChat: new Map() };
+  const chats = await fs.promises.readdir(/*turbopackIgnore: true*/ root).catch(() => [] as string[]);
+  for (const chatId of chats) {
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) continue;
+    const [owner, tree] = await Promise.all([
+      ownerOf(root, chatId),
+      measureTree(workspaceDir(root, chatId), { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 }),
+    ]);
+    usage.total += tree.bytes;
+    usage.byChat.set(chatId, { owner, bytes: tree.bytes });
+    if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + tree.bytes);
+  }
+  return usage;
+}
+
+export function workspaceUsage(root: string): Promise<WorkspaceUsage> {
+  const key = path.resolve(/*turbopackIgnore: true*/ root);
+  const hit = kept.get(key);
+  if (hit && Date.now() - hit.at < KEEP_MS) return hit.usage;
+  const usage = measure(root);
+  kept.set(key, { at: Date.now(), usage });
+  return usage;
+}
+
+export interface Room {
+  /** Bytes the chat's workspace may hold in all, under every cap. */
+  bytes: number;
+  /** The cap that gives the least room, in words for a person, with its setting. */
+  label: string;
+}
+
+/** How much the chat may hold now, given what the owner's other chats and everyone else's hold. */
+export async function roomFor(root: string, chatId: string, owner: string, caps: QuotaCaps): Promise<Room> {
+  const usage = await workspaceUsage(root);
+  const own = usage.byChat.get(chatId)?.bytes ?? 0;
+  const person = (usage.byOwner.get(owner) ?? 0) - (usage.byChat.get(chatId)?.owner === owner ? own : 0);
+  const server = usage.total - own;
+  const options: Room[] = [
+    { bytes: caps.maxWorkspaceBytes, label: 'the workspace limit' },
+    {
+      bytes: Math.max(0, caps.maxPersonBytes - person),
+      label: `what is left of your ${caps.maxPersonBytes} bytes across all your chats, workspace.maxPersonBytes`,
+    },
+    {
+      bytes: Math.max(0, caps.maxServerBytes - server),
+      label: `what is left of the server's ${caps.maxServerBytes} bytes for everyone's files, workspace.maxServerBytes`,
+    },
+  ];
+  return options.reduce((least, option) => (option.bytes < least.bytes ? option : least));
+}
+
+/** Records who owns a chat's files (kept in meta.json beside them). */
+export async function recordOwner(root: string, chatId: string, owner: string): Promise<void> {
+  const file = path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json');
+  let meta: Record<string, unknown> = { files: {} };
+  try {
+    meta = JSON.parse(await fs.promises.readFile(/*turbopackIgnore: true*/ file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No meta yet: the chat's first file.
+  }
+  if (meta.owner === owner) return;
+  meta.owner = owner;
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true });
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
+  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
+}
