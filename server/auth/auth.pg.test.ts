@@ -4,7 +4,7 @@ import { createScratchDatabase } from '../../test/pg-scratch';
 import { pgDatabase } from '../db/client';
 import { closePgDb, openPgDb } from '../db/pg';
 import { accounts } from '../db/schema-auth-pg';
-import { describeAuth } from './auth-suite';
+import { describeAuth } from '../../test/auth/auth-suite';
 
 const baseUrl = inject('pgUrl');
 

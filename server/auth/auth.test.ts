@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { closeDb, openDb, sqliteDatabase } from '../db/client';
 import { accounts } from '../db/schema-auth';
-import { describeAuth } from './auth-suite';
+import { describeAuth } from '../../test/auth/auth-suite';
 
 describeAuth('sqlite', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-auth-'));

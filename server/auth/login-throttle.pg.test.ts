@@ -7,7 +7,7 @@ import { createScratchDatabase } from '../../test/pg-scratch';
 import { pgDatabase } from '../db/client';
 import { closePgDb, openPgDb } from '../db/pg';
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from './login-throttle';
-import { describeLoginThrottle } from './login-throttle-suite';
+import { describeLoginThrottle } from '../../test/auth/login-throttle-suite';
 
 const baseUrl = inject('pgUrl');
 

@@ -38,7 +38,7 @@ import {
   switchVersion,
 } from '../db';
 import type { ChatStore, ChatStores } from './store';
-import { turnLeasesFor } from './turn-leases';
+import { turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { notFound } from '../http';
-import { claimTurn } from './active-turns';
+import { claimTurn } from './turn/active-turns';
 import type { ChatStore } from './store';
 import type { ChatMessage, VersionGroup } from './types';
 

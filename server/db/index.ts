@@ -9,7 +9,6 @@ export {
   type Db,
   getDb,
   getOpenReport,
-  markStreamingInterrupted,
   type OpenDbOptions,
   type OpenReport,
   openDatabase,
@@ -21,6 +20,7 @@ export {
 export * from './errors';
 export * from './messages';
 export * from './permissions';
+export * from './recovery';
 export {
   ACTIVATION_HOWS,
   type ActivationHow,

@@ -1,6 +1,6 @@
 /**
  * The query layer's behaviour on both databases: `db.test.ts` runs it on SQLite, `db.pg.test.ts` on a scratch
- * PostgreSQL (like server/auth/auth-suite.ts). `open` gives a fresh, migrated, empty database for each test.
+ * PostgreSQL (like test/auth/auth-suite.ts). `open` gives a fresh, migrated, empty database for each test.
  */
 import type { UIMessage } from 'ai';
 import { count as countAll, eq } from 'drizzle-orm';

@@ -1,8 +1,7 @@
 import { getApp } from '@/server/app';
 import { requireUser } from '@/server/auth/current-user';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
-import { runChatTurn } from '@/server/chat/turn';
-import { turnDeps } from '@/server/chat/turn-deps';
+import { runChatTurn, turnDeps } from '@/server/chat/turn';
 import { handle } from '@/server/http';
 import { getAccessPolicy } from '@/server/security/runtime';
 
