@@ -32,8 +32,8 @@ export async function register() {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
   // An exposed server signs people in: with no admin yet, print a one-time setup token for /setup.
-  const { getAccessPolicy } = await import('./server/security/runtime');
-  if (getAccessPolicy().exposed) {
+  const { getExposurePolicy } = await import('./server/security/runtime');
+  if (getExposurePolicy().exposed) {
     const { announceSetup } = await import('./server/auth/announce');
     await announceSetup(app.auth).catch((error: unknown) => console.error('[skillchat] account setup failed', error));
   }

@@ -1,5 +1,5 @@
-import { closeDb, openDb, sqliteDatabase } from '../db/client';
 import { describeLoginThrottle } from '../../test/auth/login-throttle-suite';
+import { closeDb, openDb, sqliteDatabase } from '../db/client';
 
 describeLoginThrottle('sqlite', async () => {
   const db = openDb(':memory:');

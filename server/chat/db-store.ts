@@ -1,6 +1,5 @@
 /** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
-import { LOCAL_USER_ID } from '../auth/local-user';
 import type { Database } from '../db';
 import {
   activationCountsBySkill,
@@ -37,6 +36,7 @@ import {
   startAssistantMessage,
   switchVersion,
 } from '../db';
+import { LOCAL_USER_ID } from '../db/local-user';
 import type { ChatStore, ChatStores } from './store';
 import { turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';

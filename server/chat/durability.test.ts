@@ -11,12 +11,12 @@ import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { type Database, getMessageRecords, listScriptRuns, openDb, recordScriptRun, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { drainTurns, resetShutdownForTests } from './turn/active-turns';
 import { createDbChatStore } from './db-store';
 import { persistAsItStreams } from './progress';
-import { createInProcessStreams } from './turn/resumable';
 import type { ChatStore } from './store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
+import { drainTurns, resetShutdownForTests } from './turn/active-turns';
+import { createInProcessStreams } from './turn/resumable';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');

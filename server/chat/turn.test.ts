@@ -11,12 +11,11 @@ import { loadConfig } from '../config';
 import {
   acquireTurnLease,
   type Database,
-  type Db,
   getMessageRecords,
   getTurnLease,
   listScriptRuns,
-  recoverInterruptedAnswers,
   openDb,
+  recoverInterruptedAnswers,
   releaseTurnLease,
   sqliteDatabase,
 } from '../db';

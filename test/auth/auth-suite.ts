@@ -7,15 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { APIError } from 'better-auth/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db';
-import { createChat, listChats } from '../../server/db/chats';
-import { ensureWorkspace } from '../../server/workspace/workspace';
 import { deleteAccount } from '../../server/auth/account-data';
-import { claimTurn } from '../../server/chat/turn/active-turns';
 import { type AuthDialect, createAuth } from '../../server/auth/auth';
 import { DEVICE_COOKIE } from '../../server/auth/client-key';
 import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from '../../server/auth/first-admin';
 import { addUser, deleteUser, disableUser, listUsers, setPassword } from '../../server/auth/users';
+import { claimTurn } from '../../server/chat/turn/active-turns';
+import type { Database } from '../../server/db';
+import { createChat, listChats } from '../../server/db/chats';
+import { ensureWorkspace } from '../../server/workspace/workspace';
 
 export interface OpenedDb {
   db: object;

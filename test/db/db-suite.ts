@@ -5,7 +5,6 @@
 import type { UIMessage } from 'ai';
 import { count as countAll, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_USER_ID } from '../../server/auth/local-user';
 import { createDbChatStore } from '../../server/chat/db-store';
 import {
   activationCountsBySkill,
@@ -32,6 +31,7 @@ import {
 } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { DbError } from '../../server/db/errors';
+import { LOCAL_USER_ID } from '../../server/db/local-user';
 import {
   deleteMessagesAfter,
   finishAssistantMessage,

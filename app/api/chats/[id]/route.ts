@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { getApp, storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { stopChat } from '@/server/chat/turn';
 import { AppError } from '@/server/errors';

@@ -1,4 +1,4 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
 import { stopChat } from '@/server/chat/turn';
 import { handle, json, notFound } from '@/server/http';

@@ -1,5 +1,5 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
 import { resumableStreams } from '@/server/chat/turn/resumable';
 import { handle, notFound } from '@/server/http';
