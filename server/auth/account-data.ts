@@ -5,8 +5,9 @@
  * outputs). Audit rows (script runs, permission decisions) stay, without the person. The one path for `/admin` and
  * `npm run user`.
  */
-import { stopChat } from '../chat/turn';
+
 import { turnLeasesFor } from '../chat/turn/leases';
+import { stopChat } from '../chat/turn/stop';
 import type { Database } from '../db';
 import { deleteUserData, listChats } from '../db/chats';
 import { deleteWorkspace } from '../workspace/workspace';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { storeFor } from '@/app/_lib/store';
 import { getApp } from '@/server/app';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
-import { stopChat } from '@/server/chat/turn';
+import { stopChat } from '@/server/chat/turn/stop';
 import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
 import { deleteWorkspace } from '@/server/workspace/workspace';

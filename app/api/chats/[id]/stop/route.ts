@@ -1,6 +1,6 @@
 import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
-import { stopChat } from '@/server/chat/turn';
+import { stopChat } from '@/server/chat/turn/stop';
 import { handle, json, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
