@@ -24,16 +24,16 @@ export async function register() {
   const { installGracefulShutdown } = await import('./server/shutdown');
   installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
   // Running-turn leases shared by instances: the sweep for answers of crashed instances and, on PostgreSQL, the
-  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/turn-leases.ts).
-  const { turnLeasesFor } = await import('./server/chat/turn-leases');
+  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/turn/leases.ts).
+  const { turnLeasesFor } = await import('./server/chat/turn/leases');
   await turnLeasesFor(app.db).start();
   const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
   // An exposed server signs people in: with no admin yet, print a one-time setup token for /setup.
-  const { getAccessPolicy } = await import('./server/security/runtime');
-  if (getAccessPolicy().exposed) {
+  const { getExposurePolicy } = await import('./server/security/runtime');
+  if (getExposurePolicy().exposed) {
     const { announceSetup } = await import('./server/auth/announce');
     await announceSetup(app.auth).catch((error: unknown) => console.error('[skillchat] account setup failed', error));
   }

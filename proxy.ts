@@ -8,7 +8,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { checkRequest, type Decision } from './server/security/check';
 import { applySecurityHeaders } from './server/security/headers';
 import { checkRequestShape, type ShapeDecision } from './server/security/request-shape';
-import { getAccessPolicy } from './server/security/runtime';
+import { getExposurePolicy } from './server/security/runtime';
 
 function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
   const headers = new Headers({ 'cache-control': 'no-store' });
@@ -43,7 +43,7 @@ export function proxy(request: NextRequest): Response {
         origin: request.headers.get('origin'),
         cookie: request.headers.get('cookie'),
       },
-      getAccessPolicy(),
+      getExposurePolicy(),
     );
   } catch (error) {
     // A broken configuration must not leave the routes unguarded: refuse everything until it is fixed.

@@ -1,6 +1,6 @@
+import { listChatSummaries, modelMenu } from '@/app/_lib/queries';
 import { AppShell } from '@/components/app-shell';
 import { NewChat } from '@/components/chat/new-chat';
-import { listChatSummaries, modelMenu } from '@/server/chat/queries';
 import { accountOf, pageUser } from './_lib/page-user';
 
 // Chats live in the database: render on every request.

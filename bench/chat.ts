@@ -19,14 +19,13 @@ import {
   toUIMessageStream,
 } from 'ai';
 import { createAccessResolver } from '../server/access/resolver';
-import { LOCAL_USER_ID } from '../server/auth/local-user';
 import { createDbChatStores } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
-import { runChatTurn, waitForTurn } from '../server/chat/turn';
-import { type TurnApp, turnDeps } from '../server/chat/turn-deps';
+import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { openDb, sqliteDatabase } from '../server/db';
+import { LOCAL_USER_ID } from '../server/db/local-user';
 import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
 import { createMatcher } from '../server/skills/catalog/match';

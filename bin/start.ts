@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../server/config';
 import { refuseInvalidConfig } from '../server/config-check';
-import { buildAccessPolicy } from '../server/security/policy';
+import { buildExposurePolicy } from '../server/security/exposure';
 import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
@@ -108,7 +108,7 @@ const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 // The server decides exposure again from the address Next reports; predicting it here with the same rules says
 // whether people will need to sign in.
 const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_HOST: host };
-const access = buildAccessPolicy({
+const access = buildExposurePolicy({
   env: { ...childEnv, __NEXT_PRIVATE_ORIGIN: url },
   allowedHosts: config.server.allowedHosts,
 });

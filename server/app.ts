@@ -12,21 +12,20 @@
 import { type AccessResolver, createAccessResolver } from './access/resolver';
 import { createAppAuth } from './auth/app-auth';
 import type { Auth } from './auth/auth';
-import { currentUserId } from './auth/current-user';
 import { createDbChatStores } from './chat/db-store';
-import type { ChatStore, ChatStores } from './chat/store';
+import type { ChatStores } from './chat/store';
 import { type AppConfig, loadConfig } from './config';
 import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
 import { isPostgresUrl } from './db/pg';
 import { createMcpManager, type McpManager } from './mcp/manager';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
-import { getAccessPolicy } from './security/runtime';
+import { getExposurePolicy } from './security/runtime';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
   config: AppConfig;
   registry: SkillRegistry;
-  /** Chats, per person: `store.forUser(await currentUserId(request))` (server/auth/current-user.ts). */
+  /** Chats, per person: `store.forUser(userId)` (`storeFor(request)` in app/_lib/current-user.ts). */
   store: ChatStores;
   /** The models chats can pick (configured providers, compatible endpoints, a local Ollama) and the default. */
   models: ModelRegistry;
@@ -80,14 +79,8 @@ async function buildApp(): Promise<App> {
     mcp,
     // Built on first use: its allowed origins come from the address Next listens on, known only after listen.
     get auth() {
-      auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getAccessPolicy() });
+      auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getExposurePolicy() });
       return auth;
     },
   };
-}
-
-/** The chat store of the person asking (the one lookup of "who": server/auth/current-user.ts). */
-export async function storeFor(request: Request | Headers): Promise<ChatStore> {
-  const [app, userId] = await Promise.all([getApp(), currentUserId(request)]);
-  return app.store.forUser(userId);
 }

@@ -6,16 +6,17 @@
  * as `interrupted`, and only then hands the signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE
  * turned Next's handling off).
  */
-import { drainTurns } from './chat/active-turns';
+import { drainTurns } from './chat/turn/active-turns';
+import { turnProcess } from './chat/turn/process';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 const EXIT_CODES = { SIGTERM: 143, SIGINT: 130 } as const;
 
-const g = globalThis as typeof globalThis & { __skillchatShutdownInstalled?: boolean };
-
 export function installGracefulShutdown(options: { graceMs: number; log?: (line: string) => void }): void {
-  if (g.__skillchatShutdownInstalled) return;
-  g.__skillchatShutdownInstalled = true;
+  // Once per process: the flag lives in the turn runtime's record, which dev reloads and route modules share.
+  const runtime = turnProcess();
+  if (runtime.shutdownInstalled) return;
+  runtime.shutdownInstalled = true;
   const log = options.log ?? ((line: string) => console.log(line));
   let draining: Promise<void> | null = null;
   for (const signal of SIGNALS) {

@@ -4,9 +4,10 @@
  * lists and code; every eighth answer ran a shell command and carries its tool part), the same on every run.
  * The last answer can be left `interrupted`, as a restart leaves one, so Continue is offered.
  */
-import { LOCAL_USER_ID } from '../server/auth/local-user';
+
 import type { ChatMessage } from '../server/chat/types';
 import { createChat, type Database, saveMessage } from '../server/db';
+import { LOCAL_USER_ID } from '../server/db/local-user';
 
 const WORDS =
   'the report table column figure budget review draft summary section quarter revenue chart slide invoice customer order total average change since last week script output file folder page line value'.split(

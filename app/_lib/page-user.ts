@@ -5,8 +5,8 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import type { CurrentUser } from '@/server/auth/access';
-import { currentUser } from '@/server/auth/current-user';
+import { currentUser } from '@/app/_lib/current-user';
+import type { CurrentUser } from '@/server/auth/roles';
 
 /** The person viewing (null: no valid session), looked up once per request; metadata and page share it. */
 export const viewer = cache(async (): Promise<CurrentUser | null> => currentUser(await headers()));

@@ -25,7 +25,7 @@ import { listUserRows } from '@/server/auth/admin-api';
 import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 import { workspaceUsage } from '@/server/workspace/quota';
 import { pageUser } from '../_lib/page-user';
 import { requireAdmin } from './_lib/guard';
@@ -46,7 +46,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const installRoot = app.config.install.root;
   const installed = await listInstalled(installRoot);
   const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
-  const policy = getAccessPolicy();
+  const policy = getExposurePolicy();
   const sandbox = await loadSandboxStatus(app.config.scripts, { exposed: policy.exposed });
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
   const files = policy.exposed ? await workspaceUsage(app.config.scripts.workspace.dir) : null;

@@ -2,12 +2,12 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { currentUser } from '@/app/_lib/current-user';
 import { LoginForm } from '@/components/auth/login-form';
 import { getApp } from '@/server/app';
-import { currentUser } from '@/server/auth/current-user';
 import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { safeNextPath } from '@/server/security/check';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in · skillchat' };
@@ -19,7 +19,7 @@ export default async function LoginPage({
 }) {
   const raw = (await searchParams).next;
   const next = safeNextPath(typeof raw === 'string' ? raw : null);
-  if (!getAccessPolicy().exposed || (await currentUser(await headers()))) redirect(next);
+  if (!getExposurePolicy().exposed || (await currentUser(await headers()))) redirect(next);
   // Before the first admin exists nobody can have an account: say how to make one instead of sending people to an
   // admin who does not exist yet.
   const firstRun = await needsFirstAdmin((await getApp()).auth);

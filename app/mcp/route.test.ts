@@ -15,10 +15,10 @@ import { fileDigest, skillDigest } from '@/server/skills/digests';
 
 const exposure = vi.hoisted(() => ({ exposed: false }));
 vi.mock('@/server/security/runtime', async () => {
-  const { buildAccessPolicy } = await import('@/server/security/policy');
+  const { buildExposurePolicy } = await import('@/server/security/exposure');
   return {
-    getAccessPolicy: () =>
-      buildAccessPolicy({
+    getExposurePolicy: () =>
+      buildExposurePolicy({
         env: { __NEXT_PRIVATE_ORIGIN: exposure.exposed ? 'http://0.0.0.0:3000' : 'http://127.0.0.1:3000' },
         allowedHosts: [],
       }),

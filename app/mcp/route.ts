@@ -3,9 +3,10 @@
  * `server/skill-server/mcp.ts`). Stateless Streamable HTTP: GET and DELETE are 405. On an exposed server the caller
  * sends a personal access token (`Authorization: Bearer`); without one, 401 JSON.
  */
+
+import { callerOf, skillServer } from '@/app/_lib/skill-server';
 import { handle } from '@/server/http';
 import { personAuthInfo } from '@/server/skill-server/mcp';
-import { callerOf, skillServer } from '@/server/skill-server/runtime';
 
 export const dynamic = 'force-dynamic';
 

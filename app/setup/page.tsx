@@ -6,16 +6,16 @@ import type { Metadata } from 'next';
 import { SetupForm } from '@/components/auth/setup-form';
 import { getApp } from '@/server/app';
 import { needsFirstAdmin } from '@/server/auth/first-admin';
-import { LOCAL_USER_ID } from '@/server/auth/local-user';
 import { countChats } from '@/server/db/chats';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { LOCAL_USER_ID } from '@/server/db/local-user';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Set up · skillchat' };
 
 export default async function SetupPage() {
   const app = await getApp();
-  const open = getAccessPolicy().exposed && (await needsFirstAdmin(app.auth));
+  const open = getExposurePolicy().exposed && (await needsFirstAdmin(app.auth));
   // Chats made while the server was loopback-only belong to its built-in local person; offered to the first admin.
   const localChats = open ? await countChats(LOCAL_USER_ID, app.db) : 0;
   return (

@@ -1,10 +1,15 @@
 /**
- * Deleting a person: the account (better-auth, sessions included), then everything that was theirs: chats with
- * their messages and activations, and each chat's workspace folder (uploads and script outputs). Audit rows
- * (script runs, permission decisions) stay, without the person. The one path for `/admin` and `npm run user`.
+ * Deleting a person: the account (better-auth, sessions included), then their running answers are stopped (here or
+ * on the instance running them, and waited for, so nothing is written to a chat being deleted), then everything that
+ * was theirs: chats with their messages and activations, and each chat's workspace folder (uploads and script
+ * outputs). Audit rows (script runs, permission decisions) stay, without the person. The one path for `/admin` and
+ * `npm run user`.
  */
+
+import { turnLeasesFor } from '../chat/turn/leases';
+import { stopChat } from '../chat/turn/stop';
 import type { Database } from '../db';
-import { deleteUserData } from '../db/chats';
+import { deleteUserData, listChats } from '../db/chats';
 import { deleteWorkspace } from '../workspace/workspace';
 import type { Auth } from './auth';
 import { deleteUser } from './users';
@@ -15,6 +20,9 @@ export async function deleteAccount(
   data: { db: Database; workspaceDir: string },
 ): Promise<{ chats: number }> {
   const userId = await deleteUser(auth, email);
+  const leases = turnLeasesFor(data.db);
+  const theirs = await listChats({ userId }, data.db);
+  await Promise.all(theirs.map((chat) => stopChat(chat.id, { leases, wait: true })));
   const chatIds = await deleteUserData(userId, data.db);
   for (const id of chatIds) await deleteWorkspace(data.workspaceDir, id);
   return { chats: chatIds.length };

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import type { Database } from '../db';
+import type { ExposurePolicy } from '../security/exposure';
 import type { AllowedHost } from '../security/hosts';
-import type { AccessPolicy } from '../security/policy';
 import { type Auth, createAuth } from './auth';
 import { loadAuthSecret } from './secret';
 
@@ -30,7 +30,7 @@ export interface AppAuthInput {
   db: Database;
   /** The SQLite file's folder keeps the generated cookie secret when `SKILLCHAT_AUTH_SECRET` is not set. */
   databasePath: string;
-  policy: AccessPolicy;
+  policy: ExposurePolicy;
   env?: Readonly<Record<string, string | undefined>>;
 }
 

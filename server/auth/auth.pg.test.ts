@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { describe, inject } from 'vitest';
+import { describeAuth } from '../../test/auth/auth-suite';
 import { createScratchDatabase } from '../../test/pg-scratch';
 import { pgDatabase } from '../db/client';
 import { closePgDb, openPgDb } from '../db/pg';
 import { accounts } from '../db/schema-auth-pg';
-import { describeAuth } from './auth-suite';
 
 const baseUrl = inject('pgUrl');
 

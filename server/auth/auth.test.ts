@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { describeAuth } from '../../test/auth/auth-suite';
 import { closeDb, openDb, sqliteDatabase } from '../db/client';
 import { accounts } from '../db/schema-auth';
-import { describeAuth } from './auth-suite';
 
 describeAuth('sqlite', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-auth-'));

@@ -3,11 +3,11 @@
  * (two app instances) count the same failures and know the same browsers.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { describeLoginThrottle } from '../../test/auth/login-throttle-suite';
 import { createScratchDatabase } from '../../test/pg-scratch';
 import { pgDatabase } from '../db/client';
 import { closePgDb, openPgDb } from '../db/pg';
 import { createLoginThrottle, DEFAULT_LOGIN_THROTTLE } from './login-throttle';
-import { describeLoginThrottle } from './login-throttle-suite';
 
 const baseUrl = inject('pgUrl');
 

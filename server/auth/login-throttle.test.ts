@@ -1,5 +1,5 @@
+import { describeLoginThrottle } from '../../test/auth/login-throttle-suite';
 import { closeDb, openDb, sqliteDatabase } from '../db/client';
-import { describeLoginThrottle } from './login-throttle-suite';
 
 describeLoginThrottle('sqlite', async () => {
   const db = openDb(':memory:');

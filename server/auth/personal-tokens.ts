@@ -21,7 +21,7 @@ import {
 } from '../db';
 import { AppError } from '../errors';
 import { sha256Hex } from '../skills/digests';
-import type { CurrentUser } from './access';
+import type { CurrentUser } from './roles';
 
 export const TOKEN_PREFIX = 'sc_';
 /** base64url of 32 bytes is 43 characters. */

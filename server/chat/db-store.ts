@@ -1,6 +1,5 @@
 /** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
-import { LOCAL_USER_ID } from '../auth/local-user';
 import type { Database } from '../db';
 import {
   activationCountsBySkill,
@@ -38,10 +37,11 @@ import {
   startAssistantMessage,
   switchVersion,
 } from '../db';
+import { LOCAL_USER_ID } from '../db/local-user';
 import { notFound } from '../http';
 import { budgetPage, loadChatWindow, type PageLoader } from './history';
 import type { ChatStore, ChatStores } from './store';
-import { turnLeasesFor } from './turn-leases';
+import { turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */

@@ -11,12 +11,12 @@ import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { type Database, getMessageRecords, listScriptRuns, openDb, recordScriptRun, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../model/offline-model';
-import { drainTurns, resetShutdownForTests, stopTurnAndWait } from './active-turns';
 import { createDbChatStore } from './db-store';
 import { persistAsItStreams } from './progress';
-import { createInProcessStreams } from './resumable';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
+import { drainTurns, resetShutdownForTests } from './turn/active-turns';
+import { createInProcessStreams } from './turn/resumable';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +65,7 @@ describe('turn durability', () => {
     expect(textOf(during.message).length).toBeGreaterThan(0);
     await sleep(1100);
     expect(textOf((await answerRecord(chat.id)).message).length).toBeGreaterThan(textOf(during.message).length);
-    await stopTurnAndWait(chat.id);
+    await stopChat(chat.id);
     const stopped = await answerRecord(chat.id);
     expect(stopped.status).toBe('aborted');
     expect(textOf(stopped.message).startsWith(textOf(during.message))).toBe(true);

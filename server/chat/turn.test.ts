@@ -11,12 +11,11 @@ import { loadConfig } from '../config';
 import {
   acquireTurnLease,
   type Database,
-  type Db,
   getMessageRecords,
   getTurnLease,
   listScriptRuns,
-  markStreamingInterrupted,
   openDb,
+  recoverInterruptedAnswers,
   releaseTurnLease,
   sqliteDatabase,
 } from '../db';
@@ -27,7 +26,7 @@ import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
-import { createTurnLeases } from './turn-leases';
+import { createTurnLeases } from './turn/leases';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
@@ -403,7 +402,7 @@ describe('runChatTurn', () => {
     await store.saveUserMessage(chat.id, userMessage('hello'));
     await store.startAssistantMessage(chat.id, 'crashed-answer');
     expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata?.status).toBeUndefined();
-    markStreamingInterrupted(db.native.db as Db);
+    await recoverInterruptedAnswers(db);
     expect((await store.loadChatView(chat.id))!.messages.at(-1)!.metadata).toMatchObject({ status: 'interrupted' });
   });
 

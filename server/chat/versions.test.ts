@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTurnLease, closeDb, type Database, openDb, releaseTurnLease, sqliteDatabase } from '../db';
-import { claimTurn } from './active-turns';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
+import { claimTurn } from './turn/active-turns';
 import { switchChatVersion } from './versions';
 
 let tmp: string;

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { notFound } from '../http';
-import { claimTurn } from './active-turns';
 import type { ChatStore } from './store';
-import type { ChatWindow, VersionGroup } from './types';
+import { claimTurn } from './turn/active-turns';
+import type { ChatMessage, ChatWindow, VersionGroup } from './types';
 
 export const switchVersionSchema = z
   .object({

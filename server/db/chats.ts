@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, notInArray, type SQL } from 'drizzle-orm';
-import { LOCAL_USER_ID } from '../auth/local-user';
 import { DEFAULT_CHAT_TITLE } from '../chat/title';
 import { type Database, withDb, withTransaction } from './client';
 import { DbError } from './errors';
+import { LOCAL_USER_ID } from './local-user';
 import type { ChatRow } from './schema';
 
 export type Chat = ChatRow;

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDriver from 'better-sqlite3';
-import { inArray, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { isDeadLocalInstance, leaseTimingsFromEnv as leaseTimings, orphanedStreamingWhere } from './lease-rules';
 import { closePgDb, isPostgresUrl, openPgDb, type PgDb } from './pg';
+import { recoverInterruptedAnswers, recoverInterruptedAnswersNow } from './recovery';
 import * as schema from './schema';
 import * as sqliteSchema from './schema';
 import * as pgSchema from './schema-pg';
@@ -70,7 +70,8 @@ export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
     }
     sqlite.pragma('foreign_keys = ON');
 
-    const interruptedMessages = options.recoverStreaming === false ? 0 : markStreamingInterrupted(db);
+    const interruptedMessages =
+      options.recoverStreaming === false ? 0 : recoverInterruptedAnswersNow(sqliteDatabase(db)).interrupted;
     if (interruptedMessages > 0) {
       console.warn(`[db] ${interruptedMessages} answer(s) were still streaming when the server stopped: interrupted`);
     }
@@ -100,40 +101,6 @@ function runMigrations(db: Db, migrationsFolder: string): void {
 /** What `openDb` found and did, for logs and the admin page. */
 export function getOpenReport(db: Db): OpenReport | undefined {
   return reports.get(db);
-}
-
-/**
- * Marks `interrupted` every `streaming` message whose chat has no live turn lease, and returns how many. Run at open:
- * such a row belongs to a process that died mid-answer. Answers another live process is writing (its lease's
- * heartbeat is fresh) are spared; the leases of this host's dead processes (a `kill -9` and a restart) are
- * dropped first, so their answers are recovered now rather than after the expiry. Lives here, not in
- * `messages.ts`, so opening needs no import cycle.
- */
-export function markStreamingInterrupted(db: Db, options: { now?: Date; expiryMs?: number } = {}): number {
-  const now = options.now ?? new Date();
-  const expiryMs = options.expiryMs ?? leaseTimings().expiryMs;
-  const dead = db
-    .select({ instanceId: schema.chatTurns.instanceId })
-    .from(schema.chatTurns)
-    .all()
-    .filter((row) => isDeadLocalInstance(row.instanceId));
-  if (dead.length > 0) {
-    db.delete(schema.chatTurns)
-      .where(
-        inArray(
-          schema.chatTurns.instanceId,
-          dead.map((row) => row.instanceId),
-        ),
-      )
-      .run();
-  }
-  const t = schema as unknown as typeof pgSchema;
-  const result = db
-    .update(schema.messages)
-    .set({ status: 'interrupted', updatedAt: now })
-    .where(orphanedStreamingWhere(t, new Date(now.getTime() - expiryMs)))
-    .run();
-  return result.changes;
 }
 
 const JOURNAL = path.join('meta', '_journal.json');
@@ -271,18 +238,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDbOption
     const d = pgDatabase(await openPgDb(config.databaseUrl));
     if (options.recoverStreaming !== false) {
       // Only answers with no live lease: other instances may be answering right now (docs/TEAM-SERVER.md).
-      const now = new Date();
-      const expiryMs = leaseTimings().expiryMs;
-      const live = await d.db.select({ instanceId: d.t.chatTurns.instanceId }).from(d.t.chatTurns);
-      const dead = live.filter((row) => isDeadLocalInstance(row.instanceId)).map((row) => row.instanceId);
-      if (dead.length > 0) await d.db.delete(d.t.chatTurns).where(inArray(d.t.chatTurns.instanceId, dead));
-      const rows = await d.db
-        .update(d.t.messages)
-        .set({ status: 'interrupted', updatedAt: now })
-        .where(orphanedStreamingWhere(d.t, new Date(now.getTime() - expiryMs)))
-        .returning({ id: d.t.messages.id });
-      if (rows.length > 0) {
-        console.warn(`[db] ${rows.length} answer(s) were still streaming when the server stopped: interrupted`);
+      const { interrupted } = await recoverInterruptedAnswers(d);
+      if (interrupted > 0) {
+        console.warn(`[db] ${interrupted} answer(s) were still streaming when the server stopped: interrupted`);
       }
     }
     return d;

@@ -9,7 +9,6 @@ export {
   type Db,
   getDb,
   getOpenReport,
-  markStreamingInterrupted,
   type OpenDbOptions,
   type OpenReport,
   openDatabase,
@@ -22,6 +21,7 @@ export * from './errors';
 export * from './messages';
 export * from './permissions';
 export * from './personal-tokens';
+export * from './recovery';
 export {
   ACTIVATION_HOWS,
   type ActivationHow,

@@ -2,7 +2,7 @@
  * Message queries: the one persistence path for chat messages. The flow of a turn:
  * `saveUserMessage` -> `startAssistantMessage` (row `streaming`, before calling the model) ->
  * `finishAssistantMessage` (on end, stop or error). Rows left `streaming` by a crash are marked `interrupted`
- * when the database is next opened (`markStreamingInterrupted` in `client.ts`).
+ * when the database is next opened (`recovery.ts`).
  */
 import type { UIMessage } from 'ai';
 import { and, asc, desc, eq, gt, gte, lt, max } from 'drizzle-orm';

@@ -12,7 +12,7 @@ export { isDeadLocalInstance, type LeaseTimings, leaseTimingsFromEnv as leaseTim
 
 /**
  * This process's id in `chat_turns.instance_id`: `host:pid:random`. The host and pid let a restarted instance
- * recognise the leases of its own dead predecessor (`releaseDeadLocalLeases`); the random part keeps a reused pid
+ * recognise the leases of its own dead predecessor (`recovery.ts`); the random part keeps a reused pid
  * (pid 1 in a container) from being taken for this process.
  */
 export function newInstanceId(): string {
@@ -122,43 +122,4 @@ export async function getTurnLease(d: Database, chatId: string) {
   const t = d.t.chatTurns;
   const rows = await withDb(d, (db) => db.select().from(t).where(eq(t.chatId, chatId)));
   return rows[0] ?? null;
-}
-
-/**
- * Marks `interrupted` the answers whose turn has no live lease (its instance crashed), and returns how many. Run at
- * start-up and on every heartbeat tick; answers another live instance is writing are spared.
- */
-export async function markOrphanedAnswersInterrupted(d: Database, options: { now?: Date; expiryMs: number }) {
-  const now = options.now ?? new Date();
-  const cutoff = new Date(now.getTime() - options.expiryMs);
-  const rows = await withDb(d, (db) =>
-    db
-      .update(d.t.messages)
-      .set({ status: 'interrupted', updatedAt: now })
-      .where(orphanedStreamingWhere(d.t, cutoff))
-      .returning({ id: d.t.messages.id }),
-  );
-  return rows.length;
-}
-
-/**
- * Deletes the leases of this host's dead processes (a `kill -9` and a restart: same host, a pid that no longer
- * runs or is now this process). Their answers can then be recovered at once instead of after the expiry.
- * Leases of other hosts are left to expire.
- */
-export async function releaseDeadLocalLeases(d: Database, instanceId: string): Promise<number> {
-  const t = d.t.chatTurns;
-  const host = os.hostname();
-  const rows = await withDb(d, (db) => db.select({ chatId: t.chatId, instanceId: t.instanceId }).from(t));
-  const dead = rows.filter((row) => row.instanceId !== instanceId && isDeadLocalInstance(row.instanceId, host));
-  if (dead.length === 0) return 0;
-  await withDb(d, (db) =>
-    db.delete(t).where(
-      inArray(
-        t.instanceId,
-        dead.map((row) => row.instanceId),
-      ),
-    ),
-  );
-  return dead.length;
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkRequest, hasSessionCookie, isPublicPath, type RequestFacts, safeNextPath } from './check';
-import { buildAccessPolicy } from './policy';
+import { buildExposurePolicy } from './exposure';
 
 const LOOPBACK = { __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3100' };
 const EXPOSED = { __NEXT_PRIVATE_ORIGIN: 'http://localhost:3100', SKILLCHAT_HOST: '0.0.0.0' };
 
-const loopback = buildAccessPolicy({ env: LOOPBACK, allowedHosts: [] });
-const exposed = buildAccessPolicy({ env: EXPOSED, allowedHosts: ['chat.lan'] });
+const loopback = buildExposurePolicy({ env: LOOPBACK, allowedHosts: [] });
+const exposed = buildExposurePolicy({ env: EXPOSED, allowedHosts: ['chat.lan'] });
 const SESSION = 'skillchat.session_token=abc.def';
 
 function facts(overrides: Partial<RequestFacts> = {}): RequestFacts {
@@ -69,7 +69,7 @@ describe('Origin on state-changing requests', () => {
       });
     }
     // Behind a TLS proxy (Secure cookies) a listed name is an https origin, and only that.
-    const proxied = buildAccessPolicy({
+    const proxied = buildExposurePolicy({
       env: { ...EXPOSED, SKILLCHAT_SECURE_COOKIES: '1' },
       allowedHosts: ['chat.lan'],
     });

@@ -7,8 +7,9 @@
  * is checked by the route handlers and pages themselves (`server/auth/current-user.ts`). Forwarding headers
  * (`X-Forwarded-For`, `X-Forwarded-Host`, `Forwarded`) are not inputs: they are whatever the client sends.
  */
+
+import type { ExposurePolicy } from './exposure';
 import { formatHost, isHostAllowed, isOriginAllowed, parseHostHeader, parseOrigin } from './hosts';
-import type { AccessPolicy } from './policy';
 
 export interface RequestFacts {
   method: string;
@@ -92,7 +93,7 @@ function isApiPath(pathname: string): boolean {
   return p === '/api' || p.startsWith('/api/') || isSkillServerPath(pathname);
 }
 
-export function checkRequest(facts: RequestFacts, policy: AccessPolicy): Decision {
+export function checkRequest(facts: RequestFacts, policy: ExposurePolicy): Decision {
   const format = isApiPath(facts.pathname) ? 'json' : 'text';
 
   const host = parseHostHeader(facts.host);

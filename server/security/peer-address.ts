@@ -8,10 +8,9 @@
  * header (`SKILLCHAT_TRUSTED_IP_HEADER`) there instead.
  */
 import type http from 'node:http';
+import { securityProcess } from './process';
 
 export const PEER_ADDRESS_HEADER = 'x-skillchat-peer-address';
-
-const g = globalThis as typeof globalThis & { __skillchatPeerAddress?: boolean };
 
 /** `::ffff:192.0.2.1` (an IPv4 client on a dual-stack socket) is 192.0.2.1. */
 export function normaliseAddress(address: string): string {
@@ -24,10 +23,10 @@ export function stampPeerAddress(req: http.IncomingMessage): void {
   const address = req.socket?.remoteAddress;
   if (address) req.headers[PEER_ADDRESS_HEADER] = normaliseAddress(address);
   else delete req.headers[PEER_ADDRESS_HEADER];
-  g.__skillchatPeerAddress = true;
+  securityProcess().peerAddressStamped = true;
 }
 
 /** Whether this process stamps the header, so a value in it came from the socket and not from the client. */
 export function peerAddressStamped(): boolean {
-  return g.__skillchatPeerAddress === true;
+  return securityProcess().peerAddressStamped;
 }

@@ -1,13 +1,12 @@
 /**
  * The process's access policy, built on first use (after Next has started listening, so the listen address is
- * known) and kept on `globalThis` so the proxy and route modules share one. Configuration and interfaces are read
+ * known) and kept in the process's security record (`process.ts`) so the proxy and route modules share one. Configuration and interfaces are read
  * once: changing who may connect takes a restart, like changing the bind address does.
  */
 import os from 'node:os';
 import { loadConfig } from '../config';
-import { type AccessPolicy, buildAccessPolicy } from './policy';
-
-const g = globalThis as typeof globalThis & { __skillchatAccessPolicy?: AccessPolicy };
+import { buildExposurePolicy, type ExposurePolicy } from './exposure';
+import { securityProcess } from './process';
 
 function interfaceAddresses(): string[] {
   return Object.values(os.networkInterfaces())
@@ -15,10 +14,11 @@ function interfaceAddresses(): string[] {
     .flatMap((info) => (info && !info.internal ? [info.address] : []));
 }
 
-export function getAccessPolicy(): AccessPolicy {
-  if (!g.__skillchatAccessPolicy) {
+export function getExposurePolicy(): ExposurePolicy {
+  const record = securityProcess();
+  if (!record.exposure) {
     const config = loadConfig();
-    const policy = buildAccessPolicy({
+    const policy = buildExposurePolicy({
       env: process.env,
       allowedHosts: config.server.allowedHosts,
       interfaceAddresses: interfaceAddresses(),
@@ -27,7 +27,7 @@ export function getAccessPolicy(): AccessPolicy {
     console.log(
       `[skillchat] access: ${policy.exposure}; ${policy.exposed ? 'accounts required (sign in at /login)' : 'no sign-in (loopback only)'}`,
     );
-    g.__skillchatAccessPolicy = policy;
+    record.exposure = policy;
   }
-  return g.__skillchatAccessPolicy;
+  return record.exposure;
 }

@@ -4,9 +4,10 @@
  * where the route allows it (the well-known files, read in a browser), a session cookie too. `/mcp` takes only the
  * token: a request carrying one uses no cookie, so a cross-site page cannot borrow a signed-in browser's session.
  */
-import type { CurrentUser } from '../auth/access';
-import { LOCAL_USER } from '../auth/access';
+
 import { bearerToken, personForToken } from '../auth/personal-tokens';
+import type { CurrentUser } from '../auth/roles';
+import { LOCAL_USER } from '../auth/roles';
 import type { Database } from '../db';
 import { AppError } from '../errors';
 

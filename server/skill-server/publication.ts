@@ -102,7 +102,7 @@ export interface Publisher {
   publish(skill: PublishSkill): Promise<Publication>;
 }
 
-/** A publisher with its cache (one per process: `server/skill-server/runtime.ts`). */
+/** A publisher with its cache (one per process: `app/_lib/skill-server.ts`). */
 export function createPublisher(options: { maxSkills?: number } = {}): Publisher {
   const kept = new KeptMap<string, { signature: string; publication: Promise<Publication> }>(options.maxSkills ?? 1000);
   return {

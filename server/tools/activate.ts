@@ -47,8 +47,10 @@ export type ActivateOutput = z.infer<typeof activateOutput>;
 /** Activation shared by the model's tool call and the server-side bare `/name` invocation. */
 export async function activateSkill(ctx: SkillToolContext, name: string, how: ActivationHow): Promise<ActivateOutput> {
   const skill = skillNamed(ctx, name);
+  // The model's own activation is checked here. A person's `/name` was checked once, by the turn, with the invocation
+  // (server/chat/turn/context.ts): a refused one is answered by the server and never reaches a tool.
   const access = ctx.access.get(skill.name);
-  const refused = access ? refusal(access, how) : null;
+  const refused = how === 'model' && access ? refusal(access, how) : null;
   if (refused) throw new SkillToolError(refused);
   const base = {
     name: skill.name,

@@ -1,11 +1,10 @@
 /**
  * The query layer's behaviour on both databases: `db.test.ts` runs it on SQLite, `db.pg.test.ts` on a scratch
- * PostgreSQL (like server/auth/auth-suite.ts). `open` gives a fresh, migrated, empty database for each test.
+ * PostgreSQL (like test/auth/auth-suite.ts). `open` gives a fresh, migrated, empty database for each test.
  */
 import type { UIMessage } from 'ai';
 import { count as countAll, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCAL_USER_ID } from '../../server/auth/local-user';
 import { createDbChatStore } from '../../server/chat/db-store';
 import {
   activationCountsBySkill,
@@ -32,6 +31,7 @@ import {
 } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { DbError } from '../../server/db/errors';
+import { LOCAL_USER_ID } from '../../server/db/local-user';
 import {
   deleteMessagesAfter,
   finishAssistantMessage,

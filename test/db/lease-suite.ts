@@ -4,16 +4,16 @@
  */
 import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTurnLeases } from '../../server/chat/turn-leases';
+import { createTurnLeases } from '../../server/chat/turn/leases';
+import { stopChat } from '../../server/chat/turn/stop';
 import { createChat } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from '../../server/db/messages';
+import { recoverInterruptedAnswers } from '../../server/db/recovery';
 import {
   acquireTurnLease,
   getTurnLease,
   heartbeatTurnLeases,
-  markOrphanedAnswersInterrupted,
-  releaseDeadLocalLeases,
   releaseTurnLease,
   requestTurnStop,
 } from '../../server/db/turn-leases';
@@ -98,7 +98,7 @@ export function describeLeases(dialect: 'sqlite' | 'pg', open: () => Promise<Ope
       expect(
         await acquireTurnLease(d, { chatId: dead, instanceId: 'b', now: new Date(now - 60_000), expiryMs: EXPIRY }),
       ).toBe(true);
-      expect(await markOrphanedAnswersInterrupted(d, { now: new Date(now), expiryMs: EXPIRY })).toBe(2);
+      expect((await recoverInterruptedAnswers(d, { now: new Date(now), expiryMs: EXPIRY })).interrupted).toBe(2);
       const status = async (id: string) => (await getMessageRecords(id, d)).at(-1)?.status;
       expect(await status(live)).toBe('streaming');
       expect(await status(dead)).toBe('interrupted');
@@ -112,7 +112,7 @@ export function describeLeases(dialect: 'sqlite' | 'pg', open: () => Promise<Ope
       const other = (await createChat({}, d)).id;
       const live = `${host}:${process.ppid}:y`;
       expect(await acquireTurnLease(d, { chatId: other, instanceId: live, expiryMs: EXPIRY })).toBe(true);
-      expect(await releaseDeadLocalLeases(d, 'me')).toBe(1);
+      expect((await recoverInterruptedAnswers(d, { instanceId: 'me', expiryMs: EXPIRY })).leasesDropped).toBe(1);
       expect(await getTurnLease(d, chatId)).toBeNull();
       expect((await getTurnLease(d, other))?.instanceId).toBe(live);
     });
@@ -132,6 +132,38 @@ export function describeLeases(dialect: 'sqlite' | 'pg', open: () => Promise<Ope
         expect(await there.acquire(chatId, () => {})).toBe(true);
         await there.release(chatId);
         expect(await there.requestStop(chatId)).toBe(false);
+      } finally {
+        await here.close();
+        await there.close();
+      }
+    });
+
+    it('deleting a chat answering on another instance stops it there, and waits until that instance let it go', async () => {
+      const timings = { heartbeatMs: 60_000, expiryMs: EXPIRY };
+      const here = createTurnLeases(d, { instanceId: 'here', timings });
+      const there = createTurnLeases(d, { instanceId: 'there', timings });
+      try {
+        let aborted = false;
+        // The turn on the other instance ends when aborted: its answer is stored, its lease released.
+        expect(
+          await there.acquire(chatId, () => {
+            aborted = true;
+            void there.release(chatId);
+          }),
+        ).toBe(true);
+        let returned = false;
+        // What DELETE /api/chats/:id does before deleting (app/api/chats/[id]/route.ts).
+        const stopping = stopChat(chatId, { leases: here, wait: true }).then((outcome) => {
+          returned = true;
+          return outcome;
+        });
+        while (!aborted) {
+          await there.tick();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(await stopping).toBe('elsewhere');
+        expect(returned).toBe(true);
+        expect(await getTurnLease(d, chatId)).toBeNull();
       } finally {
         await here.close();
         await there.close();

@@ -1,10 +1,9 @@
+import { requireUser } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireUser } from '@/server/auth/current-user';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
-import { runChatTurn } from '@/server/chat/turn';
-import { turnDeps } from '@/server/chat/turn-deps';
+import { runChatTurn, turnDeps } from '@/server/chat/turn';
 import { handle } from '@/server/http';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,6 +11,6 @@ export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
   // One session lookup: the person's store and their own skill switches (server/chat/turn-deps.ts).
   const [app, user] = await Promise.all([getApp(), requireUser(request)]);
-  const asker = { exposed: getAccessPolicy().exposed, email: user.email };
+  const asker = { exposed: getExposurePolicy().exposed, email: user.email };
   return runChatTurn(body, await turnDeps(app, user.id, body.chatId, asker));
 });

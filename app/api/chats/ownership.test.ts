@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const who = vi.hoisted(() => ({ id: 'bob' }));
-vi.mock('@/server/auth/current-user', () => ({ currentUserId: async () => who.id }));
+vi.mock('@/app/_lib/current-user', () => ({ currentUserId: async () => who.id }));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-owner-'));
 

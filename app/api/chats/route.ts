@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdSchema, readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

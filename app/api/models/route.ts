@@ -1,5 +1,5 @@
+import { requireUser } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

@@ -6,17 +6,17 @@
 
 import { getApp } from '@/server/app';
 import { setupFromBody } from '@/server/auth/admin-api';
-import { LOCAL_USER_ID } from '@/server/auth/local-user';
 import { readJsonBody } from '@/server/chat/request';
 import { transferUserData } from '@/server/db/chats';
+import { LOCAL_USER_ID } from '@/server/db/local-user';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = handle(async (request: Request) => {
-  if (!getAccessPolicy().exposed) {
+  if (!getExposurePolicy().exposed) {
     throw new AppError('conflict:setup_done', 'This server is loopback-only: it has no accounts to set up');
   }
   const body = await readJsonBody(request);

@@ -1,6 +1,6 @@
+import { requireUser } from '@/app/_lib/current-user';
 import { personalAccess } from '@/server/access/personal';
 import { getApp } from '@/server/app';
-import { requireUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { lookalikeWarning } from '@/server/skills/discovery/confusables';
 import { argumentHint } from '@/server/skills/load/arguments';

@@ -1,5 +1,5 @@
+import { currentUser } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUser } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

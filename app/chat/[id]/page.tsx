@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
+import { listChatSummaries, loadChatPage, modelMenu } from '@/app/_lib/queries';
 import { AppShell } from '@/components/app-shell';
 import { ChatView } from '@/components/chat/chat-view';
-import { listChatSummaries, loadChatPage, modelMenu } from '@/server/chat/queries';
 import { accountOf, pageUser, viewer } from '../../_lib/page-user';
 
 export const dynamic = 'force-dynamic';

@@ -5,14 +5,14 @@
 import type { Metadata } from 'next';
 import { pageUser } from '@/app/_lib/page-user';
 import { TokenSettings } from '@/components/settings/token-settings';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Access tokens · skillchat' };
 
 export default async function TokensPage() {
   await pageUser('/settings/tokens');
-  const exposed = getAccessPolicy().exposed;
+  const exposed = getExposurePolicy().exposed;
   return (
     <main className="auth-page">
       <section className="auth-card settings-card" data-testid="tokens-page">

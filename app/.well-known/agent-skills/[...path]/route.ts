@@ -3,9 +3,10 @@
  * use as a discovery index (agent-skills-discovery-rfc v0.2.0; `server/skill-server/well-known.ts`) and its files,
  * byte for byte. On an exposed server: a personal access token, or a signed-in browser's session.
  */
+
+import { callerOf, skillServer } from '@/app/_lib/skill-server';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { callerOf, skillServer } from '@/server/skill-server/runtime';
 import { servedSkills } from '@/server/skill-server/served';
 import { wellKnownFile, wellKnownIndex } from '@/server/skill-server/well-known';
 

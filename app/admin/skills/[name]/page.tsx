@@ -10,7 +10,7 @@ import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
 import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 import { requireAdmin } from '../../_lib/guard';
 
 export const dynamic = 'force-dynamic';
@@ -37,7 +37,7 @@ export default async function AdminSkillPage({
   const absolute = (await searchParams).paths === 'absolute';
   const skill = await loadAdminSkill(await getApp(), name, { paths: absolute ? 'absolute' : 'display' });
   if (!skill) notFound();
-  const loggedIn = getAccessPolicy().exposed;
+  const loggedIn = getExposurePolicy().exposed;
   const app = await getApp();
   const loaded = await app.registry.get(skill.name);
   const editable = loaded ? writableRootOf(app.config, loaded.dir) !== null : false;

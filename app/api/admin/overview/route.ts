@@ -1,7 +1,8 @@
 /** GET /api/admin/overview: the admin page's data as JSON (paths relative to the app folder or `~`). */
+
+import { requireAdmin } from '@/app/_lib/current-user';
 import { loadAdminOverview } from '@/server/admin/overview';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

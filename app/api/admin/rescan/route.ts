@@ -1,6 +1,7 @@
 /** POST /api/admin/rescan: scans the skill roots again and reports when and how long it took. */
+
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { isProblem } from '@/server/skills/load/diagnostics';
 

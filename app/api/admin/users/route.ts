@@ -1,8 +1,8 @@
 /** GET /api/admin/users: every account. POST: a new one (`{ email, password, role, name? }`). Admins only. */
 
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
 import { createUserFromBody, listUserRows } from '@/server/auth/admin-api';
-import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { usageByUser } from '@/server/db/activations';
 import { handle, json } from '@/server/http';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { getApp, storeFor } from '@/server/app';
-import { stopTurnAndWait } from '@/server/chat/active-turns';
+import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
+import { stopChat } from '@/server/chat/turn/stop';
 import { AppError } from '@/server/errors';
 import { handle, json, notFound } from '@/server/http';
 import { deleteWorkspace } from '@/server/workspace/workspace';
@@ -54,9 +55,9 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   const store = await storeFor(request);
   // Another person's chat is a 404 before anything is stopped.
   if (!(await store.getChat(id))) throw notFound('chat', id);
-  // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first; then the chat
-  // and its workspace go. The script-run log keeps the runs, without the chat.
-  await stopTurnAndWait(id);
+  // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first, here or on the
+  // instance running it; then the chat and its workspace go. The script-run log keeps the runs, without the chat.
+  await stopChat(id, { leases: store.leases, wait: true });
   if (!(await store.deleteChat(id))) throw notFound('chat', id);
   await deleteWorkspace((await getApp()).config.scripts.workspace.dir, id);
   return new Response(null, { status: 204 });

@@ -1,6 +1,7 @@
 /** GET /api/me/mcp: the MCP servers the person may switch, each with its status and whether they switched it off. */
+
+import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { listMcpPrefs } from '@/server/mcp/personal';
 

@@ -1,7 +1,8 @@
 /** GET /api/me/skills: the skills the person may switch, each with whether they switched it off (issue 11). */
+
+import { currentUserId } from '@/app/_lib/current-user';
 import { listSkillPrefs } from '@/server/access/personal';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 /** GET/POST /api/me/tokens: the person's personal access tokens (for MCP clients and installers; issue 23). */
 import { z } from 'zod';
+import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { createPersonalToken, listTokens } from '@/server/auth/personal-tokens';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

@@ -8,7 +8,7 @@ import { FileEditor } from '@/components/authoring/file-editor';
 import { SkillEditor } from '@/components/authoring/skill-editor';
 import { getApp } from '@/server/app';
 import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
-import { getAccessPolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/runtime';
 import { listSkillFiles } from '@/server/skills/resources/files';
 import { requireAdmin } from '../../../_lib/guard';
 
@@ -29,7 +29,7 @@ export default async function EditSkillPage({ params }: { params: Promise<{ name
   const app = await getApp();
   const skill = await app.registry.get(name);
   if (!skill) notFound();
-  const loggedIn = getAccessPolicy().exposed;
+  const loggedIn = getExposurePolicy().exposed;
   const writable = writableRootOf(app.config, skill.dir) !== null;
   const text = writable ? await fs.promises.readFile(skill.file, 'utf8') : '';
   const check = writable ? await checkDraft(text, path.basename(skill.dir), app.config.limits) : null;

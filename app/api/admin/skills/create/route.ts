@@ -1,7 +1,7 @@
 /** POST /api/admin/skills/create `{ name, description? }`: a new skill from the template, in the install root. */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { createSkill } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';

@@ -5,8 +5,8 @@
  * `{ error, code, problems }` listing every reason.
  */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

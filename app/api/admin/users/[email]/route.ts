@@ -3,9 +3,9 @@
  * account with its chats and their files. Admins only; the last enabled admin can be neither disabled, demoted nor deleted.
  */
 
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
 import { deleteUserByEmail, updateUserFromBody } from '@/server/auth/admin-api';
-import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { handle, json } from '@/server/http';
 

@@ -1,4 +1,4 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { exportChat } from '@/server/chat/export';
 import { chatIdFrom } from '@/server/chat/request';
 import { AppError } from '@/server/errors';

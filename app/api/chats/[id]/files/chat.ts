@@ -1,4 +1,4 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
 import { notFound } from '@/server/http';
 

@@ -1,5 +1,5 @@
+import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { readDocument, withTextStates } from '@/server/workspace/extract';

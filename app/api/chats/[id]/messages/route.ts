@@ -1,4 +1,4 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { parseMessagePageQuery } from '@/server/chat/history';
 import { chatIdFrom } from '@/server/chat/request';
 import { handle, json, notFound } from '@/server/http';

@@ -1,6 +1,6 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
-import { stopChatTurn } from '@/server/chat/turn-leases';
+import { stopChat } from '@/server/chat/turn/stop';
 import { handle, json, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +15,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   // Another person's chat is a 404 like a missing one, so ids do not leak; one's own idle chat is `stopped: false`.
   if (!(await store.getChat(id))) throw notFound('chat', id);
   // Answer once the stopped answer is stored, so the next message is not refused as "still answering".
-  const outcome = await stopChatTurn(id, store.leases);
+  const outcome = await stopChat(id, { leases: store.leases });
   if (outcome === 'elsewhere') return json({ stopped: true, elsewhere: true }, { status: 202 });
   return json({ stopped: outcome === 'stopped' });
 });

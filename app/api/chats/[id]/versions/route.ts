@@ -1,4 +1,4 @@
-import { storeFor } from '@/server/app';
+import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { switchChatVersion } from '@/server/chat/versions';
 import { handle, json, notFound } from '@/server/http';

@@ -1,7 +1,7 @@
 /** PUT /api/me/mcp/:label `{ disabled }`: switches an MCP server's tools off (or back on) for the person asking. */
 import { z } from 'zod';
+import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

@@ -1,8 +1,8 @@
 /** PUT /api/me/skills/:name `{ disabled }`: switches a skill off (or back on) for the person asking (issue 11). */
 import { z } from 'zod';
+import { currentUserId } from '@/app/_lib/current-user';
 import { setSkillPref } from '@/server/access/personal';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

@@ -1,6 +1,7 @@
 /** DELETE /api/me/tokens/:id: revokes one of the person's tokens, at once. */
+
+import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { currentUserId } from '@/server/auth/current-user';
 import { revokeToken } from '@/server/auth/personal-tokens';
 import { handle, json } from '@/server/http';
 

@@ -2,8 +2,9 @@
  * POST /api/admin/grants/:id/revoke: withdraws an "always allow"; the skill asks again on its next activation. The
  * grant row stays (with its revocation time) as a record. A write, so the proxy has already required `Origin`.
  */
+
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { revokeGrant } from '@/server/db';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';

@@ -1,7 +1,7 @@
 /** POST /api/admin/skills/:name/draft `{ text }`: the editor's live check of a draft SKILL.md; nothing is written. */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { checkDraft } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';

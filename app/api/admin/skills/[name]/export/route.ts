@@ -1,6 +1,7 @@
 /** GET /api/admin/skills/:name/export: the loaded skill as a `.skill` archive (zip), regular files only. */
+
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { handle, notFound } from '@/server/http';
 import { exportForAdmin } from '@/server/install/admin';
 

@@ -4,8 +4,8 @@
  * needed, then rescans; answers with the hidden-text warnings of what was saved.
  */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { listEditableFiles, readTextFile, saveTextFile } from '@/server/authoring/files';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';

@@ -1,7 +1,7 @@
 /** POST /api/admin/skills/:name/mode `{ mode }`: sets a skill's mode over the config (null goes back to it). */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { readJsonBody } from '@/server/chat/request';
 import { SKILL_MODES } from '@/server/config';
 import { setModeOverride } from '@/server/db';

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { checkDraft, saveSkillFile, writableRootOf } from '@/server/authoring/authoring';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';

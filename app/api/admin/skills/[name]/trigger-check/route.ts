@@ -3,8 +3,8 @@
  * POST `{ prompts: [{ text, shouldTrigger }], runs }`: runs one against the configured model and the matcher, stores it.
  */
 import { z } from 'zod';
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/authoring/trigger-admin';
 import { MAX_PROMPTS, MAX_RUNS } from '@/server/authoring/trigger-check';
 import { readJsonBody } from '@/server/chat/request';

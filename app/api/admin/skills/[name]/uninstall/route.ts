@@ -1,6 +1,7 @@
 /** POST /api/admin/skills/:name/uninstall: removes a skill from the install root (others are not ours to delete). */
+
+import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { requireAdmin } from '@/server/auth/current-user';
 import { handle, json } from '@/server/http';
 import { installErrorResponse, uninstallForAdmin } from '@/server/install/admin';
 import { InstallError } from '@/server/install/types';

@@ -3,25 +3,26 @@
  * row (`server/db/turn-leases.ts`) after the in-process slot (`active-turns.ts`, which keeps the local abort
  * controller); no lease means a live turn runs on another instance: 409. While turns run here, a tick every
  * `heartbeatMs` refreshes their leases, aborts those whose Stop was pressed elsewhere (or whose lease was lost), and
- * marks `interrupted` the answers of instances that died (expired leases). On PostgreSQL one dedicated connection
+ * runs the recovery (`server/db/recovery.ts`) for instances that died. On PostgreSQL one dedicated connection
  * LISTENs on `skillchat_stop`, so a Stop on another instance lands at once; the tick is the fallback (SQLite
  * processes, a dropped LISTEN connection).
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Database } from '../db/client';
+import { type Database, withDb } from '../../db/client';
+import { recoverInterruptedAnswers } from '../../db/recovery';
 import {
   acquireTurnLease,
+  getTurnLease,
   heartbeatTurnLeases,
   type LeaseTimings,
   leaseTimings,
-  markOrphanedAnswersInterrupted,
   newInstanceId,
   releaseTurnLease,
   requestTurnStop,
   setTurnLeaseMessage,
-} from '../db/turn-leases';
-import { stopTurnAndWait } from './active-turns';
+} from '../../db/turn-leases';
+import { turnProcess } from './process';
 
 export const STOP_CHANNEL = 'skillchat_stop';
 
@@ -36,6 +37,8 @@ export interface TurnLeases {
   release(chatId: string): Promise<void>;
   /** Stop pressed here for a turn of another instance: flags its lease and notifies. False: nothing runs anywhere. */
   requestStop(chatId: string): Promise<boolean>;
+  /** Resolves once the chat has no live lease (its turn ended wherever it ran), or after one expiry at most. */
+  waitForRelease(chatId: string): Promise<void>;
   /** Starts the periodic sweep (and, on PostgreSQL, the LISTEN connection). Idempotent. */
   start(): Promise<void>;
   /** One heartbeat tick (the timer's work; tests call it directly). */
@@ -44,16 +47,14 @@ export interface TurnLeases {
   close(): Promise<void>;
 }
 
-const g = globalThis as typeof globalThis & { __skillchatLeases?: WeakMap<object, TurnLeases> };
-
-/** The process's lease coordinator for a database (one per connection: Next dev reloads share it). */
+/** The process's lease coordinator for a database (one per connection, kept in the turn runtime's record). */
 export function turnLeasesFor(d: Database): TurnLeases {
-  g.__skillchatLeases ??= new WeakMap();
+  const all = turnProcess().leases;
   const key = d.native.db;
-  let leases = g.__skillchatLeases.get(key);
+  let leases = all.get(key);
   if (!leases) {
     leases = createTurnLeases(d);
-    g.__skillchatLeases.set(key, leases);
+    all.set(key, leases);
   }
   return leases;
 }
@@ -104,8 +105,11 @@ export function createTurnLeases(
       }
     }
     if (started) {
-      const marked = await markOrphanedAnswersInterrupted(d, { expiryMs: timings.expiryMs });
-      if (marked > 0) console.warn(`[skillchat] ${marked} answer(s) of a stopped instance marked interrupted`);
+      const { interrupted } = await withDb(d, () =>
+        recoverInterruptedAnswers(d, { expiryMs: timings.expiryMs, instanceId }),
+      );
+      if (interrupted > 0)
+        console.warn(`[skillchat] ${interrupted} answer(s) of a stopped instance marked interrupted`);
     }
   };
   const tick = (): Promise<void> => {
@@ -177,6 +181,15 @@ export function createTurnLeases(
       else if (d.dialect === 'pg') await d.db.execute(sql`SELECT pg_notify(${STOP_CHANNEL}, ${chatId})`);
       return true;
     },
+    async waitForRelease(chatId) {
+      const until = Date.now() + timings.expiryMs;
+      const every = Math.min(250, timings.heartbeatMs);
+      for (;;) {
+        const lease = await getTurnLease(d, chatId);
+        if (!lease || lease.heartbeatAt.getTime() < Date.now() - timings.expiryMs || Date.now() >= until) return;
+        await new Promise((resolve) => setTimeout(resolve, every));
+      }
+    },
     async start() {
       if (started || closed) return;
       started = true;
@@ -195,18 +208,4 @@ export function createTurnLeases(
       await client?.end().catch(() => {});
     },
   };
-}
-
-/**
- * The Stop button: aborts the chat's turn when it runs in this process and waits until its answer is stored
- * (`stopped`); otherwise flags the lease of the instance running it (`elsewhere`: that instance aborts at once on
- * PostgreSQL's NOTIFY, or within one heartbeat); `idle` when nothing runs anywhere.
- */
-export async function stopChatTurn(
-  chatId: string,
-  leases: TurnLeases | undefined,
-): Promise<'stopped' | 'elsewhere' | 'idle'> {
-  if (await stopTurnAndWait(chatId)) return 'stopped';
-  if (leases && (await leases.requestStop(chatId))) return 'elsewhere';
-  return 'idle';
 }

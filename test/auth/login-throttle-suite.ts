@@ -4,8 +4,8 @@
  * a fresh migrated database each time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { type Attempt, createLoginThrottle, type LoginThrottleOptions } from './login-throttle';
+import { type Attempt, createLoginThrottle, type LoginThrottleOptions } from '../../server/auth/login-throttle';
+import type { Database } from '../../server/db/client';
 
 export interface OpenedThrottleDb {
   d: Database;

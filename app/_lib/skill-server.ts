@@ -3,13 +3,13 @@
  * app itself, built from `getApp()` on first use. Route handlers call `skillServer()` and `skillServerCaller`.
  */
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { getApp } from '../app';
-import { currentUser } from '../auth/current-user';
-import { getAccessPolicy } from '../security/runtime';
-import { type CallerContext, skillServerCaller } from './caller';
-import { createSkillServerHandler } from './mcp';
-import { createPublisher } from './publication';
-import type { SkillServerDeps } from './served';
+import { getApp } from '@/server/app';
+import { getExposurePolicy } from '@/server/security/runtime';
+import { type CallerContext, skillServerCaller } from '@/server/skill-server/caller';
+import { createSkillServerHandler } from '@/server/skill-server/mcp';
+import { createPublisher } from '@/server/skill-server/publication';
+import type { SkillServerDeps } from '@/server/skill-server/served';
+import { currentUser } from './current-user';
 
 interface SkillServer {
   deps: SkillServerDeps;
@@ -40,7 +40,7 @@ export function skillServer(): Promise<SkillServer> {
 
 /** The person a skill-server request acts for (401 AppError without a credential on an exposed server). */
 export async function callerOf(request: Request, options: { session: boolean }) {
-  const { exposed } = getAccessPolicy();
+  const { exposed } = getExposurePolicy();
   const ctx: CallerContext = {
     exposed,
     db: (await getApp()).db,

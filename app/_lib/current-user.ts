@@ -1,16 +1,23 @@
 /**
  * Who is asking: the ONE place routes and pages learn the person a request acts for. `currentUser` /
- * `requireUser` / `requireAdmin` are bound to the running app: its auth instance and the process's access policy
- * (exposed or loopback). The rules live in `access.ts`.
+ * `requireUser` / `requireAdmin` are bound to the running app: its auth instance and the process's exposure policy
+ * (exposed or loopback). The rules live in `server/auth/roles.ts`; binding them to the app is the app's business, so
+ * this lives in app/ and server/ never imports its own composition root.
  */
-import { getApp } from '../app';
-import { getAccessPolicy } from '../security/runtime';
-import { type AccessContext, type CurrentUser, currentUserIn, requireAdminIn, requireUserIn } from './access';
+import { getApp } from '@/server/app';
+import {
+  type CurrentUser,
+  currentUserIn,
+  requireAdminIn,
+  requireUserIn,
+  type SessionContext,
+} from '@/server/auth/roles';
+import { getExposurePolicy } from '@/server/security/runtime';
 
 type Source = Parameters<typeof currentUserIn>[1];
 
-async function context(): Promise<AccessContext> {
-  const { exposed } = getAccessPolicy();
+async function context(): Promise<SessionContext> {
+  const { exposed } = getExposurePolicy();
   // On a loopback server the auth instance is never needed for the check: do not build it for that.
   return exposed
     ? { exposed, auth: (await getApp()).auth }

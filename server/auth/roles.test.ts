@@ -7,23 +7,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, type Db, openDb, sqliteDatabase } from '../db/client';
+import { LOCAL_USER_ID } from '../db/local-user';
 import { isAppError } from '../errors';
-import { buildAccessPolicy } from '../security/policy';
-import { type AccessContext, currentUserIn, LOCAL_USER, requireAdminIn, requireUserIn } from './access';
+import { buildExposurePolicy } from '../security/exposure';
 import { createUserFromBody, listUserRows, setupFromBody, updateUserFromBody } from './admin-api';
 import { announceSetup } from './announce';
 import { authHostPatterns, createAppAuth } from './app-auth';
 import type { Auth } from './auth';
-import { LOCAL_USER_ID } from './local-user';
+import { currentUserIn, LOCAL_USER, requireAdminIn, requireUserIn, type SessionContext } from './roles';
 import { addUser, disableUser } from './users';
 
 const ORIGIN = 'http://chat.lan:3000';
 let dir: string;
 let db: Db;
 let auth: Auth;
-let exposed: AccessContext;
+let exposed: SessionContext;
 
-const policy = buildAccessPolicy({
+const policy = buildExposurePolicy({
   env: { __NEXT_PRIVATE_ORIGIN: 'http://localhost:3000' },
   allowedHosts: ['chat.lan'],
   interfaceAddresses: ['192.168.1.5'],
@@ -78,7 +78,7 @@ describe('authHostPatterns', () => {
 
 describe('who is asking', () => {
   it('is the local admin on a loopback server, without asking better-auth', async () => {
-    const loopback: AccessContext = {
+    const loopback: SessionContext = {
       exposed: false,
       auth: {
         api: {

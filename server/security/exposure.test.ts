@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { buildExposurePolicy } from './exposure';
 import { isHostAllowed, parseHostHeader } from './hosts';
-import { buildAccessPolicy } from './policy';
 
 function policy(
   env: Record<string, string | undefined>,
   allowedHosts: string[] = [],
   interfaceAddresses: string[] = [],
 ) {
-  return buildAccessPolicy({ env, allowedHosts, interfaceAddresses });
+  return buildExposurePolicy({ env, allowedHosts, interfaceAddresses });
 }
 
 function allows(p: ReturnType<typeof policy>, host: string): boolean {

@@ -1,9 +1,10 @@
 /**
- * The table of running turns, one per chat, shared by the turn, the Stop and DELETE routes and graceful shutdown.
+ * The table of running turns of this process, one per chat, shared by the turn, `stopChat` and graceful shutdown.
  * A chat's slot is claimed synchronously before the turn's first await, so two requests for the same chat (two
  * approval answers sent at once, a double submit) cannot both start: the second gets a 409.
  */
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
+import { turnProcess } from './process';
 
 export interface ActiveTurn {
   controller: AbortController;
@@ -15,15 +16,8 @@ export interface ActiveTurn {
   beforeRelease?: () => Promise<void>;
 }
 
-interface TurnTable {
-  turns: Map<string, ActiveTurn>;
-  shuttingDown: boolean;
-}
-
-// Kept on globalThis so Next dev reloads and every route module share one table of running turns.
-const g = globalThis as typeof globalThis & { __skillchatTurns?: TurnTable };
-if (!g.__skillchatTurns) g.__skillchatTurns = { turns: new Map(), shuttingDown: false };
-const table = g.__skillchatTurns;
+// One table per process, shared by every route module (process.ts).
+const table = turnProcess();
 
 /** Claims the chat's slot or throws: 409 while another turn runs, 503 once the server is shutting down. */
 export function claimTurn(chatId: string): ActiveTurn {
@@ -64,7 +58,7 @@ export function isTurnActive(chatId: string): boolean {
   return table.turns.has(chatId);
 }
 
-/** Stops the running turn of a chat (the Stop button). Returns false when nothing was running. */
+/** Aborts the chat's turn when it runs in this process; false when none does. Routes stop chats with `stopChat`. */
 export function stopTurn(chatId: string): boolean {
   const turn = table.turns.get(chatId);
   if (!turn) return false;
@@ -75,13 +69,6 @@ export function stopTurn(chatId: string): boolean {
 /** Resolves when the chat's running turn (if any) has ended and been persisted. */
 export async function waitForTurn(chatId: string): Promise<void> {
   await table.turns.get(chatId)?.done;
-}
-
-/** Stops the chat's turn and waits until it has ended (its scripts included: they run under the turn's signal). */
-export async function stopTurnAndWait(chatId: string): Promise<boolean> {
-  const stopped = stopTurn(chatId);
-  await waitForTurn(chatId);
-  return stopped;
 }
 
 /** The abort reason of turns cut short by shutdown: their answers are stored as `interrupted`, not `aborted`. */

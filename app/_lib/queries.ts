@@ -1,10 +1,11 @@
 /** Read models for server components (pages). Route handlers use `storeFor(request)` directly. */
 import { headers } from 'next/headers';
 import { cache } from 'react';
-import { getApp, storeFor } from '../app';
-import type { ModelMenu } from '../model/registry';
-import type { ChatPageView } from './store';
-import type { ChatSummary } from './types';
+import { getApp } from '@/server/app';
+import type { ChatPageView } from '@/server/chat/store';
+import type { ChatSummary } from '@/server/chat/types';
+import type { ModelMenu } from '@/server/model/registry';
+import { storeFor } from './store';
 
 /** The viewer's store, looked up once per request (one session check however many reads a page makes). */
 const pageStore = cache(async () => storeFor(await headers()));

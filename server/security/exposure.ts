@@ -21,7 +21,7 @@ import {
   type Scheme,
 } from './hosts';
 
-export interface AccessPolicy {
+export interface ExposurePolicy {
   exposed: boolean;
   /** Why the server counts as exposed or not, for the admin page and logs. */
   exposure: string;
@@ -67,7 +67,7 @@ function bracketed(address: string): string {
   return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
 }
 
-export function buildAccessPolicy(input: PolicyInput): AccessPolicy {
+export function buildExposurePolicy(input: PolicyInput): ExposurePolicy {
   const warnings: string[] = [];
   const ownScheme = listenScheme(input.env);
   // A name listed without a scheme is reached as the operator serves it: over HTTPS when cookies are marked Secure

@@ -7,14 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { APIError } from 'better-auth/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db';
-import { createChat, listChats } from '../db/chats';
-import { ensureWorkspace } from '../workspace/workspace';
-import { deleteAccount } from './account-data';
-import { type AuthDialect, createAuth } from './auth';
-import { DEVICE_COOKIE } from './client-key';
-import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from './first-admin';
-import { addUser, deleteUser, disableUser, listUsers, setPassword } from './users';
+import { deleteAccount } from '../../server/auth/account-data';
+import { type AuthDialect, createAuth } from '../../server/auth/auth';
+import { DEVICE_COOKIE } from '../../server/auth/client-key';
+import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from '../../server/auth/first-admin';
+import { addUser, deleteUser, disableUser, listUsers, setPassword } from '../../server/auth/users';
+import { claimTurn } from '../../server/chat/turn/active-turns';
+import type { Database } from '../../server/db';
+import { createChat, listChats } from '../../server/db/chats';
+import { ensureWorkspace } from '../../server/workspace/workspace';
 
 export interface OpenedDb {
   db: object;
@@ -188,6 +189,32 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
       await expect(deleteUser(auth, 'ann@example.test')).rejects.toMatchObject({ code: 'last_admin' });
       await expect(disableUser(auth, 'ann@example.test')).rejects.toMatchObject({ code: 'last_admin' });
       await expect(deleteUser(auth, 'nobody@example.test')).rejects.toMatchObject({ code: 'not_found' });
+    });
+
+    it("deleting an account stops that person's running answer first, and waits until it is stored", async () => {
+      const d = opened.database;
+      const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-ws-'));
+      try {
+        const gus = await addUser(auth, { email: 'gus@example.test', password: 'gus password', role: 'member' });
+        const chat = await createChat({ id: `${dialect}-gus-1`, userId: gus.id }, d);
+        // A turn running in this process: it ends (its answer stored) a moment after it is aborted.
+        const turn = claimTurn(chat.id);
+        let storedWhileChatExisted = false;
+        turn.controller.signal.addEventListener('abort', () => {
+          setTimeout(async () => {
+            storedWhileChatExisted = (await listChats({ userId: gus.id }, d)).length === 1;
+            turn.release();
+          }, 50);
+        });
+
+        expect(await deleteAccount(auth, 'gus@example.test', { db: d, workspaceDir })).toEqual({ chats: 1 });
+
+        expect(turn.controller.signal.aborted).toBe(true);
+        expect(storedWhileChatExisted).toBe(true);
+        expect(await listChats({ userId: gus.id }, d)).toEqual([]);
+      } finally {
+        fs.rmSync(workspaceDir, { recursive: true, force: true });
+      }
     });
 
     it("deleting an account deletes that person's chats and their files, nobody else's", async () => {

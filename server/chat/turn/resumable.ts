@@ -6,6 +6,7 @@
  * keeps each running answer's SSE text in memory. A store shared by several processes (Redis, PostgreSQL
  * LISTEN/NOTIFY) implements `ResumableStreams` and replaces it.
  */
+import { turnProcess } from './process';
 
 export interface ResumableStreams {
   /** Starts recording a chat's answer from its SSE copy; the record goes when the stream ends. */
@@ -68,10 +69,9 @@ export function createInProcessStreams(): ResumableStreams {
   };
 }
 
-// One store per process, shared by every route module (Next may load the turn and the stream route separately).
-const g = globalThis as typeof globalThis & { __skillchatStreams?: ResumableStreams };
-
+/** One store per process, shared by every route module (Next may load the turn and the stream route separately). */
 export function resumableStreams(): ResumableStreams {
-  if (!g.__skillchatStreams) g.__skillchatStreams = createInProcessStreams();
-  return g.__skillchatStreams;
+  const record = turnProcess();
+  record.streams ??= createInProcessStreams();
+  return record.streams;
 }

@@ -4,9 +4,10 @@
  * person, an admin, with no login (the single-person app as before). Route handlers and pages call `requireUser` /
  * `requireAdmin`: the proxy only looked for the session cookie, this is the authoritative check.
  */
+
+import { LOCAL_USER_ID } from '../db/local-user';
 import { AppError } from '../errors';
 import type { Auth } from './auth';
-import { LOCAL_USER_ID } from './local-user';
 
 export interface CurrentUser {
   id: string;
@@ -18,7 +19,7 @@ export interface CurrentUser {
 export const LOCAL_USER: CurrentUser = { id: LOCAL_USER_ID, email: null, role: 'admin' };
 
 /** What the check needs from the app: whether accounts are in force, and how to read a session. */
-export interface AccessContext {
+export interface SessionContext {
   exposed: boolean;
   auth: Pick<Auth, 'api'> | { api: { getSession: (input: { headers: Headers }) => Promise<unknown> } };
 }
@@ -42,7 +43,7 @@ interface SessionShape {
 }
 
 /** The signed-in person, the local person on a loopback server, or null (no or no longer valid session). */
-export async function currentUserIn(ctx: AccessContext, source: HeaderSource): Promise<CurrentUser | null> {
+export async function currentUserIn(ctx: SessionContext, source: HeaderSource): Promise<CurrentUser | null> {
   if (!ctx.exposed) return LOCAL_USER;
   const session = (await ctx.auth.api.getSession({ headers: toHeaders(source) })) as SessionShape | null;
   const user = session?.user;
@@ -54,13 +55,13 @@ export async function currentUserIn(ctx: AccessContext, source: HeaderSource): P
   };
 }
 
-export async function requireUserIn(ctx: AccessContext, source: HeaderSource): Promise<CurrentUser> {
+export async function requireUserIn(ctx: SessionContext, source: HeaderSource): Promise<CurrentUser> {
   const user = await currentUserIn(ctx, source);
   if (!user) throw new AppError('unauthorized:session', 'Sign in first (your session is missing or has ended)');
   return user;
 }
 
-export async function requireAdminIn(ctx: AccessContext, source: HeaderSource): Promise<CurrentUser> {
+export async function requireAdminIn(ctx: SessionContext, source: HeaderSource): Promise<CurrentUser> {
   const user = await requireUserIn(ctx, source);
   if (user.role !== 'admin') throw new AppError('forbidden:admin', 'Only admins may do this');
   return user;

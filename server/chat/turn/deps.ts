@@ -1,0 +1,93 @@
+/**
+ * What one chat request's turn runs with, from the app and the person asking. app/api/chat/route.ts builds its
+ * `TurnDeps` here and so does the turn benchmark (bench/chat.ts), so what is measured is what is served: the bench
+ * once timed `runChatTurn` without the person's access layer, a path no request takes.
+ */
+
+import type { LanguageModel } from 'ai';
+import { personalAccess } from '../../access/personal';
+import type { AccessOptions, AccessResolver } from '../../access/resolver';
+import type { AppConfig } from '../../config';
+import type { Database } from '../../db';
+import type { McpSource } from '../../mcp/tools';
+import type { ModelRegistry } from '../../model/registry';
+import type { ShellMode } from '../../sandbox/config';
+import { shellModeFor } from '../../sandbox/shell';
+import type { SkillRegistry } from '../../skills/registry';
+import type { SkillSource } from '../skill-view';
+import type { ChatStore, ChatStores } from '../store';
+
+/** What one turn runs with. Tests and the bench build it by hand; a chat request builds it with `turnDeps`. */
+export interface TurnDeps {
+  store: ChatStore;
+  config: AppConfig;
+  /** Loaded skills (the registry's current scan), with its matcher and use counts when known. */
+  skills: Omit<SkillSource, 'access'>;
+  /**
+   * The chat's model (`ModelRegistry.choose`); `note` says why it is not the one the chat picked. `provider` absent
+   * or `offline`: the offline model, which neither names chats nor summarises (a real model does both).
+   */
+  model: { model: LanguageModel; label: string; contextWindow?: number; note?: string; provider?: string };
+  /** Who may use which skill, and how (server/access/). */
+  access: AccessResolver;
+  /** The person's own layer over the operator's answer (`personalAccess`): the skills they switched off. */
+  personal?: AccessOptions;
+  /** Store the answer as it streams (default); false only to measure what that costs (`npm run bench`). */
+  incremental?: boolean;
+  /** The person's shell mode (server/sandbox/shell.ts); absent: off. */
+  shell?: ShellMode;
+  /** Who is asking: their runs share one fair share of the server's run slots. */
+  owner?: string;
+  /** Tools of the MCP servers connected now (server/mcp/); the person's switched-off servers are in `personal`. */
+  mcp?: McpSource;
+}
+
+export const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';
+
+/** The parts of the app (server/app.ts) a turn reads. */
+export interface TurnApp {
+  config: AppConfig;
+  registry: Pick<SkillRegistry, 'current' | 'matcher'>;
+  store: ChatStores;
+  models: Pick<ModelRegistry, 'choose'>;
+  db: Database;
+  access: AccessResolver;
+  /** The MCP connections (server/mcp/manager.ts); absent: no MCP tools. */
+  mcp?: McpSource['manager'];
+}
+
+/** How the person reaches the server: decides their shell mode's default (server/sandbox/shell.ts). */
+export interface Asker {
+  exposed: boolean;
+  email?: string | null;
+}
+
+export async function turnDeps(
+  app: TurnApp,
+  userId: string,
+  chatId: string,
+  asker: Asker = { exposed: false },
+): Promise<TurnDeps> {
+  const store = app.store.forUser(userId);
+  const [{ skills }, matcher, chat, personal] = await Promise.all([
+    app.registry.current(),
+    app.registry.matcher(),
+    store.getChat(chatId),
+    personalAccess(app.db, userId),
+  ]);
+  // The chat's pick, or the default; a model that is gone answers as the offline model, with a note.
+  const { choice, note } = await app.models.choose(chat?.model);
+  return {
+    store,
+    config: app.config,
+    // Use counts order the catalog when skills must be left out: read only when a chat's catalog is built (its
+    // first turn, or after the skills change), not at every turn (a GROUP BY over every chat's activations).
+    skills: { skills, matcher, usage: () => store.usageCounts() },
+    model: note ? { ...choice, note } : choice,
+    access: app.access,
+    personal,
+    shell: shellModeFor(app.config.scripts.shell, asker).mode,
+    owner: userId,
+    ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp } } : {}),
+  };
+}

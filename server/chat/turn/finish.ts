@@ -1,0 +1,63 @@
+/**
+ * The turn's end: the answer is stored as `complete`, `aborted`, `error`, or `interrupted` when shutdown cut it, and
+ * the chat's slot (and lease) is released. And the response: one copy of the stream is stored as it streams (a hard
+ * kill loses at most about a second), one goes to the browser, and its SSE copy is drained on the server and recorded.
+ */
+import { createUIMessageStreamResponse, type InferUIMessageChunk, type UIMessageStreamOnEndCallback } from 'ai';
+import { persistAsItStreams } from '../progress';
+import type { ChatMessage } from '../types';
+import { SHUTDOWN_REASON } from './active-turns';
+import type { Answer, TurnContext } from './context';
+import { resumableStreams } from './resumable';
+
+export function safeErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Model/provider errors can quote request URLs but never our files; strip anything that looks like a local path.
+  return `The answer failed: ${message.replace(/(^|\s)\/[^\s'"]+/g, '$1<path>')}`.slice(0, 500);
+}
+
+/** The stream's `onEnd`: stores the answer as it ended, then ends the turn (always). */
+export function finishAnswer(turn: TurnContext, answer: Answer): UIMessageStreamOnEndCallback<ChatMessage> {
+  const { slot } = turn;
+  return async ({ responseMessage, isAborted, outcome }) => {
+    try {
+      const failed = outcome.status === 'failed';
+      const shutdown = isAborted && slot.controller.signal.reason === SHUTDOWN_REASON;
+      await turn.deps.store.finishAssistantMessage(answer.id, {
+        parts: responseMessage.parts,
+        // The model's label and the answer's time, so a reloaded chat and its export show them.
+        metadata: responseMessage.metadata,
+        status: shutdown ? 'interrupted' : isAborted ? 'aborted' : failed ? 'error' : 'complete',
+        error: failed ? safeErrorMessage('error' in outcome ? outcome.error : 'unknown error') : undefined,
+      });
+    } catch (error) {
+      console.error('[skillchat] could not store the finished answer', error);
+    } finally {
+      slot.release();
+    }
+  };
+}
+
+export function respond(
+  turn: TurnContext,
+  answer: Answer,
+  stream: ReadableStream<InferUIMessageChunk<ChatMessage>>,
+): Response {
+  const { store, incremental } = turn.deps;
+  let toBrowser = stream;
+  if (incremental !== false) {
+    const [browser, toStore] = stream.tee();
+    toBrowser = browser;
+    void persistAsItStreams({
+      chunks: toStore,
+      continuing: answer.continuing ? answer.history.at(-1) : undefined,
+      save: (parts) => store.saveAnswerProgress(answer.id, parts),
+    });
+  }
+  return createUIMessageStreamResponse({
+    stream: toBrowser,
+    // The SSE copy is drained on the server, so the answer is finished and stored even when the browser goes
+    // away, and recorded, so a reload or a second tab can follow it (GET /api/chats/:id/stream).
+    consumeSseStream: ({ stream: copy }) => resumableStreams().publish(turn.chatId, copy),
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * The model's answer: the history with attached documents, compacted to fit the model's window (a real model
+ * summarises what is left out), `streamText` with the skill tools, their consent and a step limit, and after a
+ * real model's first answer a title for the chat.
+ */
+import {
+  convertToModelMessages,
+  type InferUIMessageChunk,
+  isStepCount,
+  streamText,
+  toUIMessageStream,
+  type UIMessageStreamWriter,
+} from 'ai';
+import type { AppConfig } from '../../config';
+import { countTokens } from '../../skills/catalog/catalog';
+import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
+import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
+import { readDocument } from '../../workspace/extract';
+import { listWorkspace } from '../../workspace/workspace';
+import { createToolApproval } from '../approvals';
+import { attachDocuments } from '../attached-documents';
+import { type ConversationCompaction, compactConversation, compactionNote } from '../compaction';
+import { titleAfterAnswer } from '../generated-title';
+import { buildInstructions } from '../instructions';
+import { messageText } from '../request';
+import { renderActiveSkills } from '../skill-content';
+import { summariseMessages } from '../summary';
+import { deriveTitle } from '../title';
+import type { ChatDataParts, ChatMessage } from '../types';
+import { type Answer, approvalContext, type TurnContext } from './context';
+import { isRealModel } from './deps';
+import { safeErrorMessage } from './finish';
+
+/** Steps per turn: activation, a few resource reads, the answer. */
+export const MAX_STEPS = 8;
+
+/** What the instructions carry besides the catalog, read before the answer starts. */
+export interface PromptParts {
+  /** `workspace_files: [...]`, or nothing for a chat without files. */
+  workspaceLine: string;
+  /** Skills activated on earlier turns keep their instructions in the model's input (Regenerate included). */
+  skillContent: string;
+}
+
+export async function readPromptParts(turn: TurnContext): Promise<PromptParts> {
+  const { config } = turn.deps;
+  // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
+  const workspaceLine = await workspaceFilesLine(config, turn.chatId);
+  const skillContent = await renderActiveSkills([...turn.activated], turn.view.usable, {
+    maxBytes: config.limits.maxResourceBytes,
+    display: turn.display,
+  });
+  return { workspaceLine, skillContent };
+}
+
+async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
+  if (!config.scripts) return '';
+  const files = await listWorkspace(config.scripts.workspace.dir, chatId);
+  if (files.length === 0) return '';
+  const listed = files.slice(0, 100).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
+  return `\n\nworkspace_files (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
+}
+
+export async function streamAnswer(
+  writer: UIMessageStreamWriter<ChatMessage>,
+  input: { turn: TurnContext; answer: Answer; prompt: PromptParts; tools: SkillToolContext },
+): Promise<void> {
+  const { turn, answer, prompt, tools: ctx } = input;
+  const { deps, invocation, activated, chatId } = turn;
+  const { history } = answer;
+  const signal = turn.slot.controller.signal;
+  const catalog = turn.view.catalog?.catalog ?? null;
+
+  const forModel = await withAttachedDocuments(
+    invocation
+      ? history.map((m, i) =>
+          i === history.length - 1 ? { ...m, parts: [{ type: 'text' as const, text: invocation.rest }] } : m,
+        )
+      : history,
+    turn,
+  );
+  const skillTools = createSkillTools(ctx);
+  // MCP tools are dynamic (their names and schemas come from the servers): the static type stays the skill tools'.
+  const mcp = turn.mcp;
+  const tools = mcp && mcp.names.length > 0 ? ({ ...skillTools, ...mcp.tools } as SkillTools) : skillTools;
+  const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
+  const baseInstructions = (explicitSkill?: string, summary?: string) =>
+    buildInstructions({
+      catalog,
+      activatedNames: [...activated].sort(),
+      explicitSkill,
+      skillContent: prompt.skillContent,
+      summary,
+    }) + prompt.workspaceLine;
+  // A long chat: the oldest turns leave the model's input (the skills' instructions stay, above) and the
+  // answer carries a marker the chat shows as a divider.
+  // A real model summarises them instead, and the summary goes before the skills' instructions.
+  const realModel = isRealModel(deps.model);
+  const compaction = await compactConversation({
+    history: forModel,
+    converted,
+    contextWindow: deps.model.contextWindow,
+    // Only a known context window is budgeted (compaction does nothing without one): counting the system
+    // prompt, catalog included, was ~1 ms of every offline turn with 10 skills and more with 10,000.
+    reservedTokens: deps.model.contextWindow ? countTokens(baseInstructions()) : 0,
+    summarise: realModel
+      ? (summaryInput) =>
+          summariseMessages(deps.model.model, { ...summaryInput, contextWindow: deps.model.contextWindow ?? 0 }, signal)
+      : null,
+    onError: (error) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      console.warn(`[skillchat] no summary (earlier messages left out instead): ${reason.slice(0, 200)}`);
+    },
+  });
+  const { messages, dropped } = compaction;
+  if (dropped > 0) writer.write({ type: 'data-compaction', data: compactionData(compaction) });
+  const summary = compaction.summary?.summary;
+  const instructionsFor = (explicitSkill?: string) =>
+    baseInstructions(explicitSkill, summary) + (dropped > 0 && !summary ? compactionNote(dropped) : '');
+  const result = streamText({
+    model: deps.model.model,
+    instructions: instructionsFor(),
+    messages,
+    tools,
+    stopWhen: isStepCount(MAX_STEPS),
+    abortSignal: signal,
+    toolApproval: createToolApproval(approvalContext(turn)),
+    prepareStep: async ({ stepNumber }) => {
+      // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
+      const activeTools = [...(skillTools ? await offeredTools(ctx) : []), ...((mcp?.names ?? []) as ToolName[])];
+      if (!invocation || !catalog) return { activeTools };
+      // Force one activation per invoked skill on the first steps only: a top-level toolChoice would loop.
+      const forced = invocation.names[stepNumber];
+      if (forced) {
+        return {
+          activeTools,
+          toolChoice: { type: 'tool', toolName: TOOL_ACTIVATE },
+          instructions: instructionsFor(forced),
+        };
+      }
+      if (stepNumber === invocation.names.length) return { activeTools, instructions: instructionsFor() };
+      return { activeTools };
+    },
+  });
+  const stream: ReadableStream<InferUIMessageChunk<ChatMessage>> = toUIMessageStream({
+    stream: result.stream,
+    tools,
+    redactToolErrors: false,
+    messageMetadata: ({ part }) => (part.type === 'start' ? answer.metadata : undefined),
+    onError: safeErrorMessage,
+  });
+  // After the first exchange a real model names the chat, unless a person already did (then the title is not
+  // the one derived from the first message any more).
+  const question = messageText(history.at(-1)!);
+  writer.merge(
+    turn.firstExchange && realModel
+      ? titleAfterAnswer(stream, {
+          model: deps.model.model,
+          question,
+          signal,
+          save: (title) => deps.store.renameChatIfTitle(chatId, deriveTitle(question), title),
+        })
+      : stream,
+  );
+}
+
+/**
+ * The documents attached to the person's messages, as text before their words (attached-documents.ts), read in the
+ * sandbox once per file. Not for the offline model: it takes the last message's text as the person's commands and
+ * paths, and a document's text must not become those.
+ */
+async function withAttachedDocuments(messages: ChatMessage[], turn: TurnContext): Promise<ChatMessage[]> {
+  const { deps, chatId } = turn;
+  const scripts = deps.config.scripts;
+  if (!scripts) return messages;
+  return attachDocuments(messages, {
+    read: (name) => readDocument(scripts, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
+    contextWindow: deps.model.contextWindow,
+  });
+}
+
+/** What the answer's `data-compaction` part says; the summary text only on the turn that wrote it. */
+function compactionData({ dropped, summary, summarisedNow }: ConversationCompaction): ChatDataParts['compaction'] {
+  if (!summary) return { dropped };
+  return {
+    dropped,
+    summarised: true,
+    through: summary.through,
+    ...(summarisedNow ? { summary: summary.summary } : {}),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * One chat turn, top to bottom: claim the chat (this process's slot, then the lease shared by instances), load its
+ * context, apply the trigger to the history, start the answer, then stream it: the server's own answer to a bare or
+ * refused `/name`, or the model's. The answer is stored as it streams and when it ends, from a tee'd copy of the
+ * stream, so a closed tab does not lose it: it runs until it ends or someone stops it (`stopChat`).
+ */
+import { createUIMessageStream } from 'ai';
+import { AppError } from '../../errors';
+import type { ChatMessage, ChatRequestBody } from '../types';
+import { type ActiveTurn, claimTurn } from './active-turns';
+import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
+import type { TurnDeps } from './deps';
+import { finishAnswer, respond, safeErrorMessage } from './finish';
+import { prepareHistory } from './history';
+import { readPromptParts, streamAnswer } from './model-answer';
+import { answerInvocation } from './server-answer';
+
+export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
+  const { chatId } = body;
+  const chat = await deps.store.getChat(chatId);
+  if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
+  // Claimed before the next await: a second request for this chat is refused until this turn ends.
+  const slot = claimTurn(chatId);
+  try {
+    await takeLease(deps, chatId, slot);
+    return await startTurn(body, deps, slot);
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+}
+
+/** The lease shared by every instance (docs/TEAM-SERVER.md, "Two instances"): a live turn elsewhere is a 409. */
+async function takeLease(deps: TurnDeps, chatId: string, slot: ActiveTurn): Promise<void> {
+  const leases = deps.store.leases;
+  if (!leases) return;
+  if (!(await leases.acquire(chatId, () => slot.controller.abort()))) {
+    throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
+  }
+  slot.beforeRelease = () => leases.release(chatId);
+}
+
+async function startTurn(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn): Promise<Response> {
+  const turn = await loadTurnContext(body, deps, slot);
+  const { history, answerId } = await prepareHistory(turn);
+  // A refused or bare `/name` is answered by the server: the person asked for the skill, not for a reply.
+  const { invocation } = turn;
+  const serverAnswers = invocation !== null && (firstRefusal(invocation) !== null || !invocation.rest);
+  const answer = await startAnswer(turn, { id: answerId, history, serverAnswers });
+  const prompt = await readPromptParts(turn);
+
+  const stream = createUIMessageStream<ChatMessage>({
+    originalMessages: history,
+    generateId: () => answer.id,
+    execute: async ({ writer }) => {
+      const tools = toolContext(turn, writer);
+      if (invocation && serverAnswers) return answerInvocation(writer, { answer, invocation, tools });
+      return streamAnswer(writer, { turn, answer, prompt, tools });
+    },
+    onError: safeErrorMessage,
+    onEnd: finishAnswer(turn, answer),
+  });
+  return respond(turn, answer, stream);
+}
+
+/** Stores the answer's row as `streaming`, with who answers (the model's label, or the server) in its metadata. */
+async function startAnswer(
+  turn: TurnContext,
+  input: { id: string; history: ChatMessage[]; serverAnswers: boolean },
+): Promise<Answer> {
+  const { deps, chatId } = turn;
+  const metadata: ChatMessage['metadata'] = input.serverAnswers
+    ? { model: 'skillchat', createdAt: Date.now() }
+    : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
+  await deps.store.startAssistantMessage(chatId, input.id, metadata);
+  await deps.store.leases?.setMessage(chatId, input.id);
+  return {
+    id: input.id,
+    history: input.history,
+    metadata,
+    continuing: turn.body.trigger === 'approval-response',
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The one way to stop a chat's turn, wherever it runs: the Stop button, deleting a chat and deleting a person all
+ * come here. A turn of this process is aborted and waited for (its answer is stored, its scripts have ended: they
+ * run under the turn's signal), so the next message is not refused as "still answering". A turn of another instance
+ * is asked to stop through its lease (`leases.ts`: NOTIFY on PostgreSQL, else its next heartbeat); `wait` then also
+ * waits until that instance has let the chat go, which deleting needs and the Stop button does not.
+ */
+import { stopTurn, waitForTurn } from './active-turns';
+import type { TurnLeases } from './leases';
+
+export interface StopOptions {
+  /** The leases shared by instances (`ChatStore.leases`); absent: only this process's turns are seen. */
+  leases?: TurnLeases;
+  /** Also wait for a turn of another instance to end (bounded by one lease expiry). */
+  wait?: boolean;
+}
+
+/** `stopped`: this process's turn ended; `elsewhere`: another instance was asked; `idle`: nothing ran anywhere. */
+export type StopOutcome = 'stopped' | 'elsewhere' | 'idle';
+
+export async function stopChat(chatId: string, options: StopOptions = {}): Promise<StopOutcome> {
+  const { leases, wait = false } = options;
+  if (stopTurn(chatId)) {
+    await waitForTurn(chatId);
+    return 'stopped';
+  }
+  if (!leases || !(await leases.requestStop(chatId))) return 'idle';
+  if (wait) await leases.waitForRelease(chatId);
+  return 'elsewhere';
+}
