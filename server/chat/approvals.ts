@@ -135,7 +135,8 @@ export async function applyApprovals(
       const skill = mcp ? undefined : typeof name === 'string' ? ctx.skills.get(name) : undefined;
       if (skill) {
         const contentHash = await skillContentHash(skill);
-        if (decision === 'always') await ctx.store.addGrant(skill.name, contentHash);
+        // A dynamic served skill never gets a standing grant: its content cannot be pinned down.
+        if (decision === 'always' && !skill.origin?.dynamic) await ctx.store.addGrant(skill.name, contentHash);
         await ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
       }
       return {
