@@ -13,7 +13,7 @@ import type { ShellMode } from '../sandbox/config';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
 import { needsConsent, shellApproval } from '../tools';
-import { TOOL_SHELL } from '../tools/names';
+import { NO_STANDING_GRANT, TOOL_SHELL } from '../tools/names';
 import type { ChatStore } from './store';
 import type { ApprovalAnswer, ChatMessage } from './types';
 
@@ -76,6 +76,7 @@ export function createToolApproval(ctx: ApprovalContext) {
       reason:
         `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
         (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : '') +
+        (skill.origin?.dynamic ? ` ${NO_STANDING_GRANT}` : '') +
         warnings.join(''),
     };
   };

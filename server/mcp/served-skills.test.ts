@@ -21,6 +21,7 @@ import { createOfflineModel } from '../model/offline-model';
 import { servedSkillsDir } from '../skills/discovery/own-folders';
 import { createSkillRegistry, type SkillRegistry } from '../skills/registry';
 import { readSkillResource } from '../skills/resources/resources';
+import { NO_STANDING_GRANT } from '../tools/names';
 import { resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 import { createServedSkills, type ServedSkills } from './skills';
@@ -245,6 +246,8 @@ describe('consent for served skills', () => {
     const first = await post('weather-1', { text: 'what is the weather forecast today' }, await created('weather-1'));
     const asked = parts(first, 'tool-skills_activate')[0]!;
     expect(asked.state).toBe('approval-requested');
+    // The card leaves "Always allow" out (components/tools/skill-cards.tsx).
+    expect(JSON.stringify(asked)).toContain(NO_STANDING_GRANT.replaceAll('"', '\\"'));
     await post(
       'weather-1',
       { approvals: [{ approvalId: asked.approval!.id, approved: true, always: true }] },
