@@ -182,6 +182,10 @@ describe('a served skill', () => {
     expect(scan.diagnostics.find((d) => d.code === 'mcp-skill-dynamic')?.message).toContain('skill://weather/SKILL.md');
     // Nothing was fetched to list them.
     expect(team.reads).toEqual([]);
+    // The slash menu and search rank them by the qualified name as typed (GET /api/skills?q=team:pdf).
+    const matcher = await registry.matcher();
+    expect(matcher.rank('team:pdf', 5)[0]?.name).toBe('team:pdf');
+    expect(matcher.rank('team:', 10).map((r) => r.name)).toEqual(expect.arrayContaining(['team:pdf', 'team:ledger']));
   });
 
   it('is activated with /team:pdf, its reference read from the server (verified), and its script run from the copy', async () => {
