@@ -18,8 +18,10 @@ import { type AppConfig, loadConfig } from './config';
 import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
 import { isPostgresUrl } from './db/pg';
 import { createMcpManager, type McpManager } from './mcp/manager';
+import { createServedSkills } from './mcp/skills';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { getExposurePolicy } from './security/runtime';
+import { servedSkillsDir } from './skills/discovery/own-folders';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
 
 export interface App {
@@ -69,9 +71,14 @@ async function buildApp(): Promise<App> {
   // Started now and never awaited: a server that is slow or down only leaves its tools out until it answers.
   const mcp = createMcpManager(config.mcp, { env: process.env, appDir: config.appDir });
   mcp.start();
+  const registry = createSkillRegistry(config);
+  // Skills served by the MCP servers that declare the skills extension, next to the folders' (server/mcp/skills.ts).
+  registry.addSource(
+    createServedSkills(mcp, { dir: servedSkillsDir(config), limits: config.limits, timeoutMs: config.mcp.timeoutMs }),
+  );
   return {
     config,
-    registry: createSkillRegistry(config),
+    registry,
     store: createDbChatStores(db),
     models: createModelRegistry({ env: process.env }),
     db,

@@ -25,7 +25,8 @@ export { DEFAULT_LIMITS, type Limits } from './limits';
 /** Where skills are looked for. Defined here, not in skills/: the skills engine depends on the config, not back. */
 export type SkillScope = 'project' | 'user';
 
-export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured';
+/** `mcp`: not a folder of the config but an MCP server's served skills (server/mcp/skills.ts), shown like a root. */
+export type RootKind = 'app' | 'agents' | 'user-agents' | 'user-skillchat' | 'configured' | 'mcp';
 
 export interface SkillRoot {
   /** Absolute path (as configured, not realpath'd). */

@@ -1,10 +1,11 @@
 'use client';
+import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
 /**
  * Cards for the skill tools that load text: what was activated (and from where, with its `allowed-tools` shown for
  * information) and which file was read. Activation may wait for the person's approval; the shared frame shows the
  * prompt with the question asked here.
  */
-import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
+import { NO_STANDING_GRANT } from '@/server/tools/names';
 import type { ToolRendererProps } from './registry';
 import { Badge, formatBytes, ToolCard, TruncatedBadge } from './tool-card';
 
@@ -17,6 +18,8 @@ export function ActivateCard({ call }: ToolRendererProps<ActivateInput, Activate
       subject={name}
       path={output?.location}
       approval={{
+        // A dynamic served skill: the server says nothing a grant could be tied to (server/chat/approvals.ts).
+        allowAlways: !call.approval?.requestReason?.includes(NO_STANDING_GRANT),
         question: (
           <>
             Load the skill <strong>{name ?? 'this skill'}</strong> into this chat?

@@ -1,15 +1,19 @@
 /**
  * The content a grant is tied to: the skill file plus every script. "Always allow" holds while these bytes stay the
  * same; editing SKILL.md or a script means the next activation asks again. References and assets are left out on
- * purpose: they are read on request, and editing a README should not revoke consent.
+ * purpose: they are read on request, and editing a README should not revoke consent. A served skill's grant is bound
+ * to its whole resources list instead (the extension's rule): its digests say when anything changed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isScriptPath, listSkillFiles } from '../skills/resources/files';
 import type { Skill } from '../skills/types';
 
-export async function skillContentHash(skill: Pick<Skill, 'dir' | 'file'>): Promise<string> {
+export async function skillContentHash(skill: Pick<Skill, 'dir' | 'file' | 'origin'>): Promise<string> {
+  // A served skill: the entry's resources (every file's URI and digest), so any change on the server asks again.
+  // A dynamic one has nothing to bind to: a hash no grant can ever have been stored with.
+  if (skill.origin) return skill.origin.resourcesHash ?? `dynamic:${randomUUID()}`;
   const hash = createHash('sha256');
   const skillFile = path.relative(skill.dir, skill.file).split(path.sep).join('/');
   const { files } = await listSkillFiles(skill.dir, { maxFiles: 1000 });

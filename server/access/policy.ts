@@ -21,6 +21,8 @@ export const DEFAULT_PERMISSIONS: Record<PermissionSource, Permission> = {
   'user-agents': 'allow',
   'user-skillchat': 'allow',
   configured: 'allow',
+  // The operator configured the server, as they would a root; `permissions.rules` over `label:*` say otherwise.
+  mcp: 'allow',
 };
 
 export interface ResolvedPermission {
@@ -36,12 +38,14 @@ const SOURCE_LABELS: Record<PermissionSource, string> = {
   'user-agents': '~/.agents/skills (or ~/.claude/skills)',
   'user-skillchat': '~/.skillchat/skills',
   configured: 'a configured root',
+  mcp: 'skills served by an MCP server',
 };
 
 export function permissionSource(
-  skill: Pick<Skill, 'root'>,
+  skill: Pick<Skill, 'root' | 'origin'>,
   config: Pick<AppConfig, 'roots' | 'appDir'>,
 ): PermissionSource {
+  if (skill.origin?.kind === 'mcp') return 'mcp';
   const root = config.roots.find((r) => r.path === skill.root);
   if (!root) return 'configured';
   // `.agents/skills` or `.claude/skills` directly in the app folder is the app's own; higher up it is a parent's.
@@ -52,7 +56,7 @@ export function permissionSource(
 }
 
 export interface PermissionPolicy {
-  resolve(skill: Pick<Skill, 'name' | 'root'>): ResolvedPermission;
+  resolve(skill: Pick<Skill, 'name' | 'root' | 'origin'>): ResolvedPermission;
 }
 
 export function createPermissionPolicy(

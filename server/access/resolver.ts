@@ -17,7 +17,7 @@ export type AccessConfig = Pick<AppConfig, 'roots' | 'appDir' | 'permissions'> &
   skills?: { modes?: Record<string, SkillMode> };
 };
 
-export type AccessSkill = Pick<Skill, 'name' | 'root' | 'frontmatter'>;
+export type AccessSkill = Pick<Skill, 'name' | 'root' | 'frontmatter' | 'origin'>;
 
 export interface AccessOptions {
   /** Whether a grant ("always allow") holds for the skill's current content; unknown is `false`. */

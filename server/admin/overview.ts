@@ -110,7 +110,9 @@ export async function loadAdminOverview(
     config: app.config,
     contextWindow: app.models.defaultEntry().contextWindow,
   });
-  return buildAdminOverview(scan, activations, createPathDisplay(app.config, options.paths), {
+  // The scan's roots, not only the config's: an MCP server's served skills show as `mcp:<label>`.
+  const display = createPathDisplay({ ...app.config, roots: scan.roots }, options.paths);
+  return buildAdminOverview(scan, activations, display, {
     access,
     permissions: await loadPermissionData(app.db, scan.skills),
     catalog,

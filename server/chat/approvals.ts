@@ -13,7 +13,7 @@ import type { ShellMode } from '../sandbox/config';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import type { Skill } from '../skills/types';
 import { needsConsent, shellApproval } from '../tools';
-import { TOOL_SHELL } from '../tools/names';
+import { NO_STANDING_GRANT, TOOL_SHELL } from '../tools/names';
 import type { ChatStore } from './store';
 import type { ApprovalAnswer, ChatMessage } from './types';
 
@@ -76,6 +76,7 @@ export function createToolApproval(ctx: ApprovalContext) {
       reason:
         `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
         (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : '') +
+        (skill.origin?.dynamic ? ` ${NO_STANDING_GRANT}` : '') +
         warnings.join(''),
     };
   };
@@ -135,7 +136,8 @@ export async function applyApprovals(
       const skill = mcp ? undefined : typeof name === 'string' ? ctx.skills.get(name) : undefined;
       if (skill) {
         const contentHash = await skillContentHash(skill);
-        if (decision === 'always') await ctx.store.addGrant(skill.name, contentHash);
+        // A dynamic served skill never gets a standing grant: its content cannot be pinned down.
+        if (decision === 'always' && !skill.origin?.dynamic) await ctx.store.addGrant(skill.name, contentHash);
         await ctx.store.recordDecision({ chatId: ctx.chatId, skillName: skill.name, decision, contentHash });
       }
       return {

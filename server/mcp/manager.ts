@@ -77,6 +77,10 @@ export interface McpManager {
   connected(): McpServerState[];
   /** Calls a tool on a connected server; the counts are kept. Rejects when the server is not connected. */
   call(label: string, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult>;
+  /** The SDK client of a connected server (for its served skills, mcp/skills.ts); null otherwise. */
+  client(label: string): Client | null;
+  /** Called after any server's status changes (connected, failed ...). Returns an unsubscribe function. */
+  subscribe(listener: (label: string) => void): () => void;
   /** Closes every connection (stdio servers get their stdin closed, then are stopped) and stops retrying. */
   close(): Promise<void>;
 }
@@ -145,6 +149,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const backoff = options.backoff ?? { firstMs: 1000, maxMs: 60_000 };
   const log = options.log ?? ((line: string) => console.warn(line));
   const connections = new Map<string, Connection>();
+  const listeners = new Set<(label: string) => void>();
   let started = false;
   let closed = false;
 
@@ -173,6 +178,13 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const setStatus = (c: Connection, status: McpStatus, reason?: string) => {
     const { retryAt: _, reason: __, ...rest } = c.state;
     c.state = { ...rest, status, since: Date.now(), ...(reason ? { reason: reason.slice(0, MAX_REASON) } : {}) };
+    for (const listener of listeners) {
+      try {
+        listener(c.state.label);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
   };
 
   const setTools = (c: Connection, tools: readonly SdkTool[]) => {
@@ -341,6 +353,14 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         count(c, tool, message);
         throw new McpCallError(message);
       }
+    },
+    client(label) {
+      const c = connections.get(label);
+      return c?.state.status === 'connected' ? c.client : null;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async close() {
       closed = true;

@@ -85,7 +85,8 @@ function cachedFactory(create: MatcherFactory): (catalog: readonly CatalogEntry[
 }
 
 function invokedName(text: string, isKnown: (name: string) => boolean): string | null {
-  const m = /^\s*[/$]([\p{L}\p{N}-]+)(?=\s|$)/u.exec(text);
+  // A served skill's qualified name has one `:` after its server's label (`/team:pdf`).
+  const m = /^\s*[/$]((?:[a-z0-9-]+:)?[\p{L}\p{N}-]+)(?=\s|$)/u.exec(text);
   return m?.[1] && isKnown(m[1]) ? m[1] : null;
 }
 

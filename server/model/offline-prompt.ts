@@ -198,7 +198,7 @@ function findActivatedNames(system: string, catalogObject: Record<string, unknow
 }
 
 function findExplicitSkill(system: string, isKnown: (name: string) => boolean): string | null {
-  for (const m of system.matchAll(/"?explicit_skill"?\s*[:=]\s*"?([\p{L}\p{N}_-]+)/gu)) {
+  for (const m of system.matchAll(/"?explicit_skill"?\s*[:=]\s*"?((?:[a-z0-9-]+:)?[\p{L}\p{N}_-]+)/gu)) {
     const name = m[1];
     if (name && isKnown(name)) return name;
   }

@@ -112,9 +112,12 @@ export function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
   return pending;
 }
 
-/** A skill name as a folder under /skills; names a lenient load kept that cannot be one are not mounted. */
+/**
+ * A skill name as a folder under /skills; names a lenient load kept that cannot be one are not mounted. A served
+ * skill's qualified name (`team:pdf`, server/mcp/skills.ts) has one `:` after the server label.
+ */
 export function mountName(name: string): string | null {
-  return /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,127}$/u.test(name) ? name : null;
+  return /^(?:[a-z0-9][a-z0-9-]{0,30}:)?[\p{L}\p{N}][\p{L}\p{N}._-]{0,127}$/u.test(name) ? name : null;
 }
 
 function skillMounts(skills: RunOptions['skills']): SandboxMount[] {

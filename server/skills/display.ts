@@ -12,8 +12,15 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** A root as shown to people: `.skills`, `../.agents/skills`, `~/.agents/skills`, or its last two segments. */
+/** The folder of the host's copies of served skills, under the data folder: `<data>/mcp-skills/<label>/...`. */
+export const SERVED_SKILLS_DIR = 'mcp-skills';
+
+/**
+ * A root as shown to people: `.skills`, `../.agents/skills`, `~/.agents/skills`, or its last two segments; an MCP
+ * server's served skills (their copies under `<data>/mcp-skills/<label>`) as `mcp:<label>`.
+ */
 export function displayRoot(root: string, ctx: DisplayContext): string {
+  if (path.basename(path.dirname(root)) === SERVED_SKILLS_DIR) return `mcp:${path.basename(root)}`;
   const fromApp = path.relative(ctx.appDir, root);
   if (!path.isAbsolute(fromApp) && fromApp.split(path.sep).filter((s) => s === '..').length <= 3) {
     return toPosix(fromApp) || '.';
@@ -24,7 +31,11 @@ export function displayRoot(root: string, ctx: DisplayContext): string {
 }
 
 /** A skill folder as shown to people: its root's display form joined with its path inside the root. */
-export function displaySkillLocation(skill: { root: string; relDir: string }, ctx: DisplayContext): string {
+export function displaySkillLocation(
+  skill: { root: string; relDir: string; origin?: { server: string; uri: string } },
+  ctx: DisplayContext,
+): string {
+  if (skill.origin) return `mcp:${skill.origin.server}/${skill.origin.uri}`;
   const root = displayRoot(skill.root, ctx);
   return skill.relDir ? `${root}/${skill.relDir}` : root;
 }

@@ -17,6 +17,7 @@ import { createMatcher, type Matcher, matcherInput } from './catalog/match';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery/discovery';
 import { ownFolders } from './discovery/own-folders';
 import { type SkillWatcher, watchSkillRoots } from './discovery/watch';
+import { type ExtraSkillSource, withSources } from './sources';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
 
 export interface WatchStartOptions {
@@ -41,6 +42,8 @@ export interface SkillRegistry {
   watchStatus(): { watching: boolean; paths: number; error: string | null };
   /** Called after every scan that replaced the result (rescan or live reload). Returns an unsubscribe function. */
   subscribe(listener: (result: DiscoveryResult) => void): () => void;
+  /** Adds skills that are not found in folders (an MCP server's, sources.ts); the result follows its changes. */
+  addSource(source: ExtraSkillSource): void;
 }
 
 export interface SkillRegistryOptions {
@@ -71,6 +74,9 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
   let byName = new Map<string, Skill>();
   let matcherState: { result: DiscoveryResult; signature: string; matcher: Matcher } | null = null;
   const listeners = new Set<(result: DiscoveryResult) => void>();
+  const sources: ExtraSkillSource[] = [];
+  /** The last scan's own result, before the sources are added. */
+  let lastScan: DiscoveryResult | null = null;
 
   // Scans never overlap (they share the cache). A full scan in flight is shared by every rescan() caller.
   let inFlight: { kind: 'full' | 'changes'; promise: Promise<DiscoveryResult> } | null = null;
@@ -82,11 +88,13 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
   let debounceMs = 200;
 
   function apply(next: DiscoveryResult): DiscoveryResult {
-    const shown = watchError ? { ...next, diagnostics: [...next.diagnostics, watchDiagnostic(watchError)] } : next;
+    lastScan = next;
+    const own = watchError ? { ...next, diagnostics: [...next.diagnostics, watchDiagnostic(watchError)] } : next;
+    const shown = withSources(own, sources);
     result = shown;
     byName = new Map(shown.skills.map((s) => [s.name, s]));
     if (watcher) {
-      const added = watcher.update(watchTargets(shown));
+      const added = watcher.update(watchTargets(next));
       // A folder created just before its watch was set up may have gained a SKILL.md in between: look once more.
       if (added.length > 0 && added.length < 10_000) {
         if (followUp) clearTimeout(followUp);
@@ -156,7 +164,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
 
   function watchTargets(scanned: DiscoveryResult) {
     const { folders, skillFolders } = scannedFolders(cache);
-    const missingRoots = scanned.roots.filter((r) => !isDirectory(r.path)).map((r) => r.path);
+    const missingRoots = scanned.roots.filter((r) => r.kind !== 'mcp' && !isDirectory(r.path)).map((r) => r.path);
     return { folders, skillFolders, missingRoots };
   }
 
@@ -211,6 +219,14 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
     },
     isWatching: () => watcher !== null,
     watchStatus: () => ({ watching: watcher !== null, paths: watcher?.size() ?? 0, error: watchError }),
+    addSource(source) {
+      sources.push(source);
+      // A source's change is applied to the last scan as it is: no rescan of the folders.
+      source.subscribe(() => {
+        if (lastScan) apply(lastScan);
+      });
+      if (lastScan) apply(lastScan);
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -71,6 +71,40 @@ export interface Skill {
   mtimeMs: number;
   /** Problems with this skill that did not stop it loading. */
   diagnostics: Diagnostic[];
+  /** Absent for a folder skill; an MCP server's served skill says where it comes from (server/mcp/skills.ts). */
+  origin?: SkillOrigin;
+}
+
+/** A file of a served skill fetched, verified and written into its local copy, or why not. */
+export type ServedFileResult = { ok: true } | { ok: false; code: 'not-found' | 'unreadable'; error: string };
+
+/**
+ * A skill served by an MCP server (skills extension). Its identity is (server, uri), never the name alone. `dir` is
+ * the host's local copy (`<data>/mcp-skills/<label>/<sha256(uri)>/<name>`), filled from verified bytes only when a
+ * file is needed: `files` fetches into it.
+ */
+export interface SkillOrigin {
+  kind: 'mcp';
+  /** The server's label in the config. */
+  server: string;
+  /** The entry's `SKILL.md` URI. */
+  uri: string;
+  /** The skill's own name (its frontmatter `name`); the Skill's `name` is `<server>:<name>`. */
+  name: string;
+  /** `resources: "dynamic"`: nothing to verify against, so never a standing grant. */
+  dynamic: boolean;
+  /** SHA-256 over the sorted `uri digest` lines of the entry's resources: what an "Always allow" is bound to. */
+  resourcesHash: string | null;
+  files: ServedSkillFiles;
+}
+
+export interface ServedSkillFiles {
+  /** The files the entry lists (relative paths), SKILL.md included; empty for a dynamic skill. */
+  list(): string[];
+  /** Fetches one file (verified against its digest) into the local copy, unless the copy already has those bytes. */
+  fetch(relPath: string): Promise<ServedFileResult>;
+  /** Every listed file: before a script runs or the folder is mounted in the sandbox. */
+  fetchAll(): Promise<ServedFileResult>;
 }
 
 export interface Collision {

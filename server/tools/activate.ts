@@ -71,7 +71,10 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   }
   const read = await readSkillInstructions(skill, { maxBytes: ctx.limits.maxResourceBytes });
   if (!read.ok) throw new SkillToolError(`Could not load skill "${skill.name}": ${read.error}`);
-  const listing = await listSkillFiles(skill.dir, { maxFiles: 100 });
+  // A served skill's files are its entry's listing (the local copy holds only what was fetched so far).
+  const listing = skill.origin
+    ? { files: skill.origin.files.list().map((p) => ({ path: p })), capped: false }
+    : await listSkillFiles(skill.dir, { maxFiles: 100 });
   const skillFile = skill.file.slice(skill.dir.length + 1);
   const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
   ctx.activated.add(skill.name);

@@ -39,3 +39,9 @@ export function toolDisplayName(wireName: string): string {
   if (mcp) return `mcp.${mcp.label}.${mcp.tool}`;
   return wireName.replace(/^(skills|sandbox)_/, '$1.');
 }
+
+/**
+ * Ends an activation's approval reason when "Always allow" cannot be kept (a served skill whose resources are
+ * "dynamic": nothing to bind a grant to). The card leaves the button out when it sees it.
+ */
+export const NO_STANDING_GRANT = 'It is dynamic (its server lists no file digests): "Always allow" is not offered.';

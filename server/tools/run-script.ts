@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { runSkillScript, skillHasScripts } from '../sandbox/run';
+import { isScriptPath } from '../skills/resources/files';
+import type { Skill } from '../skills/types';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
@@ -57,6 +59,9 @@ export async function runScript(
   if (!ctx.activated.has(skill.name)) {
     throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
   }
+  // A served skill runs from the host's copy: every file fetched and verified first (as are other active ones).
+  const unready = await fillServedCopies([skill, ...[...ctx.activated].map((n) => ctx.skills.get(n))]);
+  if (unready) throw new SkillToolError(unready);
   // The chat's workspace is the script's working directory; `files` says what it created or changed there.
   const result = await runSkillScript(skill, scriptPath, args, {
     signal: ctx.signal,
@@ -98,6 +103,17 @@ export async function runScript(
   };
 }
 
+/** Fills the local copies of the served skills among `skills` (folder skills need nothing); the first failure. */
+export async function fillServedCopies(
+  skills: ReadonlyArray<Pick<Skill, 'origin'> | undefined>,
+): Promise<string | null> {
+  for (const skill of skills) {
+    const filled = await skill?.origin?.files.fetchAll();
+    if (filled && !filled.ok) return filled.error;
+  }
+  return null;
+}
+
 // Asked before every step of a turn: a skill's folder is walked once per turn, not once per step.
 const hasScriptsThisTurn = new WeakMap<SkillToolContext['activated'], Map<string, Promise<boolean>>>();
 
@@ -113,7 +129,10 @@ export async function runnableSkills(ctx: Pick<SkillToolContext, 'skills' | 'act
     names.map((n) => {
       let pending = known.get(n);
       if (!pending) {
-        pending = skillHasScripts(ctx.skills.get(n)!.dir);
+        const skill = ctx.skills.get(n)!;
+        pending = skill.origin
+          ? Promise.resolve(skill.origin.files.list().some((p) => isScriptPath(p)))
+          : skillHasScripts(skill.dir);
         known.set(n, pending);
       }
       return pending;

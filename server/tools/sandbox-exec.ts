@@ -8,9 +8,10 @@ import type { ToolApprovalStatus } from 'ai';
 import { z } from 'zod';
 import type { ShellMode } from '../sandbox/config';
 import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
-import type { SkillToolContext } from './context';
+import { type SkillToolContext, SkillToolError } from './context';
 import { defineTool } from './define';
 import { TOOL_SHELL } from './names';
+import { fillServedCopies } from './run-script';
 
 export interface ShellInput {
   command: string;
@@ -71,6 +72,9 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
     wake?.();
   };
   const started = performance.now();
+  // Served skills are mounted from the host's copy: filled (verified) before the command runs.
+  const unready = await fillServedCopies([...ctx.activated].map((n) => ctx.skills.get(n)));
+  if (unready) throw new SkillToolError(unready);
   const run = runCommand(command, {
     chatId: ctx.chatId,
     scripts: ctx.scripts,

@@ -52,6 +52,11 @@ export async function startMcpHttpServer(): Promise<TestHttpServer> {
     );
     return server;
   });
+  return serveOverHttp(handler);
+}
+
+/** A web-standard MCP handler (`createMcpHandler`) behind node:http on 127.0.0.1. */
+export async function serveOverHttp(handler: { fetch(request: Request): Promise<Response> }): Promise<TestHttpServer> {
   const authorizations: (string | undefined)[] = [];
   const server = http.createServer(async (req, res) => {
     authorizations.push(req.headers.authorization);

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, loadConfig } from '../../config';
 import { createSkillRegistry } from '../registry';
 import type { SkillRoot } from '../types';
 import { discoverSkills } from './discovery';
-import { ownFolders } from './own-folders';
+import { ownFolders, servedSkillsDir } from './own-folders';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'own-folders');
 const DATA = path.join(FIXTURE, 'data');
@@ -102,7 +102,18 @@ describe("the app's own folders", () => {
   it("the data folder is not the app's or the home folder when the database sits there", () => {
     const app = config([]);
     const inApp = ownFolders({ ...app, databasePath: path.join(app.appDir, 'skillchat.db') });
-    expect(inApp.map((f) => f.what)).toEqual(['chat workspaces', 'skills runtime', 'install staging area']);
+    expect(inApp.map((f) => f.what)).toEqual([
+      'chat workspaces',
+      'skills runtime',
+      'install staging area',
+      'copies of served skills',
+    ]);
     expect(ownFolders(app).map((f) => f.what)).toContain('data folder');
+  });
+
+  it("the host's copies of served skills (MCP) are closed even to a root configured in the data folder", () => {
+    const app = config([]);
+    const copies = ownFolders(app).find((f) => f.what === 'copies of served skills');
+    expect(copies).toMatchObject({ path: servedSkillsDir(app), rootsInside: false });
   });
 });

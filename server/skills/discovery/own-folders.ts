@@ -1,7 +1,7 @@
 /**
  * The app's own folders, which discovery never walks into: the chat workspaces (a script writes there: a SKILL.md
- * it writes must never become a skill), the skills runtime, the install staging area, and the data folder (the
- * database's). A red-team run linked a skill root to the data folder and discovery walked into the workspaces.
+ * it writes must never become a skill), the skills runtime, the install staging area, the copies of skills served by
+ * MCP servers, and the data folder (the database's). A red-team run linked a skill root to the data folder and discovery walked into the workspaces.
  *
  * Compared by real path, so no spelling of the path (a link, `..`, another mount point of the same folder) gets in:
  * a root that is, or is inside, one of them is not scanned; a root that contains one skips it; a link to one is
@@ -17,6 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from '../../config';
 import { isInside } from '../../paths';
+import { SERVED_SKILLS_DIR } from '../display';
 
 /**
  * The staging folder inside the install root, where server/install/ unpacks a skill before moving it in (a dot
@@ -36,6 +37,11 @@ export interface OwnFolder {
 type OwnFoldersConfig = Pick<AppConfig, 'appDir' | 'home' | 'databasePath' | 'install'> & {
   scripts: { workspace: { dir: string }; runtime: { dir: string } };
 };
+
+/** Where the host writes its copies of MCP servers' skills: `<data>/mcp-skills` (beside the database). */
+export function servedSkillsDir(config: Pick<AppConfig, 'databasePath'>): string {
+  return path.join(path.dirname(path.resolve(/*turbopackIgnore: true*/ config.databasePath)), SERVED_SKILLS_DIR);
+}
 
 /** The app's own folders for this configuration (not yet resolved to real paths). */
 export function ownFolders(config: OwnFoldersConfig): OwnFolder[] {
@@ -57,6 +63,9 @@ export function ownFolders(config: OwnFoldersConfig): OwnFolder[] {
     },
   ];
   const dataDir = path.dirname(path.resolve(/*turbopackIgnore: true*/ config.databasePath));
+  // The host's copies of MCP servers' skills: served, not found (server/mcp/skill-cache.ts); closed even to a root
+  // configured inside the data folder.
+  folders.push({ path: servedSkillsDir(config), what: 'copies of served skills', rootsInside: false });
   const shared = [config.appDir, config.home].some((dir) =>
     isInside(dataDir, path.resolve(/*turbopackIgnore: true*/ dir)),
   );

@@ -19,6 +19,10 @@ export const DIAGNOSTIC_CODES = [
   'link-to-ancestor',
   'own-folder',
   'visit-cap',
+  // Skills served by MCP servers (mcp/skills.ts): the listing failed, an entry was refused, a dynamic skill
+  'mcp-skills-failed',
+  'mcp-skill-refused',
+  'mcp-skill-dynamic',
   // Names that look like another loaded skill's (confusables.ts)
   'confusable-name',
   'mixed-script-name',

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { DEFAULT_LIMITS } from '../../config';
 import { isInside } from '../../paths';
 import { splitFrontmatter } from '../load/frontmatter';
+import type { SkillOrigin } from '../types';
 
 export type ResourceErrorCode = 'invalid-path' | 'outside-skill' | 'not-found' | 'not-a-file' | 'unreadable';
 
@@ -296,7 +297,7 @@ function resolveMaxBytes(options: ReadOptions | undefined): number {
  * user input. Expected problems come back as `{ ok: false, code, error }` naming only the relative path.
  */
 export async function readSkillResource(
-  skill: { name: string; dir: string },
+  skill: { name: string; dir: string; origin?: Pick<SkillOrigin, 'files'> },
   relPath: string,
   options?: ReadOptions,
 ): Promise<ResourceResult> {
@@ -307,6 +308,11 @@ export async function readSkillResource(
     return fail(given, 'invalid-path', `Path "${given}" is not allowed: ${normalised.reason}`);
   }
   const shown = normalised.path;
+  // A served skill's file comes from its server, verified, into the host's copy; then it is read like any other.
+  if (skill.origin) {
+    const fetched = await skill.origin.files.fetch(shown);
+    if (!fetched.ok) return fail(shown, fetched.code, fetched.error);
+  }
 
   let realRoot: string;
   try {
@@ -398,7 +404,7 @@ export async function readSkillResource(
  * gets the same confinement as any resource, and splits off the frontmatter.
  */
 export async function readSkillInstructions(
-  skill: { name: string; dir: string; file: string },
+  skill: { name: string; dir: string; file: string; origin?: Pick<SkillOrigin, 'files'> },
   options?: ReadOptions,
 ): Promise<InstructionsResult> {
   const fileName = path.basename(skill.file);
