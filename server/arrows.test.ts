@@ -18,7 +18,7 @@ function files(dir: string): string[] {
 }
 
 /** Specifiers a file imports or re-exports; `type` imports only when `withTypes` (they vanish at run time). */
-export function imports(source: string, withTypes = false): string[] {
+function imports(source: string, withTypes = false): string[] {
   const found: string[] = [];
   const re = /^(?:import|export)\s+(type\s)?[^'";]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm;
   for (const m of source.matchAll(re)) if (withTypes || !m[1]) found.push((m[2] ?? m[3])!);
@@ -35,7 +35,7 @@ function resolve(from: string, specifier: string): string | null {
 }
 
 /** Every cycle of value imports, each as the path from a module back to itself. */
-export function findCycles(graph: Map<string, string[]>): string[][] {
+function findCycles(graph: Map<string, string[]>): string[][] {
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];

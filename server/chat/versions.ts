@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { notFound } from '../http';
 import type { ChatStore } from './store';
 import { claimTurn } from './turn/active-turns';
-import type { ChatMessage, ChatWindow, VersionGroup } from './types';
+import type { ChatWindow, VersionGroup } from './types';
 
 export const switchVersionSchema = z
   .object({
