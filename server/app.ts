@@ -2,11 +2,11 @@
  * The composition root: one configuration (loaded here once), one skill registry, one access resolver, one database
  * connection and one model registry per process, created lazily (never at import time, so `next build` touches nothing) and
  * kept on globalThis so Next dev reloads and all route modules share them. Route handlers, pages and
- * instrumentation reach all of these through `getApp()`; nothing else loads the config or opens the database.
+ * instrumentation reach all of these through `getApp()`. The one other reader of the config is the exposure policy
+ * (server/security/runtime.ts): `proxy.ts` needs it before any route and does not go through `getApp()`.
  *
- * Other singletons, each for Next's dev reload or separately bundled modules: the running turns (chat/turn.ts),
- * the connection cache (db/client.ts, so a reload does not open a second handle), and the access policy and login
- * limiter of server/security/ (shared with proxy.ts, which does not go through `getApp()`).
+ * The other process-wide records, and why each is one per process, are listed in docs/ARCHITECTURE.md
+ * ("Singletons").
  */
 
 import { type AccessResolver, createAccessResolver } from './access/resolver';

@@ -6,7 +6,7 @@
  */
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { formatDuration } from '@/components/lib/format';
-import type { ShellInput, ShellOutput } from '@/server/chat/types';
+import type { ShellInput, ShellOutput } from '@/server/tools/sandbox-exec';
 import type { ToolRendererProps } from './registry';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
 

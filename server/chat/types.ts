@@ -17,8 +17,6 @@ export type {
   RunScriptOutput,
   SearchInput,
   SearchOutput,
-  ShellInput,
-  ShellOutput,
 } from '../tools';
 export type { DocumentParts, FileTextState } from '../workspace/extract';
 

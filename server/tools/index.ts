@@ -91,7 +91,6 @@ export type { ReadResourceInput, ReadResourceOutput } from './read-resource';
 export { readResource } from './read-resource';
 export type { ProducedFile, RunScriptInput, RunScriptOutput } from './run-script';
 export { runnableSkills, runScript } from './run-script';
-export type { ShellInput, ShellOutput } from './sandbox-exec';
 export { shellApproval } from './sandbox-exec';
 export type { SearchInput, SearchOutput } from './search';
 export { searchCatalog } from './search';
