@@ -17,7 +17,7 @@ import { discoverSkills } from '../server/skills/discovery/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
 import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';
-import { benchCli, type CliFigures } from './cli';
+import { benchCli, benchCliVersusPi, type CliFigures, type VersusPi } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { generateSkills } from './generate';
 import { matchQuality, type QualityFigures } from './match-quality';
@@ -42,6 +42,8 @@ const TARGETS = {
   cliValidateMs: 150,
   cliListMs: 600,
   cliMatchMs: 600,
+  /** A cold `list --json` (fresh process) over pi's in-process load of the same skills. */
+  cliColdVsPi: 1.0,
   top1: 0.95,
   falseActivations: 0,
 };
@@ -91,6 +93,7 @@ async function main() {
 
     let discovery: DiscoveryFigures[] = [];
     let cli: CliFigures[] = [];
+    let versusPi: VersusPi | null = null;
     let qualityOut: QualityFigures | null = null;
     let catalogOut: TokensPerSkill | null = null;
     let catalog: CatalogFigures[] = [];
@@ -138,6 +141,10 @@ async function main() {
     if (want('cli')) {
       // The CLI, fresh processes.
       cli = await benchCli(roots.get(LARGEST)!, LARGEST, quick, work);
+      versusPi = await benchCliVersusPi(roots.get(LARGEST)!, LARGEST, quick ? 3 : 7, work);
+      const piLine = versusPi
+        ? `- ${verdict(versusPi.ratio <= TARGETS.cliColdVsPi)} cold \`skills list --json\` over ${versusPi.skills} skills (fresh process, no caches) within ${TARGETS.cliColdVsPi.toFixed(1)}x of pi's skills loader in-process over the same folders (bench/vendor/pi/): ${ms(versusPi.cliP50Ms)} ms vs ${ms(versusPi.piP50Ms)} ms p50, ${versusPi.ratio.toFixed(2)}x (median of ${versusPi.pairs} alternating pairs)`
+        : "- INFO cold `skills list --json` vs pi's loader not measured: its dependency `ignore` (a devDependency) is not installed";
       const baseline = (c: CliFigures) => c.command.startsWith('(');
       const cliTarget = (c: CliFigures) =>
         c.command === 'validate'
@@ -165,6 +172,7 @@ async function main() {
             (c) =>
               `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms (CPU ${ms(c.cpuP50Ms)} ms)`,
           )
+          .concat(piLine)
           .join('\n')}`,
       );
     }
@@ -426,6 +434,7 @@ async function main() {
       targets: TARGETS,
       discovery,
       cli,
+      versusPi,
       matching: qualityOut,
       server,
       serverBaseline,
