@@ -19,6 +19,10 @@ import { copyTree, listTree } from './tree';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
 import { extractZip, listZip } from './zip';
 
+// Every path below is a run-time one (install root, staging, sources): `turbopackIgnore` keeps `next build` from
+// tracing them as the project's files. Traced, they took the build into data/, where the skills runtime's venv (which
+// `npm start` installs while it builds) links python outside the project: the build failed on that link.
+
 export type InstallSource =
   | { kind: 'archive'; file: string }
   | { kind: 'archive-bytes'; bytes: Buffer }
@@ -59,14 +63,14 @@ function errnoCode(error: unknown): string | undefined {
 }
 
 async function makeStaging(root: string): Promise<string> {
-  await fs.promises.mkdir(root, { recursive: true });
-  const base = path.join(root, STAGING_DIR);
-  const staging = path.join(base, randomUUID());
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ root, { recursive: true });
+  const base = path.join(/*turbopackIgnore: true*/ root, STAGING_DIR);
+  const staging = path.join(/*turbopackIgnore: true*/ base, randomUUID());
   // Another install that just finished removes `base` when it is empty, possibly between our two mkdirs: try again.
   for (let attempt = 1; ; attempt++) {
-    await fs.promises.mkdir(base, { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(/*turbopackIgnore: true*/ base, { recursive: true, mode: 0o700 });
     try {
-      await fs.promises.mkdir(staging, { mode: 0o700 });
+      await fs.promises.mkdir(/*turbopackIgnore: true*/ staging, { mode: 0o700 });
       return staging;
     } catch (error) {
       if (errnoCode(error) !== 'ENOENT' || attempt >= 5) throw error;
@@ -76,11 +80,13 @@ async function makeStaging(root: string): Promise<string> {
 
 /** Removes one install's staging folder, and the staging area too once no other install is using it. */
 async function removeStaging(staging: string): Promise<void> {
-  await fs.promises.rm(staging, { recursive: true, force: true });
-  await fs.promises.rmdir(path.dirname(staging)).catch((error: unknown) => {
-    // ENOTEMPTY/EEXIST: another install is under way; ENOENT: it already went.
-    if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) throw error;
-  });
+  await fs.promises.rm(/*turbopackIgnore: true*/ staging, { recursive: true, force: true });
+  await fs.promises
+    .rmdir(/*turbopackIgnore: true*/ path.dirname(/*turbopackIgnore: true*/ staging))
+    .catch((error: unknown) => {
+      // ENOTEMPTY/EEXIST: another install is under way; ENOENT: it already went.
+      if (!['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCode(error) ?? '')) throw error;
+    });
 }
 
 /**
@@ -119,14 +125,14 @@ async function unpackArchive(file: string, unpacked: string, limits: InstallLimi
     listing.zipfile.close();
     throw error;
   }
-  await fs.promises.mkdir(unpacked, { mode: 0o755 });
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ unpacked, { mode: 0o755 });
   await extractZip(listing, unpacked, limits.maxBytes);
   return listing.entries.map(({ raw: _raw, ...entry }) => entry);
 }
 
 /** The source unpacked into `<staging>/.source`, checked; returns its entries. */
 async function unpack(source: InstallSource, staging: string, options: InstallOptions): Promise<ArchiveEntry[]> {
-  const unpacked = path.join(staging, '.source');
+  const unpacked = path.join(/*turbopackIgnore: true*/ staging, '.source');
   const limits = options.install;
   if (source.kind === 'archive') return unpackArchive(source.file, unpacked, limits);
   if (source.kind === 'archive-bytes') {
@@ -138,15 +144,19 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
         ),
       ]);
     }
-    const file = path.join(staging, 'upload.zip');
-    await fs.promises.writeFile(file, source.bytes, { mode: 0o600 });
+    const file = path.join(/*turbopackIgnore: true*/ staging, 'upload.zip');
+    await fs.promises.writeFile(/*turbopackIgnore: true*/ file, source.bytes, { mode: 0o600 });
     return unpackArchive(file, unpacked, limits);
   }
   if (source.kind === 'folder') {
-    const entries = await listTree(path.resolve(source.dir), listingCap(limits), new Set(['.git']));
+    const entries = await listTree(
+      path.resolve(/*turbopackIgnore: true*/ source.dir),
+      listingCap(limits),
+      new Set(['.git']),
+    );
     refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
-    await fs.promises.mkdir(unpacked, { mode: 0o755 });
-    await copyTree(path.resolve(source.dir), entries, unpacked);
+    await fs.promises.mkdir(/*turbopackIgnore: true*/ unpacked, { mode: 0o755 });
+    await copyTree(path.resolve(/*turbopackIgnore: true*/ source.dir), entries, unpacked);
     return entries;
   }
   const { url, kind } = parseSourceUrl(source.url);
@@ -159,7 +169,10 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
   };
   if (kind === 'git') {
     await gitClone(url, unpacked, network);
-    await fs.promises.rm(path.join(unpacked, '.git'), { recursive: true, force: true });
+    await fs.promises.rm(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ unpacked, '.git'), {
+      recursive: true,
+      force: true,
+    });
     const entries = await listTree(unpacked, listingCap(limits));
     refuseBadEntries(entries, limits, { truncated: entries.length > listingCap(limits) });
     return entries;
@@ -179,7 +192,7 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
 }
 
 async function exists(p: string): Promise<boolean> {
-  return fs.promises.lstat(p).then(
+  return fs.promises.lstat(/*turbopackIgnore: true*/ p).then(
     () => true,
     () => false,
   );
@@ -188,12 +201,17 @@ async function exists(p: string): Promise<boolean> {
 /** Installs (or previews, or updates) a skill from `source` into `options.root`. Throws InstallError with every reason. */
 export async function installSkill(source: InstallSource, options: InstallOptions): Promise<InstallResult> {
   const mode = options.mode ?? 'install';
-  const root = path.resolve(options.root);
+  const root = path.resolve(/*turbopackIgnore: true*/ options.root);
   const staging = await makeStaging(root);
   try {
     const entries = await unpack(source, staging, options);
-    const staged = await stageSkill(path.join(staging, '.source'), staging, entries, options.limits);
-    const target = path.join(root, staged.name);
+    const staged = await stageSkill(
+      path.join(/*turbopackIgnore: true*/ staging, '.source'),
+      staging,
+      entries,
+      options.limits,
+    );
+    const target = path.join(/*turbopackIgnore: true*/ root, staged.name);
     const installed = await exists(target);
     if (mode === 'install' && installed) {
       throw new InstallError('conflict', [
@@ -221,17 +239,17 @@ export async function installSkill(source: InstallSource, options: InstallOption
     if (mode === 'preview') return { ...result, applied: false };
     if (installed) {
       // The old copy is moved aside first (a rename cannot replace a non-empty folder), and back if the swap fails.
-      const aside = path.join(staging, '.previous');
-      await fs.promises.rename(target, aside);
+      const aside = path.join(/*turbopackIgnore: true*/ staging, '.previous');
+      await fs.promises.rename(/*turbopackIgnore: true*/ target, aside);
       try {
-        await fs.promises.rename(staged.dir, target);
+        await fs.promises.rename(/*turbopackIgnore: true*/ staged.dir, target);
       } catch (error) {
-        await fs.promises.rename(aside, target);
+        await fs.promises.rename(/*turbopackIgnore: true*/ aside, target);
         throw error;
       }
     } else {
       try {
-        await fs.promises.rename(staged.dir, target);
+        await fs.promises.rename(/*turbopackIgnore: true*/ staged.dir, target);
       } catch (error) {
         const code = errnoCode(error);
         if (code === 'ENOTEMPTY' || code === 'EEXIST') {
@@ -258,8 +276,8 @@ function checkName(name: string): void {
 /** Removes `<root>/<name>`: moved into staging first (one rename, so the skill disappears at once), then deleted. */
 export async function uninstallSkill(root: string, name: string): Promise<void> {
   checkName(name);
-  const target = path.join(path.resolve(root), name);
-  const stat = await fs.promises.lstat(target).catch(() => null);
+  const target = path.join(/*turbopackIgnore: true*/ path.resolve(/*turbopackIgnore: true*/ root), name);
+  const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ target).catch(() => null);
   if (!stat?.isDirectory()) {
     throw new InstallError('not-found', [
       problem('not-installed', `No skill "${name}" is installed in the install root`),
@@ -267,7 +285,7 @@ export async function uninstallSkill(root: string, name: string): Promise<void> 
   }
   const staging = await makeStaging(root);
   try {
-    await fs.promises.rename(target, path.join(staging, name));
+    await fs.promises.rename(/*turbopackIgnore: true*/ target, path.join(/*turbopackIgnore: true*/ staging, name));
   } finally {
     await removeStaging(staging);
   }
@@ -275,7 +293,7 @@ export async function uninstallSkill(root: string, name: string): Promise<void> 
 
 /** Names of the skill folders in the install root (for the admin page and the CLI). */
 export async function listInstalled(root: string): Promise<string[]> {
-  const entries = await fs.promises.readdir(root, { withFileTypes: true }).catch(() => []);
+  const entries = await fs.promises.readdir(/*turbopackIgnore: true*/ root, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name)
