@@ -6,8 +6,9 @@
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
  *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server, chat,
- *                             sandbox);
+ *                             sandbox, first-start);
  *                             the summary files are written for full runs only
+ *   npm run bench -- --only=first-start   a fresh clone to the first page (minutes: never part of a full run)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill 
 import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';
 import { benchCli, benchCliVersusPi, type CliFigures, type VersusPi } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
+import { benchFirstStart } from './first-start';
 import { generateSkills } from './generate';
 import { matchQuality, type QualityFigures } from './match-quality';
 import { benchOffice, benchSandbox, officeTable, sandboxTable } from './sandbox';
@@ -45,6 +47,8 @@ const TARGETS = {
   /** A cold `list --json` (fresh process) over pi's in-process load of the same skills. */
   cliColdVsPi: 1.0,
   top1: 0.95,
+  /** `git clone` to the first page served, with the skills runtime installed. */
+  firstStartS: 300,
   falseActivations: 0,
 };
 
@@ -82,6 +86,19 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}, Node ${process.version}`,
     );
+    if (only?.includes('first-start')) {
+      const f = await benchFirstStart(work);
+      emit(
+        'First start (`git clone` -> `npm install` -> `npm start` -> first page)',
+        `${table(
+          ['clone s', 'npm install s', 'npm start to first page s', 'total s', 'npm cache'],
+          [[f.cloneS.toFixed(1), f.installS.toFixed(0), f.startS.toFixed(0), f.totalS.toFixed(0), f.npmCache]],
+        )}\n\n` +
+          `- ${verdict(f.totalS < TARGETS.firstStartS)} a fresh clone to the first page, with the skills runtime installed, in < ${TARGETS.firstStartS} s: ${f.totalS.toFixed(0)} s\n` +
+          `- ${f.warnings.length} warning line${f.warnings.length === 1 ? '' : 's'} on the way${f.warnings.length ? ':' : ''}\n${f.warnings.map((w) => `  - \`${w.trim()}\``).join('\n')}`,
+      );
+      if (only.length === 1) return;
+    }
     const roots = new Map<number, string>();
     for (const size of SIZES) {
       const t = performance.now();
