@@ -40,7 +40,8 @@ export async function installForAdmin(
     limits: host.config.limits,
     mode,
     allowFileUrls: false,
-    loadedElsewhere: (name) => current.skills.some((s) => s.name === name && path.resolve(/*turbopackIgnore: true*/ s.root) !== root),
+    loadedElsewhere: (name) =>
+      current.skills.some((s) => s.name === name && path.resolve(/*turbopackIgnore: true*/ s.root) !== root),
   });
   if (result.applied) await host.registry.rescan();
   return isSkillRoot(host)
