@@ -1,6 +1,8 @@
 /**
  * `bin/skills` in fresh processes, as people and scripts call it: the shell wrapper, node and the bundle. p50 of a
- * few runs per command, wall time from spawn to exit.
+ * few runs per command, wall time from spawn to exit. And a cold `list --json` against pi's skills loader over the
+ * same folders (a pi-mono checkout named by SKILLCHAT_PI_SKILLS, run in-process by bench/pi-child.ts), the two
+ * alternating.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,4 +135,91 @@ export async function benchCli(root: string, size: number, quick: boolean, workD
     await sample('list --json', size, list, quick ? 2 : 3, cache, 'cold'),
     await sample('match', size, match, quick ? 2 : 3, cache, 'cold'),
   ];
+}
+
+export interface VersusPi {
+  skills: number;
+  pairs: number;
+  /** A cold `skills list --json`, spawn to exit, p50. */
+  cliP50Ms: number;
+  /** pi's loadSkillsFromDir over the same root, in-process (the call alone), p50. */
+  piP50Ms: number;
+  /** Median of each pair's cli / pi: the machine's load changes less within a pair than across the run. */
+  ratio: number;
+}
+
+const PI_CHILD = path.join(import.meta.dirname, 'pi-child.ts');
+
+function piLoad(root: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', PI_CHILD, root], {
+      cwd: PROJECT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`pi-child exited ${code}: ${err.slice(-500)}`));
+      resolve((JSON.parse(out.trim().split('\n').at(-1)!) as { loadMs: number }).loadMs);
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * A cold `list --json` (no caches: every SKILL.md parsed, the catalog's tokens counted, the caches written) against
+ * pi's loader in-process, alternating, after one untimed run of each (page cache). Null when no pi checkout is named
+ * (SKILLCHAT_PI_SKILLS: pi is not vendored, its code stays in its own repository) or its one dependency, `ignore`,
+ * is not installed.
+ */
+export async function benchCliVersusPi(
+  root: string,
+  size: number,
+  pairs: number,
+  workDir: string,
+): Promise<VersusPi | null> {
+  if (!process.env.SKILLCHAT_PI_SKILLS || !fs.existsSync(process.env.SKILLCHAT_PI_SKILLS)) return null;
+  try {
+    await import('ignore');
+  } catch {
+    return null;
+  }
+  const cacheDir = path.join(workDir, 'cli-cache-vs-pi');
+  const env: NodeJS.ProcessEnv = { ...process.env, SKILLCHAT_CACHE_DIR: cacheDir };
+  const list = ['list', '--json', '--root', root];
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  await timeRun(list, env);
+  await piLoad(root);
+  const cli: number[] = [];
+  const pi: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    // Which goes first alternates too, so neither always runs right after the other's writes.
+    let c: number;
+    let p: number;
+    if (i % 2 === 0) {
+      c = (await timeRun(list, env)).wall;
+      p = await piLoad(root);
+    } else {
+      p = await piLoad(root);
+      c = (await timeRun(list, env)).wall;
+    }
+    cli.push(c);
+    pi.push(p);
+    ratios.push(c / p);
+  }
+  return { skills: size, pairs, cliP50Ms: median(cli), piP50Ms: median(pi), ratio: median(ratios) };
 }

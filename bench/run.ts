@@ -6,8 +6,9 @@
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
  *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server, chat,
- *                             long-chat, sandbox);
+ *                             long-chat, sandbox, first-start);
  *                             the summary files are written for full runs only
+ *   npm run bench -- --only=first-start   a fresh clone to the first page (minutes: never part of a full run)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,8 +18,9 @@ import { discoverSkills } from '../server/skills/discovery/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
 import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';
-import { benchCli, type CliFigures } from './cli';
+import { benchCli, benchCliVersusPi, type CliFigures, type VersusPi } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
+import { benchFirstStart } from './first-start';
 import { generateSkills } from './generate';
 import { benchLongChat, type LongChatFigures } from './long-chat';
 import { matchQuality, type QualityFigures } from './match-quality';
@@ -43,7 +45,11 @@ const TARGETS = {
   cliValidateMs: 150,
   cliListMs: 600,
   cliMatchMs: 600,
+  /** A cold `list --json` (fresh process) over pi's in-process load of the same skills. */
+  cliColdVsPi: 1.0,
   top1: 0.95,
+  /** `git clone` to the first page served, with the skills runtime installed. */
+  firstStartS: 300,
   falseActivations: 0,
   longChatHtmlKB: 300,
   longChatFcpMs: 1000,
@@ -83,6 +89,19 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}, Node ${process.version}`,
     );
+    if (only?.includes('first-start')) {
+      const f = await benchFirstStart(work);
+      emit(
+        'First start (`git clone` -> `npm install` -> `npm start` -> first page)',
+        `${table(
+          ['clone s', 'npm install s', 'npm start to first page s', 'total s', 'npm cache'],
+          [[f.cloneS.toFixed(1), f.installS.toFixed(0), f.startS.toFixed(0), f.totalS.toFixed(0), f.npmCache]],
+        )}\n\n` +
+          `- ${verdict(f.totalS < TARGETS.firstStartS)} a fresh clone to the first page, with the skills runtime installed, in < ${TARGETS.firstStartS} s: ${f.totalS.toFixed(0)} s\n` +
+          `- ${f.warnings.length} warning line${f.warnings.length === 1 ? '' : 's'} on the way${f.warnings.length ? ':' : ''}\n${f.warnings.map((w) => `  - \`${w.trim()}\``).join('\n')}`,
+      );
+      if (only.length === 1) return;
+    }
     const roots = new Map<number, string>();
     const needsSkills = ['discovery', 'cli', 'catalog', 'watch', 'server', 'chat'].some(want);
     for (const size of needsSkills ? SIZES : []) {
@@ -95,6 +114,7 @@ async function main() {
 
     let discovery: DiscoveryFigures[] = [];
     let cli: CliFigures[] = [];
+    let versusPi: VersusPi | null = null;
     let qualityOut: QualityFigures | null = null;
     let catalogOut: TokensPerSkill | null = null;
     let catalog: CatalogFigures[] = [];
@@ -143,6 +163,10 @@ async function main() {
     if (want('cli')) {
       // The CLI, fresh processes.
       cli = await benchCli(roots.get(LARGEST)!, LARGEST, quick, work);
+      versusPi = await benchCliVersusPi(roots.get(LARGEST)!, LARGEST, quick ? 3 : 7, work);
+      const piLine = versusPi
+        ? `- ${verdict(versusPi.ratio <= TARGETS.cliColdVsPi)} cold \`skills list --json\` over ${versusPi.skills} skills (fresh process, no caches) within ${TARGETS.cliColdVsPi.toFixed(1)}x of pi's skills loader in-process over the same folders (SKILLCHAT_PI_SKILLS): ${ms(versusPi.cliP50Ms)} ms vs ${ms(versusPi.piP50Ms)} ms p50, ${versusPi.ratio.toFixed(2)}x (median of ${versusPi.pairs} alternating pairs)`
+        : "- INFO cold `skills list --json` vs pi's loader not measured: set SKILLCHAT_PI_SKILLS to a pi-mono checkout's packages/coding-agent/src/core/skills.ts (pi is not vendored)";
       const baseline = (c: CliFigures) => c.command.startsWith('(');
       const cliTarget = (c: CliFigures) =>
         c.command === 'validate'
@@ -170,6 +194,7 @@ async function main() {
             (c) =>
               `- ${verdict(c.p50Ms < cliTarget(c))} \`skills ${c.command}\` over ${c.skills} skill${c.skills === 1 ? '' : 's'} in a fresh process, p50 < ${cliTarget(c)} ms: ${ms(c.p50Ms)} ms (CPU ${ms(c.cpuP50Ms)} ms)`,
           )
+          .concat(piLine)
           .join('\n')}`,
       );
     }
@@ -478,6 +503,7 @@ async function main() {
       targets: TARGETS,
       discovery,
       cli,
+      versusPi,
       matching: qualityOut,
       server,
       serverBaseline,

@@ -421,6 +421,8 @@ describe('list', () => {
     expect(data.catalogTokens).toBe(countTokens(renderCatalog(data.skills)));
     expect(typeof data.scannedAt).toBe('number');
     expect(typeof data.durationMs).toBe('number');
+    // Printed as JSON.stringify(data, null, 2) prints it, though the lines after the scan's time are made apart.
+    expect(run.stdout).toBe(`${JSON.stringify(data, null, 2)}\n`);
   });
 
   it('human format: roots, skills with their problems, not loaded, collisions, summary', async () => {
@@ -459,7 +461,9 @@ describe('list', () => {
       JSON.parse((await skills(['list', '--json', '--root', dir], { env: { SKILLCHAT_CACHE_DIR: cacheDir } })).stdout);
     const first: ListJson = await list();
     expect(fs.readdirSync(cacheDir).filter((f) => f.startsWith('scan-'))).toHaveLength(1);
-    const again: ListJson = await list();
+    const kept = await skills(['list', '--json', '--root', dir], { env: { SKILLCHAT_CACHE_DIR: cacheDir } });
+    const again: ListJson = JSON.parse(kept.stdout);
+    expect(kept.stdout).toBe(`${JSON.stringify(again, null, 2)}\n`);
     expect(again.skills).toEqual(first.skills);
     expect(again.catalogTokens).toBe(first.catalogTokens);
     writeSkill(path.join(dir, 'cached'), 'name: cached\ndescription: After the edit, with more words in it.');

@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig, SkillMode } from '../../server/config';
+// The o200k table catalog.ts imports is loaded on first use in the bundle (bin/build-cli.mjs), not by this import.
+import { renderCatalog } from '../../server/skills/catalog/catalog';
 import { isProblem } from '../../server/skills/load/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { type Discovered, walk } from './app';
@@ -42,15 +44,12 @@ export function skillStatus(skill: Skill): SkillStatus {
 }
 
 /**
- * The catalog is left out of the prompt when there are no skills, so it costs nothing then. Imported here, not at
- * the top: the o200k table takes a few hundred ms to load, which every other command would pay for nothing.
+ * The catalog is left out of the prompt when there are no skills, so it costs nothing then. The text goes to the
+ * counter before this returns (no await on the way), so the count runs while the caller goes on.
  */
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
-  const count = async () => {
-    const { renderCatalog } = await import('../../server/skills/catalog/catalog');
-    return countCatalog(renderCatalog(skills));
-  };
+  const count = () => countCatalog(renderCatalog(skills));
   // The catalog is a function of the names and descriptions alone: the same ones, the same count.
   return tokens ? tokens(JSON.stringify(skills.map((s) => [s.name, s.description])), count) : count();
 }
@@ -61,6 +60,16 @@ export async function toListJson(
   tokens?: Discovered['tokens'],
   modeOverrides: ReadonlyMap<string, SkillMode> = new Map(),
 ): Promise<ListJson> {
+  return listJson(result, config, await catalogTokens(result.skills, tokens), modeOverrides);
+}
+
+/** `toListJson` with the catalog's tokens counted already. */
+function listJson(
+  result: DiscoveryResult,
+  config: Pick<AppConfig, 'appDir' | 'permissions' | 'skills'>,
+  tokens: number,
+  modeOverrides: ReadonlyMap<string, SkillMode>,
+): ListJson {
   const resolver = createAccessResolver({ ...config, roots: result.roots });
   for (const [name, mode] of modeOverrides) resolver.setModeOverride(name, mode);
   const records = resolver.resolveAll(result.skills);
@@ -72,7 +81,7 @@ export async function toListJson(
   return {
     ...result,
     skills: result.skills.map((skill) => ({ ...skill, status: skillStatus(skill), access: accessOf(skill.name) })),
-    catalogTokens: await catalogTokens(result.skills, tokens),
+    catalogTokens: tokens,
     modeOverrides: Object.fromEntries(modeOverrides),
   };
 }
@@ -204,6 +213,16 @@ function timesText(scannedAt: number, durationMs: number): string {
   return `\n  "scannedAt": ${JSON.stringify(scannedAt)},\n  "durationMs": ${JSON.stringify(durationMs)},\n`;
 }
 
+/**
+ * What JSON.stringify(data, null, 2) prints after the scan's time (`timesText`): the top-level keys that follow
+ * `durationMs`, which print the same in an object of their own.
+ */
+function lastLines(data: ListJson): string {
+  const keys = Object.keys(data) as Array<keyof ListJson>;
+  const after = keys.slice(keys.indexOf('durationMs') + 1).map((key) => [key, data[key]]);
+  return JSON.stringify(Object.fromEntries(after), null, 2).slice('{\n'.length);
+}
+
 /** Bytes to stdout as they are where the output takes bytes; true when they may be reused (see `Io.outBytes`). */
 function writeBytes(io: Io, bytes: Uint8Array): boolean {
   if (io.outBytes) return io.outBytes(bytes);
@@ -252,32 +271,45 @@ export const listCommand: Command = {
     }
     const started = performance.now();
     const json = parsed.flags.has('--json');
-    const walked = await walk(parsed.options.get('--root') ?? []);
+    // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
+    const walked = await walk(parsed.options.get('--root') ?? [], process.env, startCounter);
     const overrides = await readModeOverrides(walked.config.databasePath);
     if (overrides.problem) io.err(`Warning: modes set on /admin not read: ${overrides.problem}\n`);
     // The answer depends on the walk (the kept answer's key), the format, the config's access rules and /admin's modes.
     const answer = walked.answer(json ? 'list --json' : 'list', JSON.stringify([walked.config, [...overrides.modes]]));
     if (answer && answer.size >= 0 && printKept(answer, json, started, io)) return 0;
 
-    // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
-    const { config, result, tokens } = await walked.finish(startCounter);
-    const data = await toListJson(result, config, tokens, overrides.modes);
+    const discovered = await walked.finish();
+    const { config, result, tokens } = discovered;
     if (!json) {
+      discovered.save();
+      const data = await toListJson(result, config, tokens, overrides.modes);
       const text = formatList(data);
       io.out(text);
       answer?.save(text);
       return 0;
     }
-    // Encoded once (16 MB for 10,000 skills): what is printed and what is kept are the same bytes.
+    // Encoded (16 MB for 10,000 skills) while the catalog's tokens are counted, in the worker on a cold run: the
+    // count is in the lines after the scan's time, made again once it is known. What is printed and what is kept
+    // are the same bytes.
+    const counting = catalogTokens(result.skills, tokens);
+    discovered.save();
+    const data = listJson(result, config, 0, overrides.modes);
     const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`);
-    writeBytes(io, bytes);
-    // Kept without the scan's time, which each run prints afresh.
     const times = timesText(data.scannedAt, data.durationMs);
     const at = bytes.indexOf(times);
-    if (answer && at !== -1 && bytes.indexOf(times, at + 1) === -1) {
-      const tail = bytes.subarray(at + Buffer.byteLength(times));
-      answer.save([Buffer.from(`${at}\n`), bytes.subarray(0, at), tail]);
+    data.catalogTokens = await counting;
+    if (at === -1 || bytes.indexOf(times, at + 1) !== -1) {
+      writeBytes(io, Buffer.from(`${JSON.stringify(data, null, 2)}\n`));
+      return 0;
     }
+    const head = bytes.subarray(0, at);
+    const tail = Buffer.from(`${lastLines(data)}\n`);
+    writeBytes(io, head);
+    writeBytes(io, Buffer.from(times));
+    writeBytes(io, tail);
+    // Kept without the scan's time, which each run prints afresh.
+    answer?.save([Buffer.from(`${at}\n`), head, tail]);
     return 0;
   },
 };

@@ -25,7 +25,9 @@ async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const keptKey = byWalk?.hit?.toString('utf8');
   const kept = keptKey ? keptMatcher(walked.kept('match-index', keptKey)) : null;
   if (kept) return kept;
-  const { skills } = (await walked.finish()).result;
+  const discovered = await walked.finish();
+  discovered.save();
+  const { skills } = discovered.result;
   const key = createHash('sha256').update(matcherInput(skills)).digest('hex');
   byWalk?.save(key);
   const byCatalog = walked.kept('match-index', key);

@@ -23,8 +23,8 @@ export interface AdminInstallResult extends InstallResult {
 }
 
 function isSkillRoot(host: InstallHost): boolean {
-  const root = path.resolve(host.config.install.root);
-  return host.config.roots.some((r) => path.resolve(r.path) === root);
+  const root = path.resolve(/*turbopackIgnore: true*/ host.config.install.root);
+  return host.config.roots.some((r) => path.resolve(/*turbopackIgnore: true*/ r.path) === root);
 }
 
 export async function installForAdmin(
@@ -32,7 +32,7 @@ export async function installForAdmin(
   source: InstallSource,
   mode: InstallMode,
 ): Promise<AdminInstallResult> {
-  const root = path.resolve(host.config.install.root);
+  const root = path.resolve(/*turbopackIgnore: true*/ host.config.install.root);
   const current = await host.registry.current();
   const result = await installSkill(source, {
     root,
@@ -40,7 +40,8 @@ export async function installForAdmin(
     limits: host.config.limits,
     mode,
     allowFileUrls: false,
-    loadedElsewhere: (name) => current.skills.some((s) => s.name === name && path.resolve(s.root) !== root),
+    loadedElsewhere: (name) =>
+      current.skills.some((s) => s.name === name && path.resolve(/*turbopackIgnore: true*/ s.root) !== root),
   });
   if (result.applied) await host.registry.rescan();
   return isSkillRoot(host)
@@ -73,7 +74,7 @@ function redact(text: string, root: string): string {
 }
 
 export function installErrorResponse(error: InstallError, host: InstallHost): Response {
-  const root = path.resolve(host.config.install.root);
+  const root = path.resolve(/*turbopackIgnore: true*/ host.config.install.root);
   const problems = error.problems.map((p) => ({ ...p, message: redact(p.message, root) }));
   const first = problems[0]?.message ?? 'The skill cannot be installed';
   const summary =

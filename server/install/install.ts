@@ -27,6 +27,10 @@ import { copyTree, listTree } from './tree';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
 import { extractZip, listZip } from './zip';
 
+// Every path below is a run-time one (install root, staging, sources): `turbopackIgnore` keeps `next build` from
+// tracing them as the project's files. Traced, they took the build into data/, where the skills runtime's venv (which
+// `npm start` installs while it builds) links python outside the project: the build failed on that link.
+
 export type InstallSource =
   | { kind: 'archive'; file: string }
   | { kind: 'archive-bytes'; bytes: Buffer }

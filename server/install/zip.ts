@@ -113,7 +113,7 @@ export async function extractZip(listing: ZipListing, dest: string, maxBytes: nu
   const counter = { bytes: 0 };
   try {
     for (const entry of listing.entries) {
-      const target = path.resolve(dest, entry.path);
+      const target = path.resolve(/*turbopackIgnore: true*/ dest, entry.path);
       // checkEntries already refused `..` and absolute names; this keeps extraction safe on its own.
       if (target !== dest && !target.startsWith(dest + path.sep)) {
         throw new InstallError('invalid', [problem('parent-path', 'Escapes the archive folder', entry.path)]);

@@ -158,11 +158,17 @@ export interface PersistedScanCache {
   tokens(input: string, count: () => Promise<number>): Promise<number>;
 }
 
+/** The cache file for these roots and limits in `dir`. */
+export function scanCacheFile(dir: string, roots: readonly SkillRoot[], limits: Limits): string {
+  const limitsKey = JSON.stringify(limits);
+  const name = createHash('sha256').update(JSON.stringify({ roots, limitsKey })).digest('hex').slice(0, 24);
+  return path.join(dir, `scan-${name}.json`);
+}
+
 /** Opens the cache file for these roots and limits in `dir` (one read). */
 export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: Limits): PersistedScanCache {
   const limitsKey = JSON.stringify(limits);
-  const name = createHash('sha256').update(JSON.stringify({ roots, limitsKey })).digest('hex').slice(0, 24);
-  const file = path.join(dir, `scan-${name}.json`);
+  const file = scanCacheFile(dir, roots, limits);
   const version = codeVersion();
   const cache = createScanCache();
   let tokens: Record<string, number> = {};

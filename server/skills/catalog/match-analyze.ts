@@ -31,6 +31,8 @@ const STOP_WORDS = new Set([
   // skill-description boilerplate ("Use when the user asks ...")
   'use', 'used', 'uses', 'using', 'user', 'users', 'ask', 'asks', 'asked', 'asking', 'mention', 'mentions',
   'mentioned', 'request', 'requests', 'requested', 'including', 'include', 'includes', 'e', 'g', 'ie', 'eg',
+  // "any time a .pptx file is involved", "one at a time", "17 times 23": how often, not what about
+  'time', 'times',
 ]);
 
 // Han/kana runs have no spaces between words; split them from adjacent Latin ("csv转换成json" -> csv, 转换成, json).

@@ -23,6 +23,11 @@ import type { Diagnostic } from '../types';
 interface Pattern {
   kind: string;
   re: RegExp;
+  /**
+   * Words one of which every match contains, lowercase: a description without any is not tried against `re`. Ten
+   * thousand descriptions tried against the five patterns at every position were a sixth of loading the skills.
+   */
+  words: readonly string[];
 }
 
 const VERB = '(?:ignore|disregard|forget|override|overrule|bypass)';
@@ -37,22 +42,27 @@ const PATTERNS: readonly Pattern[] = [
       `\\b${VERB}\\s+(?:(?:all|any|every|the|your|of|these|those|my)\\s+){0,3}${QUALIFIER}\\s+${NOUN}\\b|\\b${VERB}\\s+(?:all|your)\\s+(?:(?:the|of|your)\\s+)?${NOUN}\\b`,
       'i',
     ),
+    words: ['ignor', 'disregard', 'forget', 'overr', 'bypass'],
   },
   {
     kind: 'speaks as the system or another party',
     re: /(?:^|[\n.!?]\s*)(?:system|assistant|developer|admin)\s*:|\b(?:system|admin(?:istrator)?|developer)\s+(?:override|prompt|message|instructions?|command|notice)\s*:|\bnew\s+instructions\s*:|\byou\s+are\s+(?:now|no\s+longer)\b/i,
+    words: [':', 'you'],
   },
   {
     kind: 'contains chat-template or prompt markup',
     re: /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|\[\/?INST\]|<\s*\/?\s*(?:skill_content|skill_resources|available_skills|conversation_summary|system-reminder)\b/i,
+    words: ['<', 'inst]'],
   },
   {
     kind: 'asks to be activated for everything',
     re: /\b(?:always|must)\s+(?:be\s+)?(?:activate[ds]?|call(?:ed)?|load(?:ed)?|invoked?|use[ds]?|run)\s+(?:this\s+skill\s+)?(?:first\s+)?(?:before\s+(?:any|every|all)\s+other|(?:for|on|with)\s+(?:every|all|each)\s+(?:single\s+)?(?:requests?|messages?|prompts?|questions?|conversations?|turns?))\b/i,
+    words: ['always', 'must'],
   },
   {
     kind: 'asks the model to keep something from the person or reveal secrets',
     re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this|it)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|alerting|notifying)\s+the\s+user\b|\b(?:reveal|print|output|repeat|show|leak)\s+(?:me\s+)?(?:the\s+|your\s+)?(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)\b/i,
+    words: ['user', 'prompt', 'instructions'],
   },
 ];
 
@@ -65,11 +75,15 @@ export interface InstructionLikeFinding {
 /** What in `text` reads as an instruction to the model, one finding per pattern that matched (first match each). */
 export function findInstructionLikeText(text: string): InstructionLikeFinding[] {
   const found: InstructionLikeFinding[] = [];
-  for (const { kind, re } of PATTERNS) {
+  // Without the `u` flag, `i` matches an ASCII letter only to its other case: what a pattern matches lowercases to
+  // text that holds one of its words.
+  const lower = text.toLowerCase();
+  for (const { kind, re, words } of PATTERNS) {
+    if (!words.some((word) => lower.includes(word))) continue;
     const match = re.exec(text);
     if (!match) continue;
-    const words = match[0].trim().replace(/\s+/g, ' ');
-    found.push({ kind, excerpt: words.length > 60 ? `${words.slice(0, 59)}…` : words });
+    const matched = match[0].trim().replace(/\s+/g, ' ');
+    found.push({ kind, excerpt: matched.length > 60 ? `${matched.slice(0, 59)}…` : matched });
   }
   return found;
 }

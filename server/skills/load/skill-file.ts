@@ -3,7 +3,7 @@
  * has no readable SKILL.md, its frontmatter cannot be parsed, or it has no description. Every other spec problem
  * stays on `skill.diagnostics` as a warning.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../../config';
@@ -269,7 +269,9 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
   // scan of 10,000 skills three times slower. The body is only checked for valid UTF-8, never decoded.
   const read = readSkillBytesSync(file, options.limits.maxSkillFileBytes, true);
   if (!read.ok) return fail(read.code, read.message);
-  if (!isUtf8(read.bytes)) {
+  // Most skill files are ASCII: valid UTF-8 with no hidden character, told in one pass instead of five.
+  const ascii = isAscii(read.bytes);
+  if (!ascii && !isUtf8(read.bytes)) {
     add({
       severity: 'warning',
       code: 'skill-file-invalid-utf8',
@@ -277,7 +279,7 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
       hint: 'Save the file as UTF-8.',
     });
   }
-  if (mayHaveHiddenText(read.bytes)) {
+  if (!ascii && mayHaveHiddenText(read.bytes)) {
     const block = options.limits.hiddenText === 'block';
     const hidden = hiddenTextDiagnostic(
       path.basename(file),

@@ -337,6 +337,10 @@ describe('Python string helpers', () => {
 
   it('codePointLength counts code points', () => {
     expect(codePointLength('a😀é')).toBe(3);
+    // A lone surrogate is a code point of its own, as in Python (and as the string iterator counts).
+    for (const text of ['\ud83d', '\ude00', 'a\ud83d', '\ude00\ud83d', '\ud83d\ud83d\ude00', '😀😀', '']) {
+      expect(codePointLength(text)).toBe([...text].length);
+    }
   });
 
   it('compareCodePoints orders astral characters after the BMP', () => {

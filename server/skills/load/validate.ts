@@ -52,10 +52,20 @@ export function pyStrip(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-/** Python's `len(str)`: code points, not UTF-16 units. */
+/** Python's `len(str)`: code points, not UTF-16 units (a surrogate pair is one). */
 export function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
+  // Indexed, not `for...of`: the string iterator was most of validating a description.
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
   return count;
 }
 
@@ -77,6 +87,8 @@ export function normalizeSkillName(name: string): string {
 
 // Python's isalnum(): letters (Lu, Ll, Lt, Lm, Lo) or numeric characters. Marks (Mn, Mc) are not.
 const NAME_CHARACTER = /^[\p{L}\p{N}-]$/u;
+/** Every code point a NAME_CHARACTER, in one pass (no array of characters per name). */
+const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
 
 /** Whether a (normalised) name passes every name rule above. */
 export function isValidSkillName(name: string): boolean {
@@ -87,7 +99,7 @@ export function isValidSkillName(name: string): boolean {
     !name.startsWith('-') &&
     !name.endsWith('-') &&
     !name.includes('--') &&
-    [...name].every((c) => NAME_CHARACTER.test(c))
+    NAME_CHARACTERS.test(name)
   );
 }
 
@@ -129,45 +141,52 @@ function validateName(value: unknown, dirName: string | null): Diagnostic[] {
   const name = normalizeSkillName(value);
   const length = codePointLength(name);
   // Every hint about an invalid name proposes the same valid one, with the folder renamed to match: hints that
-  // each fix one rule (`name: pdf_text` for `PDF_Text`) contradict each other and can still be invalid.
-  const suggested = suggestSkillName(name);
-  const useSuggested = `Use \`name: ${suggested}\` and rename the folder to '${suggested}'.`;
+  // each fix one rule (`name: pdf_text` for `PDF_Text`) contradict each other and can still be invalid. Worked out
+  // only for a name with a problem: most names have none, and it was a tenth of validating one.
+  let hint: string | undefined;
+  const suggestedHint = () => {
+    if (hint === undefined) {
+      const suggested = suggestSkillName(name);
+      hint = `Use \`name: ${suggested}\` and rename the folder to '${suggested}'.`;
+    }
+    return hint;
+  };
   if (length > MAX_SKILL_NAME_LENGTH) {
     found.push(
       issue(
         'name-too-long',
         `Skill name '${name}' exceeds ${MAX_SKILL_NAME_LENGTH} character limit (${length} chars)`,
-        useSuggested,
+        suggestedHint(),
       ),
     );
   }
   if (name !== name.toLowerCase()) {
-    found.push(issue('name-not-lowercase', `Skill name '${name}' must be lowercase`, useSuggested));
+    found.push(issue('name-not-lowercase', `Skill name '${name}' must be lowercase`, suggestedHint()));
   }
   if (name.startsWith('-') || name.endsWith('-')) {
-    found.push(issue('name-hyphen-edge', 'Skill name cannot start or end with a hyphen', useSuggested));
+    found.push(issue('name-hyphen-edge', 'Skill name cannot start or end with a hyphen', suggestedHint()));
   }
   if (name.includes('--')) {
-    found.push(issue('name-consecutive-hyphens', 'Skill name cannot contain consecutive hyphens', useSuggested));
+    found.push(issue('name-consecutive-hyphens', 'Skill name cannot contain consecutive hyphens', suggestedHint()));
   }
-  if (![...name].every((c) => NAME_CHARACTER.test(c))) {
+  if (!NAME_CHARACTERS.test(name)) {
     found.push(
       issue(
         'name-invalid-characters',
         `Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
-        useSuggested,
+        suggestedHint(),
       ),
     );
   }
   if (dirName !== null && dirName.normalize('NFKC') !== name) {
-    let hint = useSuggested;
-    if (found.length === 0) {
-      // A valid name: either side may move, but only to a valid name.
-      hint = isValidSkillName(normalizeSkillName(dirName))
-        ? `Rename the folder to '${name}' or set \`name: ${dirName}\`.`
-        : `Rename the folder to '${name}'.`;
-    }
-    found.push(issue('name-mismatch', `Directory name '${dirName}' must match skill name '${name}'`, hint));
+    // A valid name: either side may move, but only to a valid name.
+    const mismatchHint =
+      found.length > 0
+        ? suggestedHint()
+        : isValidSkillName(normalizeSkillName(dirName))
+          ? `Rename the folder to '${name}' or set \`name: ${dirName}\`.`
+          : `Rename the folder to '${name}'.`;
+    found.push(issue('name-mismatch', `Directory name '${dirName}' must match skill name '${name}'`, mismatchHint));
   }
   return found;
 }
