@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureTree } from '../sandbox/usage';
-import { chatFolder, workspaceDir } from './workspace';
+import { chatFolder, workspaceDir } from './folders';
 
 export interface QuotaCaps {
   maxWorkspaceBytes: number;

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources/resources';
+import { chatFolder, workspaceDir } from './folders';
 import { uniqueName } from './names';
 import { forgetUsage, type QuotaCaps, recordOwner, roomFor } from './quota';
 
@@ -36,15 +37,7 @@ const execFileAsync = promisify(execFile);
 
 type Meta = { files: Record<string, { origin: FileOrigin; createdAt: string }> };
 
-export function chatFolder(root: string, chatId: string): string {
-  // Chat ids are validated by the routes (letters, digits, `_`, `-`); this is the last line, not the only one.
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) throw new RangeError('invalid chat id');
-  return path.join(/*turbopackIgnore: true*/ root, chatId);
-}
-
-export function workspaceDir(root: string, chatId: string): string {
-  return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'files');
-}
+export { chatFolder, workspaceDir } from './folders';
 
 export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
   const dir = workspaceDir(root, chatId);
