@@ -16,8 +16,7 @@ import { type Command, commandHelp, parseArgs } from './command';
  * The index depends on the skills' names and descriptions alone (`matcherInput`), so it is kept under their digest
  * (slot `match-index`), and each walk keeps only which digest it had (slot `match`, bin/cli/cache/answer-cache.ts). A walk
  * that changed (an edited body, a touched file) parses what changed and finds the same index under the same digest;
- * only a changed name or description, or an added or removed skill, builds it again (~220 ms of a ~700 ms run over
- * 10,000 skills). A kept index that does not decode is built again and replaced.
+ * only a changed name or description, or an added or removed skill, builds it again (about a third of such a run). A kept index that does not decode is built again and replaced.
  */
 async function matcherFor(rootDirs: readonly string[]): Promise<Matcher> {
   const walked = await walk(rootDirs);

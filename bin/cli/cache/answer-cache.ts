@@ -24,7 +24,7 @@ export interface KeptAnswer {
   read(start: number, end: number): Buffer;
   /**
    * Payload bytes [start, end) to `write`, a piece at a time through one reused buffer: a 16 MB answer is printed
-   * without being held (page faults on fresh memory cost ~60 ms of such a run here). `write` returns false when it
+   * without being held (page faults on fresh memory are a visible share of such a run). `write` returns false when it
    * keeps the piece: the next one then gets a buffer of its own.
    */
   copy(start: number, end: number, write: (piece: Uint8Array) => boolean): void;

@@ -7,7 +7,7 @@
  *   One small read; the same sources, libraries and build options give the same bytes, so a rebuild of unchanged
  *   code (every `npm install`) keeps the caches.
  * - The sources (tsx, tests): the sizes and mtimes of the code files under server/ and bin/, stamped when first
- *   asked (a few hundred stats, on a path that spends ~1 s compiling anyway).
+ *   asked (a few hundred stats, on a path that spends far longer compiling anyway).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

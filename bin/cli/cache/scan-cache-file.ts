@@ -7,7 +7,7 @@
  *
  * Layout: a header line (CacheHeader), then one line per entry (a PackedEntry as JSON). When an author edits one
  * skill of 10,000, the next save writes the 9,999 unchanged lines back as the bytes it read, and serialises only the
- * changed entry: serialising and encoding the whole cache again was ~300 ms of such a run.
+ * changed entry: serialising and encoding the whole cache again was most of such a run.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -3,9 +3,8 @@
  * server; the activation tool takes a name). Compact and deterministic so the same skill set always renders the
  * same bytes: prompt caches and golden tests depend on that.
  */
-// A module-level import, so `countTokens` stays synchronous: the o200k table costs ~140-270 ms once per process
-// (measured: cold 274 ms, warm file cache 139 ms on a 2-core machine). Modules that only need the catalog order
-// import `compareNames` from ../names, not from here.
+// A module-level import, so `countTokens` stays synchronous: the o200k table is loaded once per process, and it is
+// large, so modules that only need the catalog order import `compareNames` from ../names, not from here.
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { stripHiddenText } from '../load/hidden-text';
 import { compareNames } from '../names';

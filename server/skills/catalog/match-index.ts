@@ -135,8 +135,8 @@ export class MatchIndex {
   /**
    * The expansions the catalog gives an acronym: runs of 2-5 adjacent terms (each 3+ characters) in a skill's text
    * whose initials spell it ("pr" and "pull request"), first found first. A native search of the catalog's initials
-   * (as bytes: no string of them is made): scanning 500,000 term ids in JavaScript took a one-shot `skills match`
-   * 10 ms per acronym.
+   * (as bytes: no string of them is made): a scan of every term id in JavaScript was a visible cost per acronym in a
+   * one-shot `skills match`.
    */
   expansions(acronym: string): Expansion[] {
     const cached = this.expansionCache.get(acronym);
@@ -245,7 +245,7 @@ export function encodeIndex(index: MatchIndex): Uint8Array {
 /**
  * The index `encodeIndex` stored; throws on bytes that are not one: another format, truncated, or garbled where it
  * matters for safety (the JSON, the offsets). Checking every number would cost a one-shot query as much as hashing
- * the bytes (~20 ms); a number garbled elsewhere can only mislead the ranking, never crash or hang it (an id out of
+ * the bytes; a number garbled elsewhere can only mislead the ranking, never crash or hang it (an id out of
  * range reads `undefined` from a typed array, which counts as no hit).
  */
 export function decodeIndex(input: Uint8Array): MatchIndex {
