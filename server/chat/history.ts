@@ -85,7 +85,7 @@ export function parseMessagePageQuery(params: URLSearchParams): { cursor: Messag
   const parsed = messagePageQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    const where = issue?.path.length ? `${issue.path.join(/*turbopackIgnore: true*/ '.')}: ` : '';
     throw new AppError('bad_request:messages', `Invalid page of messages: ${where}${issue?.message}`);
   }
   const { before, after, limit } = parsed.data;

@@ -136,10 +136,10 @@ export async function gitClone(url: URL, dest: string, network: NetworkOptions):
  */
 export async function download(url: URL, maxBytes: number, network: NetworkOptions): Promise<Buffer> {
   if (url.protocol === 'file:') {
-    const stat = await fs.promises.stat(url).catch(() => null);
+    const stat = await fs.promises.stat(/*turbopackIgnore: true*/ url).catch(() => null);
     if (!stat?.isFile()) throw new InstallError('fetch', [problem('fetch-failed', `No such file: ${url.pathname}`)]);
     if (stat.size > maxBytes) throw tooBig(maxBytes);
-    return fs.promises.readFile(url);
+    return fs.promises.readFile(/*turbopackIgnore: true*/ url);
   }
   return fetchChecked(url, {
     maxBytes,
@@ -327,9 +327,12 @@ export async function downloadIndexedFiles(
         problem('digest-mismatch', `sha256 is ${actual}; the index says ${file.digest}`, file.path),
       ]);
     }
-    const target = path.join(dest, ...file.path.split('/'));
-    await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
-    await fs.promises.writeFile(target, bytes, { flag: 'wx', mode: 0o644 });
+    const target = path.join(/*turbopackIgnore: true*/ dest, ...file.path.split('/'));
+    await fs.promises.mkdir(/*turbopackIgnore: true*/ path.dirname(/*turbopackIgnore: true*/ target), {
+      recursive: true,
+      mode: 0o755,
+    });
+    await fs.promises.writeFile(/*turbopackIgnore: true*/ target, bytes, { flag: 'wx', mode: 0o644 });
     arrived.push({ path: file.path, digest: actual });
     entries.push({ path: file.path, kind: 'file', size: bytes.length });
   }

@@ -213,7 +213,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       command: entry.command!,
       args: entry.args ?? [],
       env: { ...base, ...resolveReferences(entry.env, options.env) },
-      cwd: path.resolve(options.appDir, entry.cwd ?? '.'),
+      cwd: path.resolve(/*turbopackIgnore: true*/ options.appDir, entry.cwd ?? '.'),
       stderr: 'pipe',
     });
     c.stderr = '';

@@ -51,7 +51,7 @@ export function relativeFileOf(base: string, uri: string): string | null {
 
 /** Where the copy of the skill at `uri` on server `label` lives. */
 export function servedSkillDir(base: string, label: string, uri: string): string {
-  return path.join(base, label, sha256Hex(uri), skillFolderName(uri));
+  return path.join(/*turbopackIgnore: true*/ base, label, sha256Hex(uri), skillFolderName(uri));
 }
 
 /**
@@ -66,26 +66,31 @@ export function resourcesHash(entry: Pick<McpSkill, 'resources'>): string | null
 
 async function fileDigestOnDisk(file: string): Promise<string | null> {
   try {
-    return `sha256:${sha256Hex(await fs.readFile(file))}`;
+    return `sha256:${sha256Hex(await fs.readFile(/*turbopackIgnore: true*/ file))}`;
   } catch {
     return null;
   }
 }
 
 async function writeCopy(file: string, bytes: Uint8Array): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.mkdir(/*turbopackIgnore: true*/ path.dirname(/*turbopackIgnore: true*/ file), { recursive: true });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await fs.writeFile(temporary, bytes, { mode: 0o644 });
-  await fs.rename(temporary, file);
+  await fs.writeFile(/*turbopackIgnore: true*/ temporary, bytes, { mode: 0o644 });
+  await fs.rename(/*turbopackIgnore: true*/ temporary, file);
 }
 
 /** Files of an older listing that this one no longer has: the sandbox must not see them. */
 async function pruneUnlisted(dir: string, listed: ReadonlyMap<string, unknown>): Promise<void> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const entries = await fs
+    .readdir(/*turbopackIgnore: true*/ dir, { recursive: true, withFileTypes: true })
+    .catch(() => []);
   for (const e of entries) {
     if (e.isDirectory()) continue;
-    const rel = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
-    if (!listed.has(rel)) await fs.rm(path.join(e.parentPath, e.name), { force: true }).catch(() => {});
+    const rel = path.relative(dir, path.join(/*turbopackIgnore: true*/ e.parentPath, e.name)).split(path.sep).join('/');
+    if (!listed.has(rel))
+      await fs
+        .rm(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ e.parentPath, e.name), { force: true })
+        .catch(() => {});
   }
 }
 
@@ -135,7 +140,7 @@ export function servedFiles(options: ServedFilesOptions): ServedSkillFiles {
         error: `File "${rel}" is not part of skill "${name}" (as listed by ${from})`,
       };
     }
-    const target = path.join(dir, ...rel.split('/'));
+    const target = path.join(/*turbopackIgnore: true*/ dir, ...rel.split('/'));
     // The copy is reused while its bytes still match the entry's digest; a dynamic skill is read every time.
     if (resource && (await fileDigestOnDisk(target)) === resource.digest) return { ok: true };
     const client = options.client();
@@ -157,7 +162,7 @@ export function servedFiles(options: ServedFilesOptions): ServedSkillFiles {
       await writeCopy(target, file.bytes);
       return { ok: true };
     } catch (error) {
-      await fs.rm(target, { force: true }).catch(() => {});
+      await fs.rm(/*turbopackIgnore: true*/ target, { force: true }).catch(() => {});
       if (error instanceof SkillVerificationError) {
         return {
           ok: false,

@@ -145,7 +145,7 @@ export function createServedSkills(manager: McpManager, options: ServedSkillsOpt
     }
   };
 
-  const rootOf = (label: string) => path.join(options.dir, label);
+  const rootOf = (label: string) => path.join(/*turbopackIgnore: true*/ options.dir, label);
 
   function toSkill(label: string, entry: McpSkill, add: (d: Diagnostic) => void): Skill | null {
     const folder = skillFolderName(entry.uri);
@@ -213,7 +213,7 @@ export function createServedSkills(manager: McpManager, options: ServedSkillsOpt
       name,
       description: pyStrip(description),
       dir,
-      file: path.join(dir, 'SKILL.md'),
+      file: path.join(/*turbopackIgnore: true*/ dir, 'SKILL.md'),
       root,
       relDir: path.relative(root, dir).split(path.sep).join('/'),
       scope: 'project',

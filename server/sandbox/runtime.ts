@@ -197,9 +197,11 @@ async function installPython(
 ): Promise<InstallOutcome> {
   if (!(await runtimeInstalled(options.dir))) {
     log(`creating the Python virtual environment from ${options.python}`);
+    // --copies: no link from the app folder to /usr/bin (a build tool that walks the app folder trips on one).
     await exec(/*turbopackIgnore: true*/ options.python, [
       '-m',
       'venv',
+      '--copies',
       path.join(/*turbopackIgnore: true*/ options.dir, 'python'),
     ]);
   }

@@ -169,7 +169,7 @@ async function present(component: SystemComponent): Promise<boolean> {
 }
 
 export async function debianCodename(): Promise<{ debian: boolean; codename: string | null }> {
-  const text = await fs.promises.readFile('/etc/os-release', 'utf8').catch(() => '');
+  const text = await fs.promises.readFile(/*turbopackIgnore: true*/ '/etc/os-release', 'utf8').catch(() => '');
   const field = (key: string) => new RegExp(`^${key}="?([^"\\n]*)"?$`, 'm').exec(text)?.[1] ?? null;
   return { debian: field('ID') === 'debian', codename: field('VERSION_CODENAME') };
 }
@@ -251,10 +251,10 @@ export function readAptSources(files: Array<{ name: string; text: string }>, cod
 
 async function loadAptSources(codename: string): Promise<AptSources> {
   const dir = '/etc/apt/sources.list.d';
-  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const names = await fs.promises.readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[]);
   const paths = [
     '/etc/apt/sources.list',
-    ...names.filter((n) => /\.(list|sources)$/.test(n)).map((n) => path.join(dir, n)),
+    ...names.filter((n) => /\.(list|sources)$/.test(n)).map((n) => path.join(/*turbopackIgnore: true*/ dir, n)),
   ];
   const files = await Promise.all(
     paths.map(async (p) => ({

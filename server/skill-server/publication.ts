@@ -54,7 +54,9 @@ const UNSAFE_CHARS = /[\\?#[\]]/;
 async function signature(skill: PublishSkill, paths: readonly string[]): Promise<string> {
   const parts = await Promise.all(
     paths.map(async (p) => {
-      const stat = await fs.promises.stat(path.join(skill.dir, p)).catch(() => null);
+      const stat = await fs.promises
+        .stat(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ skill.dir, p))
+        .catch(() => null);
       return stat ? `${p}:${stat.size}:${stat.mtimeMs}:${stat.ino}` : `${p}:-`;
     }),
   );

@@ -290,7 +290,10 @@ async function keep(root: string, chatId: string, name: string, print: Fingerpri
   const file = cacheFile(root, chatId, name);
   const entry: CacheEntry = { name, ...print, text };
   try {
-    await fs.promises.mkdir(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(/*turbopackIgnore: true*/ path.dirname(/*turbopackIgnore: true*/ file), {
+      recursive: true,
+      mode: 0o700,
+    });
     await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(entry));
     await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
   } catch {
