@@ -64,11 +64,24 @@ async function buildApp(): Promise<App> {
   // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
   for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
   let auth: Auth | undefined;
+  const registry = createSkillRegistry(config);
+  const models = createModelRegistry({ env: process.env });
+  // What every turn and slash menu shares over a skill set (the operator's access records, the skill view's maps and
+  // catalog entries) is built when a scan lands, not by the first request after it: ~0.2 s with 10,000 skills.
+  // Imported here, not at the top: the catalog brings the tokenizer, which the first page does not need.
+  registry.subscribe(({ skills }) => {
+    Promise.all([registry.matcher(), import('./chat/skill-view')])
+      .then(([matcher, { prepareSkillView }]) => {
+        const records = access.resolveAll(skills);
+        prepareSkillView({ skills, access: records, matcher }, config, models.defaultEntry().contextWindow);
+      })
+      .catch((error: unknown) => console.error('[skillchat] preparing the skills for turns failed', error));
+  });
   return {
     config,
-    registry: createSkillRegistry(config),
+    registry,
     store: createDbChatStores(db),
-    models: createModelRegistry({ env: process.env }),
+    models,
     db,
     access,
     // Built on first use: its allowed origins come from the address Next listens on, known only after listen.
