@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-const PROJECT = path.join(import.meta.dirname, '..');
+export const PROJECT = path.join(import.meta.dirname, '..');
 
 export interface ServerStartFigures {
   skills: number;
@@ -18,7 +18,7 @@ export interface ServerStartFigures {
   rssMB: number;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -30,7 +30,7 @@ function freePort(): Promise<number> {
 }
 
 /** RSS of a process and its descendants (Linux /proc), in MB. */
-function treeRssMB(pid: number): number {
+export function treeRssMB(pid: number): number {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
