@@ -66,17 +66,10 @@ async function buildApp(): Promise<App> {
   let auth: Auth | undefined;
   const registry = createSkillRegistry(config);
   const models = createModelRegistry({ env: process.env });
-  // What every turn and slash menu shares over a skill set (the operator's access records, the skill view's maps and
-  // catalog entries) is built when a scan lands, not by the first request after it: ~0.2 s with 10,000 skills.
-  // Imported here, not at the top: the catalog brings the tokenizer, which the first page does not need.
-  registry.subscribe(({ skills }) => {
-    Promise.all([registry.matcher(), import('./chat/skill-view')])
-      .then(([matcher, { prepareSkillView }]) => {
-        const records = access.resolveAll(skills);
-        prepareSkillView({ skills, access: records, matcher }, config, models.defaultEntry().contextWindow);
-      })
-      .catch((error: unknown) => console.error('[skillchat] preparing the skills for turns failed', error));
-  });
+  // The operator's access records for a skill set are resolved when its scan lands, not by the first turn or slash
+  // menu after it. (Only what lives on this shared app object can be prepared here: instrumentation runs in its own
+  // bundle, so warming a module's caches from it would warm a copy no route reads.)
+  registry.subscribe(({ skills }) => access.resolveAll(skills));
   return {
     config,
     registry,

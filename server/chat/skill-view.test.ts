@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { skillRecord } from '../skills/testing';
-import { buildSkillView, MAX_CHAT_CATALOGS, prepareSkillView } from './skill-view';
+import { buildSkillView, MAX_CHAT_CATALOGS } from './skill-view';
 
 const root = '/srv/skills';
 
@@ -64,23 +64,5 @@ describe('the skill view', () => {
     await view('bounded-recent');
     await view('bounded-first');
     expect(built).toEqual(['bounded-first']);
-  });
-
-  it('a view prepared when the scan lands gives the same catalog as one built on the first turn', async () => {
-    // Enough skills that some must be left out, so the catalog is ranked (relevance, then a name hash).
-    const many = Array.from({ length: 400 }, (_, i) => skillRecord(`many-${String(i).padStart(3, '0')}`, root));
-    const prepared = many.map((s) => ({ ...s }));
-    const build = (list: typeof many) =>
-      buildSkillView({
-        source: { skills: list, access: resolver.resolveAll(list) },
-        config: { catalog: { budgetTokens: 2000 } },
-        chatId: 'prepared-chat',
-        relevanceText: 'many-123 things',
-      });
-    prepareSkillView({ skills: prepared, access: resolver.resolveAll(prepared) }, { catalog: { budgetTokens: 2000 } });
-    const [cold, warm] = [await build(many), await build(prepared)];
-    expect(cold.catalog?.omitted).toBeGreaterThan(0);
-    expect(warm.catalog).toEqual(cold.catalog);
-    expect([...warm.usable.keys()]).toEqual([...cold.usable.keys()]);
   });
 });

@@ -128,23 +128,6 @@ export async function buildSkillView(input: {
   };
 }
 
-/**
- * Builds ahead what every turn over these skills and records shares (the maps by name, the catalog's entries and
- * their order), so the first turn after a scan does not: the app calls it when a scan lands (server/app.ts).
- */
-export function prepareSkillView(
-  source: SkillSource,
-  config: Pick<AppConfig, 'catalog'>,
-  contextWindow?: number,
-): void {
-  if (!derive(source.skills, source.access).anyModelActivatable) return;
-  buildBudgetedCatalog(source.skills, {
-    budgetTokens: catalogBudget(contextWindow, config),
-    access: source.access,
-    matcher: source.matcher,
-  });
-}
-
 /** What the catalog depends on besides the skills: each skill's presence. */
 function presenceKey(skills: readonly Skill[], access: AccessMap): string {
   return skills.map((s) => `${access.get(s.name)?.catalog ?? 'hidden'}${access.get(s.name)?.pinned ? '!' : ''}`).join();
