@@ -3,9 +3,9 @@
  * answering with one fixed answer from a stand-in OpenAI-compatible endpoint this process serves, so the model says
  * the same whatever the skills):
  *
- *   start -> first scan logged -> RSS idle -> first GET /api/skills -> first chat turn -> 20 more turns and 20 page
- *   loads (a chat page, then the slash menu's GET /api/skills) -> RSS after load -> rounds of 20 concurrent
- *   POST /api/chat, time to the first text chunk
+ *   start -> first scan logged -> first GET /api/skills -> first chat turn (each server started three times: the
+ *   medians) -> RSS idle -> 20 more turns and 20 page loads (a chat page, then the slash menu's GET /api/skills) ->
+ *   RSS after load -> rounds of 20 concurrent POST /api/chat, time to the first text chunk
  *
  * The servers run side by side and their rounds interleave (no skills, 10, 10,000, no skills, ...), so a busy
  * moment of the machine falls on all of them. With `heapDir`, each server can write a heap snapshot there on
@@ -23,11 +23,11 @@ export interface ServerLoadFigures {
   skills: number;
   /** From spawn to the first scan's log line. */
   scanMs: number;
-  /** RSS of the server's process tree once the scan is done, before any request. */
+  /** RSS of the server's process tree once the scan is done and the first requests answered, before the load. */
   idleRssMB: number;
-  /** The first GET /api/skills after the scan (the whole response). */
+  /** The first GET /api/skills after the scan (the whole response), median over the starts. */
   firstSkillsMs: number;
-  /** The first POST /api/chat after it (request to the end of the stream). */
+  /** The first POST /api/chat after it (request to the end of the stream), median over the starts. */
   firstTurnMs: number;
   /** RSS after the first turn, 20 more turns and 20 page loads. */
   loadedRssMB: number;
@@ -246,7 +246,9 @@ export interface ServerLoadOptions {
   /** The skill trees, each with its skill count (0 for an empty folder: the floor). */
   trees: ReadonlyArray<{ skills: number; root: string }>;
   workDir: string;
-  /** Turns and page loads before the loaded RSS is read. */
+  /** Starts of each server whose first requests are timed (the medians are reported); the last is loaded. */
+  starts: number;
+  /** Turns and page loads before the loaded RSS is read (after the first turn). */
   turns: number;
   concurrency: number;
   rounds: number;
@@ -256,34 +258,50 @@ export interface ServerLoadOptions {
 
 export async function benchServerLoad(options: ServerLoadOptions): Promise<ServerLoadFigures[]> {
   const endpoint = await fixedAnswerEndpoint();
-  const servers: Running[] = [];
-  try {
+  let servers: Running[] = [];
+  const startAll = async (run: number, last: boolean) => {
+    servers = [];
     // One at a time: a 10,000-skill scan must not share the start-up of the others.
     for (const { skills, root } of options.trees) {
-      const dir = path.join(options.workDir, `server-load-${skills}`);
-      const heapDir = options.heapDir ? path.join(options.heapDir, String(skills)) : undefined;
+      const dir = path.join(options.workDir, `server-load-${skills}-${run}`);
+      const heapDir = last && options.heapDir ? path.join(options.heapDir, String(skills)) : undefined;
       if (heapDir) fs.mkdirSync(heapDir, { recursive: true });
       servers.push(await startServer(root, skills, dir, endpoint.baseURL, heapDir));
+    }
+  };
+  try {
+    // A first request is one sample per start, and on a busy machine one sample says little: each server is started
+    // `starts` times, and the first requests are the medians.
+    const firsts = new Map<number, { skillsMs: number[]; turnMs: number[] }>();
+    for (let run = 0; run < options.starts; run++) {
+      const last = run === options.starts - 1;
+      await startAll(run, last);
+      for (const server of servers) {
+        const first = firsts.get(server.skills) ?? { skillsMs: [], turnMs: [] };
+        firsts.set(server.skills, first);
+        first.skillsMs.push(await timedGet(server.origin, '/api/skills'));
+        first.turnMs.push((await turn(server.origin)).total);
+      }
+      if (!last) for (const server of servers) stop(server);
     }
     const figures = new Map<Running, ServerLoadFigures>();
     for (const server of servers) {
       await settle(1000);
       const idleRssMB = treeRssMB(server.child.pid!);
-      const firstSkillsMs = await timedGet(server.origin, '/api/skills');
-      const first = await turn(server.origin);
-      const chats = [first.chatId];
+      const chats: string[] = [];
       for (let i = 0; i < options.turns; i++) chats.push((await turn(server.origin)).chatId);
       for (let i = 0; i < options.turns; i++) {
         await timedGet(server.origin, `/chat/${chats[i % chats.length]}`);
         await timedGet(server.origin, '/api/skills');
       }
       await settle(2000);
+      const first = firsts.get(server.skills)!;
       figures.set(server, {
         skills: server.skills,
         scanMs: server.scanMs,
         idleRssMB,
-        firstSkillsMs,
-        firstTurnMs: first.total,
+        firstSkillsMs: percentile(first.skillsMs, 50),
+        firstTurnMs: percentile(first.turnMs, 50),
         loadedRssMB: treeRssMB(server.child.pid!),
         ttftP50: Number.NaN,
         ttftP99: Number.NaN,
