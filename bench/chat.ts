@@ -37,7 +37,7 @@ export const BEFORE_INCREMENTAL = 'stored only at the end';
 export const SAME_ANSWER = 'same answer';
 
 /** What the fixed-answer model always says: a reply to the greeting, about as long as the offline model's. */
-const FIXED_ANSWER =
+export const FIXED_ANSWER =
   "I'm the offline model built into skillchat. I can't hold a conversation, but I can help with your skills: " +
   'describe a task and I will pick one, or type / to see them all. Ask me about a skill by name to read its ' +
   'instructions and files.';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-const PROJECT = path.join(import.meta.dirname, '..');
+export const PROJECT = path.join(import.meta.dirname, '..');
 
 export interface ServerStartFigures {
   skills: number;
@@ -30,7 +30,7 @@ export function freePort(): Promise<number> {
 }
 
 /** RSS of a process and its descendants (Linux /proc), in MB. */
-function treeRssMB(pid: number): number {
+export function treeRssMB(pid: number): number {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

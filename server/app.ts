@@ -76,11 +76,16 @@ async function buildApp(): Promise<App> {
   registry.addSource(
     createServedSkills(mcp, { dir: servedSkillsDir(config), limits: config.limits, timeoutMs: config.mcp.timeoutMs }),
   );
+  const models = createModelRegistry({ env: process.env });
+  // The operator's access records for a skill set are resolved when its scan lands, not by the first turn or slash
+  // menu after it. (Only what lives on this shared app object can be prepared here: instrumentation runs in its own
+  // bundle, so warming a module's caches from it would warm a copy no route reads.)
+  registry.subscribe(({ skills }) => access.resolveAll(skills));
   return {
     config,
     registry,
     store: createDbChatStores(db),
-    models: createModelRegistry({ env: process.env }),
+    models,
     db,
     access,
     mcp,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AppConfig, loadConfig } from '../config';
 import type { SkillLoader } from './discovery/discovery';
 import { loadSkill } from './load/skill-file';
-import { createSkillRegistry } from './registry';
+import { createSkillRegistry, sameMatcherInput } from './registry';
+import { skillRecord } from './testing';
 
 let tmp: string;
 let base: string;
@@ -116,5 +117,19 @@ describe('createSkillRegistry', () => {
     await expect(registry.current()).rejects.toThrow('boom');
     fail = false;
     expect((await registry.current()).skills).toHaveLength(2);
+  });
+});
+
+describe('sameMatcherInput', () => {
+  const [a, b] = [skillRecord('alpha', '/r'), skillRecord('beta', '/r')];
+  it('holds for the same names and descriptions in the same order, whatever else changed', () => {
+    expect(sameMatcherInput([a, b], [a, b])).toBe(true);
+    expect(sameMatcherInput([a, b], [{ ...a, size: 7, relDir: 'moved' }, b])).toBe(true);
+  });
+  it('fails for a changed description, a rename, another order or another count', () => {
+    expect(sameMatcherInput([a, b], [{ ...a, description: 'Other.' }, b])).toBe(false);
+    expect(sameMatcherInput([a, b], [{ ...a, name: 'gamma' }, b])).toBe(false);
+    expect(sameMatcherInput([a, b], [b, a])).toBe(false);
+    expect(sameMatcherInput([a, b], [a])).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { getApp } from '@/server/app';
 import { handle, json } from '@/server/http';
 import { lookalikeWarning } from '@/server/skills/discovery/confusables';
 import { argumentHint } from '@/server/skills/load/arguments';
+import type { Skill } from '@/server/skills/types';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,15 +18,19 @@ export const GET = handle(async (request: Request) => {
   const all = (await registry.current()).skills;
   // The person's own switched-off skills are left out too (server/access/personal.ts).
   const records = access.resolveAll(all, await personalAccess(db, user.id));
-  const skills = all.filter((s) => records.get(s.name)?.personMayInvoke);
-  const byName = new Map(skills.map((s) => [s.name, s]));
-  const ordered = q.trim()
-    ? (await registry.matcher())
-        .rank(q, MAX_RESULTS * 2)
-        .flatMap((r) => (byName.has(r.name) ? [byName.get(r.name)!] : []))
-    : skills;
+  const invocable = (s: Skill | undefined): s is Skill => !!s && records.get(s.name)?.personMayInvoke === true;
+  // The first MAX_RESULTS, without a pass (or a map) over every skill on each keystroke.
+  const shown: Skill[] = [];
+  if (q.trim()) {
+    for (const { name } of (await registry.matcher()).rank(q, MAX_RESULTS * 2)) {
+      const skill = await registry.get(name);
+      if (invocable(skill) && shown.push(skill) >= MAX_RESULTS) break;
+    }
+  } else {
+    for (const skill of all) if (invocable(skill) && shown.push(skill) >= MAX_RESULTS) break;
+  }
   return json({
-    skills: ordered.slice(0, MAX_RESULTS).map((s) => {
+    skills: shown.map((s) => {
       const hint = argumentHint(s);
       return {
         name: s.name,

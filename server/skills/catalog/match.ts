@@ -93,8 +93,8 @@ export function createMatcher(
 }
 
 /**
- * Everything an index is built from: the skills' names and descriptions, in order. Equal inputs, equal indexes, so a
- * matcher is built again only when this changes (the server's registry; `skills match` keeps its index under it).
+ * Everything an index is built from: the skills' names and descriptions, in order. Equal inputs, equal indexes, so
+ * `skills match` keeps its index under this text's digest (the server's registry compares the skills themselves).
  */
 export function matcherInput(skills: ReadonlyArray<{ name: string; description: string }>): string {
   return JSON.stringify(skills.map((s) => [s.name, s.description]));

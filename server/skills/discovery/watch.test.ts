@@ -157,6 +157,21 @@ describe('registry live reload', () => {
     await until(registry, (s) => s.has('second'));
   });
 
+  it('a skill folder removed and made again is watched again', async () => {
+    const root = scratch('again');
+    writeSkill(root, 'phoenix', 'First life.');
+    writeSkill(root, 'other', 'Stays.');
+    const registry = await watching(configFor(root));
+
+    fs.rmSync(path.join(root, 'phoenix'), { recursive: true });
+    await until(registry, (s) => !s.has('phoenix'));
+    writeSkill(root, 'phoenix', 'Second life.');
+    await until(registry, (s) => s.get('phoenix') === 'Second life.');
+    // Its new folder is watched: an edit of its SKILL.md alone (no folder added or removed) reloads it.
+    writeSkill(root, 'phoenix', 'Third life.');
+    await until(registry, (s) => s.get('phoenix') === 'Third life.');
+  });
+
   it('stopWatching stops reloading', async () => {
     const root = scratch('stop');
     writeSkill(root, 'one', 'One.');
