@@ -24,7 +24,6 @@ import {
 } from '@/components/lib/api';
 import { readdressNewChat } from '@/components/lib/history';
 import { type ApprovalActions, ApprovalProvider } from '@/components/tools/approval';
-import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/chat/title';
 import type {
   Attachment,
   ChatActivation,
@@ -33,6 +32,7 @@ import type {
   SkillSummary,
   VersionGroup,
 } from '@/server/chat/types';
+import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/db/title';
 import type { ModelMenu } from '@/server/model/registry';
 import { activeSkillsOf, keepSeenSkills } from './active-skills';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';

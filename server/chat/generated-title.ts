@@ -5,7 +5,7 @@
  * a person gave is never overwritten.
  */
 import { generateText, type LanguageModel } from 'ai';
-import { DERIVED_TITLE_LENGTH, deriveTitle } from './title';
+import { DERIVED_TITLE_LENGTH, deriveTitle } from '../db/title';
 
 /** The title call may not hold the end of the answer's stream longer than this. */
 export const TITLE_TIMEOUT_MS = 8_000;

@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, notInArray, type SQL } from 'drizzle-orm';
-import { DEFAULT_CHAT_TITLE } from '../chat/title';
 import { type Database, withDb, withTransaction } from './client';
 import { DbError } from './errors';
 import { LOCAL_USER_ID } from './local-user';
 import type { ChatRow } from './schema';
+import { DEFAULT_CHAT_TITLE } from './title';
 
 export type Chat = ChatRow;
 
-export { DEFAULT_CHAT_TITLE, DERIVED_TITLE_LENGTH, deriveTitle } from '../chat/title';
+export { DEFAULT_CHAT_TITLE, DERIVED_TITLE_LENGTH, deriveTitle } from './title';
 
 /** Any title, including one typed by a person when renaming. */
 export const MAX_TITLE_LENGTH = 200;

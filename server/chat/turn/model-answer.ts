@@ -12,6 +12,7 @@ import {
   type UIMessageStreamWriter,
 } from 'ai';
 import type { AppConfig } from '../../config';
+import { deriveTitle } from '../../db/title';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
@@ -25,7 +26,6 @@ import { buildInstructions } from '../instructions';
 import { messageText } from '../request';
 import { renderActiveSkills } from '../skill-content';
 import { summariseMessages } from '../summary';
-import { deriveTitle } from '../title';
 import type { ChatDataParts, ChatMessage } from '../types';
 import { type Answer, approvalContext, type TurnContext } from './context';
 import { isRealModel } from './deps';
