@@ -8,6 +8,7 @@ import { ArtifactCards } from '@/components/files/artifact-card';
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { RunScriptInput, RunScriptOutput } from '@/server/chat/types';
 import type { ToolRendererProps } from './registry';
+import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
 
 export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScriptOutput>) {
@@ -43,29 +44,7 @@ export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScr
               <span aria-hidden="true">$ </span>
               {commandLine(output.path, args)}
             </pre>
-            {output.error ? (
-              <p className="tool-card__notice" data-testid="script-error">
-                {output.error}
-              </p>
-            ) : null}
-            <span className="tool-card__label">stdout</span>
-            {output.stdout ? (
-              <pre className="tool-card__pre" data-testid="script-stdout">
-                {output.stdout}
-              </pre>
-            ) : (
-              <p className="tool-card__hint" data-testid="script-no-stdout">
-                Nothing was printed.
-              </p>
-            )}
-            {output.stderr ? (
-              <>
-                <span className="tool-card__label">stderr</span>
-                <pre className="tool-card__pre tool-card__pre--stderr" data-testid="script-stderr">
-                  {output.stderr}
-                </pre>
-              </>
-            ) : null}
+            <RunOutput output={output} finished testId="script" />
           </>
         ) : null}
       </ToolCard>

@@ -8,6 +8,7 @@ import { ArtifactCards } from '@/components/files/artifact-card';
 import { formatDuration } from '@/components/lib/format';
 import type { ShellInput, ShellOutput } from '@/server/tools/sandbox-exec';
 import type { ToolRendererProps } from './registry';
+import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
 
 function CommandLine({ command }: { command: string }) {
@@ -63,32 +64,7 @@ export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) 
         {output ? (
           <>
             <CommandLine command={command} />
-            {output.error ? (
-              <p className="tool-card__notice" data-testid="shell-error">
-                {output.error}
-              </p>
-            ) : null}
-            {output.hint ? (
-              <p className="tool-card__notice" data-testid="shell-hint">
-                {output.hint}
-              </p>
-            ) : null}
-            {output.stdout || done ? <span className="tool-card__label">stdout</span> : null}
-            {output.stdout ? (
-              <pre className="tool-card__pre" data-testid="shell-stdout">
-                {output.stdout}
-              </pre>
-            ) : done ? (
-              <p className="tool-card__hint">Nothing was printed.</p>
-            ) : null}
-            {output.stderr ? (
-              <>
-                <span className="tool-card__label">stderr</span>
-                <pre className="tool-card__pre tool-card__pre--stderr" data-testid="shell-stderr">
-                  {output.stderr}
-                </pre>
-              </>
-            ) : null}
+            <RunOutput output={output} finished={done} testId="shell" />
           </>
         ) : null}
       </ToolCard>
