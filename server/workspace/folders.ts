@@ -1,5 +1,17 @@
-/** Where a chat's files live: `<workspaces>/<chatId>/` (meta.json, text/) and its `files/` (the sandbox's /workspace). */
+/**
+ * Where a chat's files live: `<workspaces>/<chatId>/` (meta.json, text/) and its `files/` (the sandbox's /workspace),
+ * and the one reader and writer of `meta.json`: where each file came from, and whose the chat's files are.
+ */
+import fs from 'node:fs';
 import path from 'node:path';
+
+export type FileOrigin = 'upload' | 'script';
+
+export interface Meta {
+  files: Record<string, { origin: FileOrigin; createdAt: string }>;
+  /** The person whose files these are (quota.ts), once an upload or a run has said. */
+  owner?: string;
+}
 
 export function chatFolder(root: string, chatId: string): string {
   // Chat ids are validated by the routes (letters, digits, `_`, `-`); this is the last line, not the only one.
@@ -9,4 +21,27 @@ export function chatFolder(root: string, chatId: string): string {
 
 export function workspaceDir(root: string, chatId: string): string {
   return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'files');
+}
+
+export async function readMeta(root: string, chatId: string): Promise<Meta> {
+  try {
+    const parsed = JSON.parse(
+      await fs.promises.readFile(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
+        'utf8',
+      ),
+    );
+    return parsed && typeof parsed === 'object' && parsed.files ? (parsed as Meta) : { files: {} };
+  } catch {
+    return { files: {} };
+  }
+}
+
+/** Atomic (a temp file renamed over it), and the chat's folder is made when missing. */
+export async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void> {
+  const folder = chatFolder(root, chatId);
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ folder, { recursive: true });
+  const file = path.join(/*turbopackIgnore: true*/ folder, 'meta.json');
+  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
+  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
 }

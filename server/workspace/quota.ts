@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureTree } from '../sandbox/usage';
-import { chatFolder, workspaceDir } from './folders';
+import { readMeta, workspaceDir, writeMeta } from './folders';
 
 export interface QuotaCaps {
   maxWorkspaceBytes: number;
@@ -35,27 +35,13 @@ export function forgetUsage(root: string): void {
   kept.delete(path.resolve(/*turbopackIgnore: true*/ root));
 }
 
-async function ownerOf(root: string, chatId: string): Promise<string> {
-  try {
-    const meta = JSON.parse(
-      await fs.promises.readFile(
-        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
-        'utf8',
-      ),
-    ) as { owner?: unknown };
-    return typeof meta.owner === 'string' ? meta.owner : '';
-  } catch {
-    return '';
-  }
-}
-
 async function measure(root: string): Promise<WorkspaceUsage> {
   const usage: WorkspaceUsage = { total: 0, byOwner: new Map(), byChat: new Map() };
   const chats = await fs.promises.readdir(/*turbopackIgnore: true*/ root).catch(() => [] as string[]);
   for (const chatId of chats) {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) continue;
     const [owner, tree] = await Promise.all([
-      ownerOf(root, chatId),
+      readMeta(root, chatId).then((meta) => meta.owner ?? ''),
       measureTree(workspaceDir(root, chatId), { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 }),
     ]);
     usage.total += tree.bytes;
@@ -103,16 +89,7 @@ export async function roomFor(root: string, chatId: string, owner: string, caps:
 
 /** Records who owns a chat's files (kept in meta.json beside them). */
 export async function recordOwner(root: string, chatId: string, owner: string): Promise<void> {
-  const file = path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json');
-  let meta: Record<string, unknown> = { files: {} };
-  try {
-    meta = JSON.parse(await fs.promises.readFile(/*turbopackIgnore: true*/ file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // No meta yet: the chat's first file.
-  }
+  const meta = await readMeta(root, chatId);
   if (meta.owner === owner) return;
-  meta.owner = owner;
-  await fs.promises.mkdir(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true });
-  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
-  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
+  await writeMeta(root, chatId, { ...meta, owner });
 }

@@ -13,11 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources/resources';
-import { chatFolder, workspaceDir } from './folders';
+import { chatFolder, type FileOrigin, readMeta, workspaceDir, writeMeta } from './folders';
 import { uniqueName } from './names';
 import { forgetUsage, type QuotaCaps, recordOwner, roomFor } from './quota';
-
-export type FileOrigin = 'upload' | 'script';
 
 export interface WorkspaceFile {
   name: string;
@@ -35,34 +33,12 @@ export interface WorkspaceCaps {
 
 const execFileAsync = promisify(execFile);
 
-type Meta = { files: Record<string, { origin: FileOrigin; createdAt: string }> };
-
-export { chatFolder, workspaceDir } from './folders';
+export { chatFolder, type FileOrigin, workspaceDir } from './folders';
 
 export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
   const dir = workspaceDir(root, chatId);
   await fs.promises.mkdir(/*turbopackIgnore: true*/ dir, { recursive: true, mode: 0o755 });
   return dir;
-}
-
-async function readMeta(root: string, chatId: string): Promise<Meta> {
-  try {
-    const parsed = JSON.parse(
-      await fs.promises.readFile(
-        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json'),
-        'utf8',
-      ),
-    );
-    return parsed && typeof parsed === 'object' && parsed.files ? (parsed as Meta) : { files: {} };
-  } catch {
-    return { files: {} };
-  }
-}
-
-async function writeMeta(root: string, chatId: string, meta: Meta): Promise<void> {
-  const file = path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'meta.json');
-  await fs.promises.writeFile(/*turbopackIgnore: true*/ `${file}.tmp`, JSON.stringify(meta));
-  await fs.promises.rename(/*turbopackIgnore: true*/ `${file}.tmp`, file);
 }
 
 /** Regular files at the top of the workspace with their stats; links, folders and devices are skipped. */
