@@ -11,7 +11,7 @@ import { NO_EARLIER } from './earlier-messages';
 import { Message } from './message';
 import { EditMessageForm } from './message-versions';
 import { PageLoader } from './page-loader';
-import { captureAnchor, restoreAnchor, type ScrollAnchor } from './scroll-anchor';
+import { captureAnchor, holdAnchor, restoreAnchor, type ScrollAnchor } from './scroll-anchor';
 import type { EarlierHistory } from './use-earlier-messages';
 
 /** How close to the bottom (px) still counts as "following" the stream. */
@@ -110,8 +110,11 @@ export function MessageList({
   const anchor = useRef<ScrollAnchor | null>(null);
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && anchor.current && earlier) restoreAnchor(el, anchor.current);
+    const kept = anchor.current;
     anchor.current = null;
+    if (!el || !kept || !earlier) return;
+    restoreAnchor(el, kept);
+    return holdAnchor(el, kept);
   }, [earlier]);
   const load = history?.load;
   const loadPage = useCallback(

@@ -30,3 +30,31 @@ export function restoreAnchor(container: HTMLElement, anchor: ScrollAnchor): voi
   const offset = el.getBoundingClientRect().top - container.getBoundingClientRect().top;
   container.scrollTop += offset - anchor.offset;
 }
+
+/** How long a restored place is held while the page that arrived settles (ms). */
+const HOLD_MS = 2000;
+
+/**
+ * Keeps the anchor's message in place while what arrived above it settles after the first paint, until the reader
+ * scrolls or `ms` pass. Markdown code blocks are drawn with `content-visibility: auto` and a 200 px stand-in height,
+ * and take their real height only when they come near the view: the one just above the message would otherwise pull
+ * it up by the difference a frame after it was put back (85 px measured in the long-chat e2e). Returns the disposer.
+ */
+export function holdAnchor(container: HTMLElement, anchor: ScrollAnchor, ms = HOLD_MS): () => void {
+  const content = container.firstElementChild;
+  if (!content || typeof ResizeObserver === 'undefined') return () => {};
+  // Runs after layout and before paint, so the settled page never shows at the wrong place.
+  const observer = new ResizeObserver(() => restoreAnchor(container, anchor));
+  observer.observe(content);
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of READER_SCROLLS) container.removeEventListener(type, stop);
+  };
+  const timer = setTimeout(stop, ms);
+  for (const type of READER_SCROLLS) container.addEventListener(type, stop, { passive: true, once: true });
+  return stop;
+}
+
+/** What the reader does to scroll; a scroll event alone does not tell theirs from ours. */
+const READER_SCROLLS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
