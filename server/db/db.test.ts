@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeDb } from '../../test/db/db-suite';
 import { describeLeases } from '../../test/db/lease-suite';
 import { describeSearch } from '../../test/db/search-suite';
+import { describeTurnWrites } from '../../test/db/turn-suite';
 import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
@@ -19,6 +20,7 @@ async function openMemory() {
 describeDb('sqlite', openMemory);
 describeSearch('sqlite', openMemory);
 describeLeases('sqlite', openMemory);
+describeTurnWrites('sqlite', openMemory);
 
 let dir: string;
 let dbFile: string;

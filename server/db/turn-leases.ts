@@ -47,7 +47,7 @@ export async function acquireTurnLease(
   return rows.length > 0;
 }
 
-/** Records the answer a lease's turn writes (for the admin page and recovery logs). */
+/** Records the answer a lease's turn writes (for the admin page and recovery logs), in the answer's first write. */
 export async function setTurnLeaseMessage(d: Database, chatId: string, instanceId: string, messageId: string) {
   const t = d.t.chatTurns;
   await withDb(d, (db) =>
@@ -89,10 +89,19 @@ export async function heartbeatTurnLeases(
   return result;
 }
 
-/** Ends this instance's lease on a chat (the turn's `finally`). Another instance's lease is left alone. */
-export async function releaseTurnLease(d: Database, chatId: string, instanceId: string): Promise<void> {
+/**
+ * Ends this instance's lease on a chat: with the answer's last write, or in the turn's `finally`. Another instance's
+ * lease is left alone. False when this instance held none.
+ */
+export async function releaseTurnLease(d: Database, chatId: string, instanceId: string): Promise<boolean> {
   const t = d.t.chatTurns;
-  await withDb(d, (db) => db.delete(t).where(and(eq(t.chatId, chatId), eq(t.instanceId, instanceId))));
+  const rows = await withDb(d, (db) =>
+    db
+      .delete(t)
+      .where(and(eq(t.chatId, chatId), eq(t.instanceId, instanceId)))
+      .returning({ chatId: t.chatId }),
+  );
+  return rows.length > 0;
 }
 
 /**
