@@ -229,6 +229,8 @@ describe('turn durability', () => {
     expect((await ownStore.getChat('turn'))?.title).toBe('Hello there');
     expect((await getMessageRecords('turn', own)).map((m) => m.status)).toEqual(['complete', 'complete']);
     expect(await getTurnLease(own, 'turn')).toBeNull();
+    // The lease's commit was not flushed by itself (`withoutFlush`); every other commit still is.
+    expect(native.$client.pragma('synchronous', { simple: true })).toBe(2);
     closeDb(native);
   });
 });
