@@ -24,6 +24,7 @@ import {
   recordActivation,
   recordDecision,
   recordScriptRun,
+  releaseTurnLease,
   renameChat,
   renameChatIfTitle,
   replacePartsIfUnchanged,
@@ -34,14 +35,16 @@ import {
   saveUserMessage,
   searchChats,
   setChatModel,
+  setTurnLeaseMessage,
   startAssistantMessage,
   switchVersion,
+  withTransaction,
 } from '../db';
 import { LOCAL_USER_ID } from '../db/local-user';
 import { notFound } from '../http';
 import { budgetPage, loadChatWindow, type PageLoader } from './history';
 import type { ChatStore, ChatStores } from './store';
-import { turnLeasesFor } from './turn/leases';
+import { type TurnLeases, turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
@@ -73,6 +76,22 @@ export function createDbChatStores(d: Database): ChatStores {
 
 /** One person's store. */
 export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): ChatStore {
+  const leases = turnLeasesFor(d);
+  return { ...storeOn(d, userId, { ownedChats: new Set(), leases, afterCommit: (fn) => fn() }), leases };
+}
+
+/** What a person's store and the stores of its transactions share. */
+interface Shared {
+  /** Chats found to be this person's (see `owned`). */
+  ownedChats: Set<string>;
+  leases: TurnLeases;
+  /** Runs `fn` once the writes so far are committed: at once, or after the transaction `d` belongs to. */
+  afterCommit: (fn: () => void) => void;
+}
+
+/** The store's methods over `d`: the database, or one of its transactions (`transaction`). */
+function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
+  const { ownedChats, leases, afterCommit } = shared;
   const activationsOf = async (chatId: string): Promise<ChatActivation[]> =>
     (await getChatActivations(chatId, d)).map((a) => ({
       skillName: a.skillName,
@@ -84,7 +103,6 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
   // A chat's owner never changes, so a chat found to be this person's stays so for this store (one per request in
   // the app): the turn's reads and writes check it once, not at each of them. A deleted chat is caught by the
   // writes themselves (`chat-not-found` inside their transaction).
-  const ownedChats = new Set<string>();
   const owned = async (chatId: string) => {
     if (ownedChats.has(chatId)) return true;
     const found = await chatExists(chatId, d, userId);
@@ -104,7 +122,6 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
 
   return {
     userId,
-    leases: turnLeasesFor(d),
     listChats: async () => (await listChats({ userId }, d)).map(summary),
     searchChats: async (query) =>
       (await searchChats(query, { userId }, d)).map((hit) => ({
@@ -186,19 +203,28 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
     startAssistantMessage: async (chatId, id, metadata) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
-      await startAssistantMessage(chatId, id, metadata ? { metadata } : {}, d);
+      // The lease's only other write before its end rides in this commit (none held: nothing to record).
+      await withTransaction(d, async (tx) => {
+        await startAssistantMessage(chatId, id, metadata ? { metadata } : {}, tx);
+        await setTurnLeaseMessage(tx, chatId, leases.instanceId, id);
+      });
     },
     finishAssistantMessage: async (id, result) => {
-      await finishAssistantMessage(
-        id,
-        {
-          parts: result.parts,
-          status: result.status,
-          error: result.error ?? null,
-          ...(result.metadata ? { metadata: result.metadata } : {}),
-        },
-        d,
-      );
+      // The turn's lease ends in the answer's last commit, not in one of its own.
+      const ended = await withTransaction(d, async (tx) => {
+        const row = await finishAssistantMessage(
+          id,
+          {
+            parts: result.parts,
+            status: result.status,
+            error: result.error ?? null,
+            ...(result.metadata ? { metadata: result.metadata } : {}),
+          },
+          tx,
+        );
+        return row && (await releaseTurnLease(tx, row.chatId, leases.instanceId)) ? row.chatId : null;
+      });
+      if (ended) afterCommit(() => leases.ended(ended));
     },
     saveAnswerProgress: async (id, parts) => {
       await saveAnswerProgress(id, parts, d);
@@ -221,5 +247,13 @@ export function createDbChatStore(d: Database, userId: string = LOCAL_USER_ID): 
     },
     recordDecision: (input) => recordDecision(input, d),
     recordScriptRun: (input) => recordScriptRun(input, d),
+    transaction: async (fn) => {
+      const committed: Array<() => void> = [];
+      const result = await withTransaction(d, (tx) =>
+        fn(storeOn(tx, userId, { ownedChats, leases, afterCommit: (then) => committed.push(then) })),
+      );
+      for (const then of committed) afterCommit(then);
+      return result;
+    },
   };
 }

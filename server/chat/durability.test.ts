@@ -9,7 +9,16 @@ import type { UIMessageChunk } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { type Database, getMessageRecords, listScriptRuns, openDb, recordScriptRun, sqliteDatabase } from '../db';
+import {
+  closeDb,
+  type Database,
+  getMessageRecords,
+  getTurnLease,
+  listScriptRuns,
+  openDb,
+  recordScriptRun,
+  sqliteDatabase,
+} from '../db';
 import { createOfflineModel } from '../model/offline-model';
 import { createDbChatStore } from './db-store';
 import { persistAsItStreams } from './progress';
@@ -182,4 +191,59 @@ describe('turn durability', () => {
     await expect(recordScriptRun(run, db)).resolves.toBeUndefined();
     expect((await listScriptRuns(1, db))[0]).toMatchObject({ chatId: null, script: 'x.py' });
   });
+
+  it("a new message's turn commits as often as a bare chat route: the lease, the message, the answer's end", async () => {
+    // Its own file, with no checkpoints, so every commit since the start is a commit frame in the WAL.
+    const file = path.join(tmp, 'commits.db');
+    const native = openDb(file);
+    native.$client.pragma('wal_autocheckpoint = 0');
+    const own = sqliteDatabase(native);
+    const ownStore = createDbChatStore(own);
+    const commitsDuring = async (fn: () => Promise<unknown>) => {
+      const before = walCommits(`${file}-wal`);
+      await fn();
+      return walCommits(`${file}-wal`) - before;
+    };
+    const message = (id: string): ChatMessage => ({ id, role: 'user', parts: [{ type: 'text', text: 'Hello there' }] });
+    // What any chat app writes per turn: the person's message, the answer's start, the answer.
+    await ownStore.createChat({ id: 'bare' });
+    const bare = await commitsDuring(async () => {
+      await ownStore.saveUserMessage('bare', message('bare-u'));
+      await ownStore.startAssistantMessage('bare', 'bare-a');
+      await ownStore.finishAssistantMessage('bare-a', { parts: [], status: 'complete' });
+    });
+    await ownStore.createChat({ id: 'turn' });
+    // Stored only at its end: the progress writes come with time (each second), not with the turn's steps.
+    const deps = { ...slowDeps(0), store: ownStore, incremental: false };
+    const turn = await commitsDuring(async () => {
+      const response = await runChatTurn(
+        { chatId: 'turn', trigger: 'submit-message', message: message('turn-u') },
+        deps,
+      );
+      await response.text();
+      await waitForTurn('turn');
+    });
+    expect(bare).toBe(3);
+    expect(turn).toBe(bare);
+    // What the folded writes still do: the title, the answer, the lease gone.
+    expect((await ownStore.getChat('turn'))?.title).toBe('Hello there');
+    expect((await getMessageRecords('turn', own)).map((m) => m.status)).toEqual(['complete', 'complete']);
+    expect(await getTurnLease(own, 'turn')).toBeNull();
+    // The lease's commit was not flushed by itself (`withoutFlush`); every other commit still is.
+    expect(native.$client.pragma('synchronous', { simple: true })).toBe(2);
+    closeDb(native);
+  });
 });
+
+/** Commits in a WAL file: frames whose "database size after commit" is set, under the header's salt. */
+function walCommits(walFile: string): number {
+  const wal = fs.readFileSync(walFile);
+  const pageSize = wal.readUInt32BE(8);
+  const salt = wal.readBigUInt64BE(16);
+  let commits = 0;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    if (wal.readBigUInt64BE(at + 8) !== salt) break;
+    if (wal.readUInt32BE(at + 4) !== 0) commits++;
+  }
+  return commits;
+}

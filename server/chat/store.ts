@@ -70,9 +70,15 @@ export interface ChatStore {
   /** Makes version `version` of the group after `parentId` active. False when the chat is not the person's. */
   switchVersion(chatId: string, parentId: string, version: number): Promise<boolean>;
   listVersions(chatId: string): Promise<VersionGroup[]>;
-  /** `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. */
+  /**
+   * `metadata` (the model that answers) is stored with the row, so a reload shows it under the answer. The answer's
+   * id is recorded on this instance's lease of the chat, when it holds one, in the same transaction.
+   */
   startAssistantMessage(chatId: string, id: string, metadata?: ChatMessage['metadata']): Promise<void>;
-  /** Stores the answer's end and marks the chat active (its `updatedAt`), in one transaction. */
+  /**
+   * Stores the answer's end, marks the chat active (its `updatedAt`) and ends this instance's lease of the chat
+   * (`leases.ended`), in one transaction.
+   */
   finishAssistantMessage(
     id: string,
     result: { parts: ChatMessage['parts']; status: AnswerStatus; error?: string; metadata?: ChatMessage['metadata'] },
@@ -96,6 +102,12 @@ export interface ChatStore {
     contentHash: string;
   }): Promise<void>;
   recordScriptRun(input: ScriptRunInput & { chatId: string }): Promise<void>;
+  /**
+   * Runs `fn` with a store whose writes make one transaction, so they cost one durable commit (the turn's start: the
+   * trigger's change to the history and the answer's `streaming` row). `fn` awaits only that store's work; the
+   * store it is given has no `leases`.
+   */
+  transaction<T>(fn: (store: ChatStore) => Promise<T>): Promise<T>;
 }
 
 /** The app's store: scoped per person (`forUser(currentUserId(request))` in routes). */

@@ -54,8 +54,8 @@ export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
     // Before anything else, so the WAL switch and the migration wait for another process instead of failing.
     sqlite.pragma('busy_timeout = 5000');
     const journalMode = String(sqlite.pragma('journal_mode = WAL', { simple: true }));
-    // FULL rather than NORMAL: in WAL mode NORMAL can lose the last commits on power loss; FULL costs a fraction of
-    // a millisecond per commit, and a chat commits a few times per answer.
+    // FULL rather than NORMAL: in WAL mode NORMAL can lose the last commits on power loss. Each commit then waits
+    // for the disk, so a turn commits as seldom as it can, and the turn leases' commits wait for none (`withoutFlush`).
     sqlite.pragma('synchronous = FULL');
     const db: Db = drizzle(sqlite, { schema });
 
@@ -302,6 +302,37 @@ export async function withTransaction<T>(d: Database, fn: (tx: Database) => Prom
     } catch (error) {
       if (client.inTransaction) client.exec('ROLLBACK');
       throw error;
+    }
+  });
+}
+
+/**
+ * Runs one write statement whose commit is not flushed to disk by itself (SQLite: `synchronous = NORMAL` for this
+ * statement only; PostgreSQL: `synchronous_commit = off` for its transaction). Other connections see it at once, as
+ * any commit; it reaches the disk with the next flushed commit, since both logs are written in order. Only a crash
+ * of the machine (SQLite: every process on the file dies with it) or of the PostgreSQL server before that can lose
+ * it, so only rows that mean nothing once their writer is gone belong here: the turn leases (`turn-leases.ts`).
+ * Inside a transaction it is an ordinary statement of that transaction. The statement ends in `.returning(...)`.
+ */
+export async function withoutFlush<T>(d: Database, statement: (db: QueryDb) => PromiseLike<T>): Promise<T> {
+  if (d.inTx) return statement(d.db);
+  const native = d.native;
+  if (native.dialect === 'pg') {
+    return native.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+      return statement(tx as unknown as QueryDb);
+    });
+  }
+  const client = native.db.$client;
+  return exclusive(client, async () => {
+    const level = client.pragma('synchronous', { simple: true });
+    client.pragma('synchronous = NORMAL');
+    try {
+      // Run at once (drizzle's sync `.all()`), with no await between the pragmas: no other statement may run with
+      // the lighter setting.
+      return (statement(d.db) as unknown as { all(): T }).all();
+    } finally {
+      client.pragma(`synchronous = ${Number(level)}`);
     }
   });
 }

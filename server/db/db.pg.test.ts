@@ -3,6 +3,7 @@ import { afterAll, describe, inject } from 'vitest';
 import { describeDb } from '../../test/db/db-suite';
 import { describeLeases } from '../../test/db/lease-suite';
 import { describeSearch } from '../../test/db/search-suite';
+import { describeTurnWrites } from '../../test/db/turn-suite';
 import { createScratchDatabase } from '../../test/pg-scratch';
 import { type Database, pgDatabase } from './client';
 import { closePgDb, openPgDb, type PgDb } from './pg';
@@ -31,4 +32,5 @@ describe.skipIf(!baseUrl)('PostgreSQL', () => {
   describeDb('pg', fresh);
   describeSearch('pg', fresh);
   describeLeases('pg', fresh);
+  describeTurnWrites('pg', fresh);
 });

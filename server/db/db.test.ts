@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeDb } from '../../test/db/db-suite';
 import { describeLeases } from '../../test/db/lease-suite';
 import { describeSearch } from '../../test/db/search-suite';
+import { describeTurnWrites } from '../../test/db/turn-suite';
 import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
-import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase } from './client';
+import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase, withoutFlush } from './client';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
-import { acquireTurnLease } from './turn-leases';
+import { acquireTurnLease, getTurnLease } from './turn-leases';
 
 // The query layer's behaviour, shared with PostgreSQL (db.pg.test.ts): a fresh in-memory database per test.
 async function openMemory() {
@@ -19,6 +20,7 @@ async function openMemory() {
 describeDb('sqlite', openMemory);
 describeSearch('sqlite', openMemory);
 describeLeases('sqlite', openMemory);
+describeTurnWrites('sqlite', openMemory);
 
 let dir: string;
 let dbFile: string;
@@ -131,6 +133,30 @@ describe('streaming recovery (one SQLite file, two processes)', () => {
     } finally {
       closeDb(second);
     }
+  });
+});
+
+describe('a commit not flushed by itself (withoutFlush: the turn leases)', () => {
+  it('is seen by another connection at once, and leaves the connection at FULL sync, even when it fails', async () => {
+    const d = sqliteDatabase(db);
+    await createChat({ id: 'c' }, d);
+    expect(await acquireTurnLease(d, { chatId: 'c', instanceId: 'a', expiryMs: 30_000 })).toBe(true);
+    expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
+    const other = openDb(dbFile, { recoverStreaming: false });
+    try {
+      expect((await getTurnLease(sqliteDatabase(other), 'c'))?.instanceId).toBe('a');
+    } finally {
+      closeDb(other);
+    }
+    await expect(
+      withoutFlush(d, (q) =>
+        q
+          .insert(d.t.chatTurns)
+          .values({ chatId: 'missing', instanceId: 'a', startedAt: new Date(), heartbeatAt: new Date() })
+          .returning(),
+      ),
+    ).rejects.toThrow(/FOREIGN KEY/);
+    expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
   });
 });
 

@@ -2,10 +2,15 @@
  * The running-turn lease (docs/TEAM-SERVER.md, "Two instances"): one `chat_turns` row per chat while an answer
  * runs, shared by every instance on the database. The same statements serve SQLite and PostgreSQL: times are bound
  * as parameters (the instance's clock), never `now()`, so no dialect branch is needed.
+ *
+ * A lease's own commits are not flushed to disk (`withoutFlush`): a lease means something only while its instance
+ * lives, and what could lose such a commit (the machine, or the PostgreSQL server, going down before the next flushed
+ * commit) also ends or fails that instance's turn; a lease lost that way is one that recovery or the expiry would
+ * drop. The answer's own writes stay flushed, and carry the lease's other writes (`chat/db-store.ts`).
  */
 import os from 'node:os';
 import { and, eq, gte, inArray, lt } from 'drizzle-orm';
-import { type Database, withDb } from './client';
+import { type Database, withDb, withoutFlush } from './client';
 import { isDeadLocalInstance, type LeaseTimings, leaseTimingsFromEnv, orphanedStreamingWhere } from './lease-rules';
 
 export { isDeadLocalInstance, type LeaseTimings, leaseTimingsFromEnv as leaseTimings, orphanedStreamingWhere };
@@ -37,7 +42,7 @@ export async function acquireTurnLease(
     heartbeatAt: now,
     stopRequestedAt: null,
   };
-  const rows = await withDb(d, (db) =>
+  const rows = await withoutFlush(d, (db) =>
     db
       .insert(t)
       .values({ chatId: input.chatId, ...row })
@@ -47,7 +52,7 @@ export async function acquireTurnLease(
   return rows.length > 0;
 }
 
-/** Records the answer a lease's turn writes (for the admin page and recovery logs). */
+/** Records the answer a lease's turn writes (for the admin page and recovery logs), in the answer's first write. */
 export async function setTurnLeaseMessage(d: Database, chatId: string, instanceId: string, messageId: string) {
   const t = d.t.chatTurns;
   await withDb(d, (db) =>
@@ -75,7 +80,7 @@ export async function heartbeatTurnLeases(
   const result: HeartbeatResult = { held: new Set(), stopRequested: new Set() };
   if (chatIds.length === 0) return result;
   const t = d.t.chatTurns;
-  const rows = await withDb(d, (db) =>
+  const rows = await withoutFlush(d, (db) =>
     db
       .update(t)
       .set({ heartbeatAt: now })
@@ -89,10 +94,19 @@ export async function heartbeatTurnLeases(
   return result;
 }
 
-/** Ends this instance's lease on a chat (the turn's `finally`). Another instance's lease is left alone. */
-export async function releaseTurnLease(d: Database, chatId: string, instanceId: string): Promise<void> {
+/**
+ * Ends this instance's lease on a chat: with the answer's last write, or in the turn's `finally`. Another instance's
+ * lease is left alone. False when this instance held none.
+ */
+export async function releaseTurnLease(d: Database, chatId: string, instanceId: string): Promise<boolean> {
   const t = d.t.chatTurns;
-  await withDb(d, (db) => db.delete(t).where(and(eq(t.chatId, chatId), eq(t.instanceId, instanceId))));
+  const rows = await withoutFlush(d, (db) =>
+    db
+      .delete(t)
+      .where(and(eq(t.chatId, chatId), eq(t.instanceId, instanceId)))
+      .returning({ chatId: t.chatId }),
+  );
+  return rows.length > 0;
 }
 
 /**

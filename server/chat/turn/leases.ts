@@ -1,11 +1,12 @@
 /**
  * The running-turn guard shared by instances (docs/TEAM-SERVER.md, "Two instances"). A turn takes its chat's lease
  * row (`server/db/turn-leases.ts`) after the in-process slot (`active-turns.ts`, which keeps the local abort
- * controller); no lease means a live turn runs on another instance: 409. While turns run here, a tick every
- * `heartbeatMs` refreshes their leases, aborts those whose Stop was pressed elsewhere (or whose lease was lost), and
- * runs the recovery (`server/db/recovery.ts`) for instances that died. On PostgreSQL one dedicated connection
- * LISTENs on `skillchat_stop`, so a Stop on another instance lands at once; the tick is the fallback (SQLite
- * processes, a dropped LISTEN connection).
+ * controller); no lease means a live turn runs on another instance: 409. The row's later writes ride in the answer's
+ * own transactions (`chat/db-store.ts`): its `streaming` row records the answer on the lease, its last write deletes
+ * the lease. While turns run here, a tick every `heartbeatMs` refreshes their leases, aborts those whose Stop was
+ * pressed elsewhere (or whose lease was lost), and runs the recovery (`server/db/recovery.ts`) for instances that
+ * died. On PostgreSQL one dedicated connection LISTENs on `skillchat_stop`, so a Stop on another instance lands at
+ * once; the tick is the fallback (SQLite processes, a dropped LISTEN connection).
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -20,7 +21,6 @@ import {
   newInstanceId,
   releaseTurnLease,
   requestTurnStop,
-  setTurnLeaseMessage,
 } from '../../db/turn-leases';
 import { turnProcess } from './process';
 
@@ -31,10 +31,10 @@ export interface TurnLeases {
   readonly timings: LeaseTimings;
   /** Takes the chat's lease for a turn of this process; `abort` is called on a Stop from elsewhere. False: 409. */
   acquire(chatId: string, abort: () => void): Promise<boolean>;
-  /** Records the answer the turn writes. */
-  setMessage(chatId: string, messageId: string): Promise<void>;
-  /** Ends the lease (the turn's `finally`). */
+  /** Ends the lease (the turn's `finally`); writes nothing when its row already went with the answer (`ended`). */
   release(chatId: string): Promise<void>;
+  /** The lease's row was deleted in the answer's last transaction (`ChatStore.finishAssistantMessage`). */
+  ended(chatId: string): void;
   /** Stop pressed here for a turn of another instance: flags its lease and notifies. False: nothing runs anywhere. */
   requestStop(chatId: string): Promise<boolean>;
   /** Resolves once the chat has no live lease (its turn ended wherever it ran), or after one expiry at most. */
@@ -66,6 +66,8 @@ export function createTurnLeases(
   const instanceId = options.instanceId ?? newInstanceId();
   const timings = options.timings ?? leaseTimings();
   const local = new Map<string, () => void>();
+  // Leases of this process whose row went with their answer's last write: `release` has nothing left to delete.
+  const ended = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
   let closed = false;
@@ -158,21 +160,24 @@ export function createTurnLeases(
     async acquire(chatId, abort) {
       const won = await acquireTurnLease(d, { chatId, instanceId, expiryMs: timings.expiryMs });
       if (won) {
+        ended.delete(chatId);
         local.set(chatId, abort);
         ensureTimer();
       }
       return won;
     },
-    async setMessage(chatId, messageId) {
-      await setTurnLeaseMessage(d, chatId, instanceId, messageId);
-    },
     async release(chatId) {
       local.delete(chatId);
       try {
-        await releaseTurnLease(d, chatId, instanceId);
+        if (!ended.delete(chatId)) await releaseTurnLease(d, chatId, instanceId);
       } finally {
         maybeStopTimer();
       }
+    },
+    ended(chatId) {
+      local.delete(chatId);
+      ended.add(chatId);
+      maybeStopTimer();
     },
     async requestStop(chatId) {
       const owner = await requestTurnStop(d, chatId, { expiryMs: timings.expiryMs });

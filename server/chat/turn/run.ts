@@ -2,10 +2,13 @@
  * One chat turn, top to bottom: claim the chat (this process's slot, then the lease shared by instances), load its
  * context, apply the trigger to the history, start the answer, then stream it: the server's own answer to a bare or
  * refused `/name`, or the model's. The answer is stored as it streams and when it ends, from a tee'd copy of the
- * stream, so a closed tab does not lose it: it runs until it ends or someone stops it (`stopChat`).
+ * stream, so a closed tab does not lose it: it runs until it ends or someone stops it (`stopChat`). A new message's
+ * turn commits three times, as a bare chat route does: the lease, the message with the answer's start (and the
+ * title), the answer's end with the lease's.
  */
 import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
+import type { ChatStore } from '../store';
 import type { ChatMessage, ChatRequestBody } from '../types';
 import { type ActiveTurn, claimTurn } from './active-turns';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
@@ -42,11 +45,15 @@ async function takeLease(deps: TurnDeps, chatId: string, slot: ActiveTurn): Prom
 
 async function startTurn(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn): Promise<Response> {
   const turn = await loadTurnContext(body, deps, slot);
-  const { history, answerId } = await prepareHistory(turn);
+  const { history, answerId, write } = await prepareHistory(turn);
   // A refused or bare `/name` is answered by the server: the person asked for the skill, not for a reply.
   const { invocation } = turn;
   const serverAnswers = invocation !== null && (firstRefusal(invocation) !== null || !invocation.rest);
-  const answer = await startAnswer(turn, { id: answerId, history, serverAnswers });
+  // The trigger's change and the answer's `streaming` row: one transaction, one durable commit.
+  const answer = await deps.store.transaction(async (store) => {
+    await write(store);
+    return startAnswer(turn, store, { id: answerId, history, serverAnswers });
+  });
   const prompt = await readPromptParts(turn);
 
   const stream = createUIMessageStream<ChatMessage>({
@@ -66,14 +73,14 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn
 /** Stores the answer's row as `streaming`, with who answers (the model's label, or the server) in its metadata. */
 async function startAnswer(
   turn: TurnContext,
+  store: ChatStore,
   input: { id: string; history: ChatMessage[]; serverAnswers: boolean },
 ): Promise<Answer> {
   const { deps, chatId } = turn;
   const metadata: ChatMessage['metadata'] = input.serverAnswers
     ? { model: 'skillchat', createdAt: Date.now() }
     : { model: deps.model.label, createdAt: Date.now(), ...(deps.model.note ? { modelNote: deps.model.note } : {}) };
-  await deps.store.startAssistantMessage(chatId, input.id, metadata);
-  await deps.store.leases?.setMessage(chatId, input.id);
+  await store.startAssistantMessage(chatId, input.id, metadata);
   return {
     id: input.id,
     history: input.history,
