@@ -11,8 +11,8 @@
  * The first build takes minutes on a small machine, most of it silent: a line every few seconds says it is still
  * going and which step Next is on. Set for it (read by next.config.ts): no Next type check
  * (SKILLCHAT_BUILD_SKIP_TYPECHECK: `npm test` type-checks the sources, and a person starting the app has nothing to
- * fix there), and no Turbopack build cache (SKILLCHAT_BUILD_CACHE=0: writing it made the first build slower, and a
- * start rebuilds only after an update).
+ * fix there), and no Turbopack build cache (SKILLCHAT_BUILD_CACHE=0: it costs a first build CPU and disk, and pays
+ * off only on a rebuild, which a start does only after an update).
  */
 import fs from 'node:fs';
 import path from 'node:path';
