@@ -9,8 +9,13 @@ const nextConfig: NextConfig = {
   // better-sqlite3 is a native addon: keep it out of the server bundle (Next lists it already; explicit is clearer).
   serverExternalPackages: ['better-sqlite3'],
   poweredByHeader: false,
-  // `forbidden()`: a member on an admin page gets HTTP 403 with app/forbidden.tsx, not a 200 saying "Admins only".
-  experimental: { authInterrupts: true },
+  experimental: {
+    // `forbidden()`: a member on an admin page gets HTTP 403 with app/forbidden.tsx, not a 200 saying "Admins only".
+    authInterrupts: true,
+    // `npm start` builds without Turbopack's build cache (bin/start.ts): it costs a first build ~15 s of CPU (of
+    // ~105) and 230 MB of disk, and pays off only on a rebuild, which a start does only after an update.
+    turbopackFileSystemCacheForBuild: process.env.SKILLCHAT_BUILD_CACHE !== '0',
+  },
   // `npm start` builds without Next's type check (bin/start.ts); `npm test` and CI type-check with tsc instead.
   typescript: { ignoreBuildErrors: process.env.SKILLCHAT_BUILD_SKIP_TYPECHECK === '1' },
 };

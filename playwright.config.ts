@@ -45,6 +45,8 @@ export default defineConfig({
       'unset OPENAI_BASE_URL OPENAI_MODEL',
       'rm -rf .e2e',
       'mkdir -p .e2e/home',
+      // better-sqlite3's binding, if `npm install` left it to be built (bin/sqlite-binding.mjs); `npm test` did it.
+      'node bin/sqlite-binding.mjs',
       // Next's own type check is skipped: `npm test` runs tsc over the same sources just before.
       'SKILLCHAT_BUILD_SKIP_TYPECHECK=1 npx next build',
       `npx next start -H 127.0.0.1 -p ${port}`,

@@ -1,6 +1,7 @@
 /**
  * The first start as a new user has it: `git clone` of this checkout's HEAD -> `npm install` -> `npm start` (the
- * build and the skills runtime install at the same time, then `next start`) -> the first page (GET / answered).
+ * build, the skills runtime install and better-sqlite3's binding at the same time, then `next start`) -> the first
+ * page (GET / answered).
  * Each step timed, and every warning line printed on the way collected, so the README can explain each one that is
  * left. Minutes long, so `npm run bench` runs it only when asked: `npm run bench -- --only=first-start`.
  *
@@ -16,8 +17,10 @@ const PROJECT = path.join(import.meta.dirname, '..');
 export interface FirstStartFigures {
   cloneS: number;
   installS: number;
-  /** `npm start` to the first page: the build and the runtime install (together), then the server's start. */
+  /** `npm start` to the first page: the build, the runtime and the SQLite binding together, then `next start`. */
   startS: number;
+  /** Inside `npm start`, as it reports them (null when it did not say): the build, the runtime, the binding. */
+  parts: { buildS: number | null; runtimeS: number | null; bindingS: number | null };
   totalS: number;
   /** Lines that warn (npm's `npm warn`, Next's `⚠`, anything saying "warn" or "deprecated"), as printed. */
   warnings: string[];
@@ -113,7 +116,16 @@ export async function benchFirstStart(workDir: string): Promise<FirstStartFigure
   const t3 = performance.now();
   await exited;
   warnings.push(...warningsIn(output));
+  const seconds = (pattern: RegExp) => {
+    const m = pattern.exec(output);
+    return m ? Number(m[1]) : null;
+  };
   return {
+    parts: {
+      buildS: seconds(/skillchat: built in (\d+) s/),
+      runtimeS: seconds(/runtime install done in (\d+) s/),
+      bindingS: seconds(/binding built in (\d+) s/),
+    },
     cloneS: (t1 - t0) / 1000,
     installS: (t2 - t1) / 1000,
     startS: (t3 - t2) / 1000,

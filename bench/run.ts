@@ -106,6 +106,7 @@ async function main() {
           ['clone s', 'npm install s', 'npm start to first page s', 'total s', 'npm cache'],
           [[f.cloneS.toFixed(1), f.installS.toFixed(0), f.startS.toFixed(0), f.totalS.toFixed(0), f.npmCache]],
         )}\n\n` +
+          `- inside \`npm start\`, at the same time: next build ${f.parts.buildS ?? '-'} s, runtime install ${f.parts.runtimeS ?? '-'} s, SQLite binding ${f.parts.bindingS ?? '-'} s\n` +
           `- ${verdict(f.totalS < TARGETS.firstStartS)} a fresh clone to the first page, with the skills runtime installed, in < ${TARGETS.firstStartS} s: ${f.totalS.toFixed(0)} s\n` +
           `- ${f.warnings.length} warning line${f.warnings.length === 1 ? '' : 's'} on the way${f.warnings.length ? ':' : ''}\n${f.warnings.map((w) => `  - \`${w.trim()}\``).join('\n')}`,
       );

@@ -1,14 +1,18 @@
 /**
  * `npm start`: builds the app when there is no build or the sources are newer than it, installs the skills runtime
  * the first time (`bin/skills runtime install`: the document toolchain, Python and Node packages, the seccomp
- * filter; at the same time as the build, so the first start waits for the longer of the two, not both), then runs
- * `next start` on the configured address (127.0.0.1:3000 by default: binding elsewhere is an explicit setting,
- * SKILLCHAT_HOST). SKILLCHAT_RUNTIME_INSTALL=0 skips the runtime (scripts and the shell then say what is missing).
- * Both run under `supervise`: Ctrl-C or SIGTERM stops them and everything they started, and nothing is left behind.
+ * filter) and builds better-sqlite3's native binding when it is missing (bin/sqlite-binding.mjs: `npm install` leaves
+ * it, so that compiling SQLite overlaps the build instead of coming before it), all three at the same time, so the
+ * first start waits for the longest, not the sum; then runs `next start` on the configured address (127.0.0.1:3000
+ * by default: binding elsewhere is an explicit setting, SKILLCHAT_HOST). SKILLCHAT_RUNTIME_INSTALL=0 skips the
+ * runtime (scripts and the shell then say what is missing). Each runs under `supervise`: Ctrl-C or SIGTERM stops them
+ * and everything they started, and nothing is left behind.
  *
  * The first build takes minutes on a small machine, most of it silent: a line every few seconds says it is still
- * going and which step Next is on. It skips Next's own type check (SKILLCHAT_BUILD_SKIP_TYPECHECK, read by
- * next.config.ts): `npm test` type-checks the sources, and a person starting the app has nothing to fix there.
+ * going and which step Next is on. Set for it (read by next.config.ts): no Next type check
+ * (SKILLCHAT_BUILD_SKIP_TYPECHECK: `npm test` type-checks the sources, and a person starting the app has nothing to
+ * fix there), and no Turbopack build cache (SKILLCHAT_BUILD_CACHE=0: it costs a first build CPU and disk, and pays
+ * off only on a rebuild, which a start does only after an update).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,7 +75,12 @@ function build(): Promise<number> {
     console.log(`skillchat: still building, ${seconds} s so far (${step})…`);
     lastOutput = Date.now();
   }, 1000);
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SKILLCHAT_BUILD_SKIP_TYPECHECK: '1' };
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    SKILLCHAT_BUILD_SKIP_TYPECHECK: '1',
+    SKILLCHAT_BUILD_CACHE: '0',
+  };
   return supervise(nextBin, ['build'], { cwd: appDir, env, onOutput: pass })
     .finally(() => clearInterval(ticker))
     .then((code) => {
@@ -92,14 +101,37 @@ function installRuntime(): Promise<number> {
     const lines = chunk.toString().split('\n').filter(Boolean);
     target.write(lines.map((l) => `skillchat runtime: ${l}\n`).join(''));
   };
-  return supervise(path.join(appDir, 'bin', 'skills'), ['runtime', 'install'], { cwd: appDir, onOutput: prefix });
+  const started = Date.now();
+  return supervise(path.join(appDir, 'bin', 'skills'), ['runtime', 'install'], { cwd: appDir, onOutput: prefix }).then(
+    (code) => {
+      console.log(`skillchat: runtime install done in ${Math.round((Date.now() - started) / 1000)} s`);
+      return code;
+    },
+  );
+}
+
+/** better-sqlite3's binding, built if missing (its lines prefixed); `next start` loads it with the first request. */
+function sqliteBinding(): Promise<number> {
+  const prefix = (chunk: Buffer, target: NodeJS.WriteStream) => {
+    const lines = chunk.toString().split('\n').filter(Boolean);
+    target.write(lines.map((l) => `skillchat: ${l}\n`).join(''));
+  };
+  return supervise(process.execPath, [path.join(appDir, 'bin', 'sqlite-binding.mjs')], {
+    cwd: appDir,
+    onOutput: prefix,
+  });
 }
 
 if (needsBuild()) {
   console.log('skillchat: building (first start or sources changed); this takes a few minutes the first time…');
 }
-const [built, runtime] = await Promise.all([needsBuild() ? build() : 0, needsRuntime() ? installRuntime() : 0]);
+const [built, runtime, sqlite] = await Promise.all([
+  needsBuild() ? build() : 0,
+  needsRuntime() ? installRuntime() : 0,
+  sqliteBinding(),
+]);
 if (built !== 0) process.exit(built);
+if (sqlite !== 0) process.exit(sqlite);
 // A runtime that could not be installed is not fatal: the chat works, and scripts say what they miss.
 if (runtime !== 0) console.warn(`skillchat: the runtime install ended with status ${runtime}; see its lines above`);
 

@@ -1,6 +1,6 @@
 /** What a script's stderr and pip's or npm's failures turn into for the operator. */
 import { describe, expect, it } from 'vitest';
-import { installFailure, missingPackageHint } from './runtime';
+import { installFailure, lackedPackage, missingPackageHint } from './runtime';
 
 describe('missingPackageHint', () => {
   it('names the Python package behind a module, and the install command', () => {
@@ -73,5 +73,17 @@ describe('installFailure', () => {
 
   it("keeps the tool's last line otherwise", () => {
     expect(installFailure('pip', 'lxml', 'building wheel\nerror: gcc failed')).toBe('error: gcc failed');
+  });
+});
+
+describe('lackedPackage', () => {
+  it('picks the entry pip names as missing, so the others go in with one more call', () => {
+    const stderr = 'ERROR: No matching distribution found for Python_PPTX';
+    expect(lackedPackage(stderr, ['pypdf', 'python-pptx>=1.0', 'lxml'])).toBe('python-pptx>=1.0');
+  });
+
+  it('is null for any other failure, or a name not asked for', () => {
+    expect(lackedPackage('error: gcc failed', ['lxml'])).toBeNull();
+    expect(lackedPackage('ERROR: No matching distribution found for setuptools', ['lxml'])).toBeNull();
   });
 });

@@ -158,9 +158,16 @@ function bareName(spec: string): string | null {
   return /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/.test(spec) ? spec : null;
 }
 
+/** The entry of `wanted` pip says its index lacks (`No matching distribution found for NAME`), if one. */
+export function lackedPackage(stderr: string, wanted: readonly string[]): string | null {
+  const named = /No matching distribution found for ([A-Za-z0-9][\w.-]*)/.exec(stderr)?.[1];
+  if (!named) return null;
+  return wanted.find((spec) => normalName(spec.split(/[^\w.-]/)[0] as string) === normalName(named)) ?? null;
+}
+
 /**
  * Installs `wanted` with one call of `install`; when that fails (a package the index lacks sinks the whole call),
- * one package at a time, so the others still go in.
+ * again without the package pip names as missing, or else one package at a time, so the others still go in.
  */
 async function installAll(
   tool: 'pip' | 'npm',
@@ -170,18 +177,35 @@ async function installAll(
 ): Promise<InstallOutcome> {
   const outcome: InstallOutcome = { installed: [], failed: [] };
   if (wanted.length === 0) return outcome;
+  let lacked: string | null = null;
   try {
     await install(wanted);
     outcome.installed.push(...wanted);
     for (const name of wanted) log(`${tool}: ${name} installed`);
     return outcome;
   } catch (error) {
+    const stderr = stderrOf(error);
     if (wanted.length === 1) {
-      const why = installFailure(tool, wanted[0] as string, stderrOf(error));
+      const why = installFailure(tool, wanted[0] as string, stderr);
       outcome.failed.push({ name: wanted[0] as string, why });
       log(`${tool}: ${wanted[0]} FAILED: ${why}`);
       return outcome;
     }
+    lacked = tool === 'pip' ? lackedPackage(stderr, wanted) : null;
+    if (lacked !== null) {
+      const why = installFailure(tool, lacked, stderr);
+      outcome.failed.push({ name: lacked, why });
+      log(`${tool}: ${lacked} FAILED: ${why}`);
+    }
+  }
+  if (lacked !== null) {
+    const rest = await installAll(
+      tool,
+      wanted.filter((spec) => spec !== lacked),
+      install,
+      log,
+    );
+    return { installed: rest.installed, failed: [...outcome.failed, ...rest.failed] };
   }
   for (const name of wanted) {
     const one = await installAll(tool, [name], install, log);
@@ -317,11 +341,14 @@ export async function installRuntime(
   options: RuntimeInstallOptions,
   log: (line: string) => void,
 ): Promise<RuntimeInstallOutcome> {
-  // System packages first: python3-seccomp builds the filter below.
-  const system = options.system === false ? null : await installSystemPackages(log);
+  // apt, pip and npm at the same time (the venv is made from the host's python3, which apt does not replace); the
+  // seccomp filter after apt, whose python3-seccomp builds it. On a fresh machine apt takes the longest.
   await fs.promises.mkdir(/*turbopackIgnore: true*/ options.dir, { recursive: true });
-  const python = await installPython(options, log);
-  const node = await installNode(options, log);
+  const [system, python, node] = await Promise.all([
+    options.system === false ? null : installSystemPackages(log),
+    installPython(options, log),
+    installNode(options, log),
+  ]);
   const seccomp = await ensureSeccompFilter(options.dir, options.seccompGenerator ?? seccompGenerator());
   log(seccomp.path !== null ? `seccomp filter: ${seccomp.path}` : `seccomp filter NOT built: ${seccomp.reason}`);
   await fs.promises.writeFile(
