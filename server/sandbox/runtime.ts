@@ -341,14 +341,16 @@ export async function installRuntime(
   options: RuntimeInstallOptions,
   log: (line: string) => void,
 ): Promise<RuntimeInstallOutcome> {
-  // apt, pip and npm at the same time (the venv is made from the host's python3, which apt does not replace); the
-  // seccomp filter after apt, whose python3-seccomp builds it. On a fresh machine apt takes the longest.
+  // npm at the same time as apt and then pip (on a fresh machine apt takes the longest). pip waits for apt: the
+  // venv is made from the host's python3 and runs on its standard library, which apt may upgrade (python3-uno pulls
+  // the newest libpython3.11, and with it the standard library's package). The seccomp filter after apt, whose
+  // python3-seccomp builds it.
   await fs.promises.mkdir(/*turbopackIgnore: true*/ options.dir, { recursive: true });
-  const [system, python, node] = await Promise.all([
-    options.system === false ? null : installSystemPackages(log),
-    installPython(options, log),
-    installNode(options, log),
-  ]);
+  const systemThenPython = async () => {
+    const system = options.system === false ? null : await installSystemPackages(log);
+    return [system, await installPython(options, log)] as const;
+  };
+  const [[system, python], node] = await Promise.all([systemThenPython(), installNode(options, log)]);
   const seccomp = await ensureSeccompFilter(options.dir, options.seccompGenerator ?? seccompGenerator());
   log(seccomp.path !== null ? `seccomp filter: ${seccomp.path}` : `seccomp filter NOT built: ${seccomp.reason}`);
   await fs.promises.writeFile(
