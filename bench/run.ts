@@ -113,7 +113,7 @@ async function main() {
       if (only.length === 1) return;
     }
     const roots = new Map<number, string>();
-    const needsSkills = ['discovery', 'cli', 'catalog', 'watch', 'server', 'chat'].some(want);
+    const needsSkills = ['discovery', 'cli', 'catalog', 'watch', 'server', 'server-load', 'chat'].some(want);
     for (const size of needsSkills ? SIZES : []) {
       const t = performance.now();
       const root = path.join(work, `skills-${size}`);

@@ -108,8 +108,19 @@ export function decideAccess(facts: AccessFacts): SkillAccess {
     usable: effectiveMode !== 'off',
     consent,
     switchedOff,
-    reason: reasonFor({ switchedOff, denied, effectiveMode, model, person, consent, permission, modelBlocked, flags }),
+    reason: shared(
+      reasonFor({ switchedOff, denied, effectiveMode, model, person, consent, permission, modelBlocked, flags }),
+    ),
   };
+}
+
+/** The records share their reasons: a few distinct sentences, else one copy per skill (10,000 at 10,000 skills). */
+const reasons = new Map<string, string>();
+function shared(reason: string): string {
+  const known = reasons.get(reason);
+  if (known !== undefined) return known;
+  if (reasons.size < 256) reasons.set(reason, reason);
+  return reason;
 }
 
 function reasonFor(d: {

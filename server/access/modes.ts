@@ -59,6 +59,14 @@ function rulesOf(config: ModeConfig): CompiledModes {
   return match;
 }
 
+/** What most skills resolve to: one record shared by them all, not one per skill. */
+const UNSET: ResolvedMode = Object.freeze({
+  mode: DEFAULT_MODE,
+  source: 'default',
+  pattern: null,
+  configMode: DEFAULT_MODE,
+});
+
 /** A skill's mode and its source: a run-time override, else the most specific config pattern, else `auto`. */
 export function resolveMode(name: string, config: ModeConfig, overrides?: ModeOverrides): ResolvedMode {
   const hit = rulesOf(config)(name);
@@ -67,7 +75,8 @@ export function resolveMode(name: string, config: ModeConfig, overrides?: ModeOv
   const override = overrides?.get(name);
   // An override equal to the config's mode still counts as one: going back to the config is a separate choice.
   if (override !== undefined) return { mode: override, source: 'override', pattern, configMode };
-  return { mode: configMode, source: hit ? 'config' : 'default', pattern, configMode };
+  if (!hit) return UNSET;
+  return { mode: configMode, source: 'config', pattern, configMode };
 }
 
 /** Candidates for the catalog the model sees up front. */

@@ -64,12 +64,27 @@ export function createPermissionPolicy(
 ): PermissionPolicy {
   const rules = compileGlobRules(config.permissions.rules);
   const defaults = { ...DEFAULT_PERMISSIONS, ...config.permissions.defaults };
+  // One answer per source and per rule, shared by the skills it holds for (10,000 records, a handful of answers).
+  const bySource = new Map<PermissionSource, ResolvedPermission>();
+  const byPattern = new Map<string, ResolvedPermission>();
   return {
     resolve(skill) {
       const rule = rules(skill.name);
-      if (rule) return { permission: rule.value, reason: `rule "${rule.pattern}"` };
+      if (rule) {
+        let answer = byPattern.get(rule.pattern);
+        if (!answer) {
+          answer = { permission: rule.value, reason: `rule "${rule.pattern}"` };
+          byPattern.set(rule.pattern, answer);
+        }
+        return answer;
+      }
       const source = permissionSource(skill, config);
-      return { permission: defaults[source], reason: `default for ${SOURCE_LABELS[source]}` };
+      let answer = bySource.get(source);
+      if (!answer) {
+        answer = { permission: defaults[source], reason: `default for ${SOURCE_LABELS[source]}` };
+        bySource.set(source, answer);
+      }
+      return answer;
     },
   };
 }

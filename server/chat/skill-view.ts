@@ -68,7 +68,9 @@ function derive(skills: readonly Skill[], access: AccessMap): Derived {
   const known = byAccess.get(access);
   if (known) return known;
   const all = new Map(skills.map((s) => [s.name, s]));
-  const usable = new Map([...all].filter(([name]) => access.get(name)?.usable === true));
+  const usableEntries = [...all].filter(([name]) => access.get(name)?.usable === true);
+  // Mostly every skill is usable: then one map serves as both (a map of 10,000 skills is not small).
+  const usable = usableEntries.length === all.size ? all : new Map(usableEntries);
   const anyModelActivatable = [...usable.keys()].some((name) => access.get(name)?.modelMayActivate);
   const derived = { all, usable, anyModelActivatable, presence: presenceKey(skills, access) };
   byAccess.set(access, derived);

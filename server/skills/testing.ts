@@ -1,5 +1,6 @@
 /** For tests that need loaded skills without files: a `Skill` as discovery gives it, for a folder under `root`. */
 import path from 'node:path';
+import v8 from 'node:v8';
 import { DEFAULT_LIMITS } from '../config';
 import { loadSkill } from './load/skill-file';
 import type { Skill } from './types';
@@ -40,4 +41,19 @@ export async function hiddenTextSkill(): Promise<Skill> {
   });
   if (!skill) throw new Error('fixtures/hidden-text/tag-description did not load');
   return skill;
+}
+
+/**
+ * V8's own view of a string or object, for tests that check what memory a structure keeps: a string of 13 characters
+ * or more cut out of a longer one is a slice that keeps the whole longer string alive, and an object may be kept as
+ * a hash table rather than with fast properties. Each has its own map (the hidden class V8 gives every heap object),
+ * compared through V8's natives syntax.
+ */
+export function v8Shapes(): { isSlice(text: string): boolean; hasFastProperties(object: object): boolean } {
+  v8.setFlagsFromString('--allow-natives-syntax');
+  const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: unknown, b: unknown) => boolean;
+  const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
+  // One-byte and two-byte slices have different maps.
+  const slices = [`${'x'.repeat(40)}${'y'.repeat(20)}`.slice(40), `${'\u0100'.repeat(40)}${'y'.repeat(20)}`.slice(40)];
+  return { isSlice: (text) => slices.some((slice) => sameMap(text, slice)), hasFastProperties };
 }

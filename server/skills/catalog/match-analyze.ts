@@ -3,6 +3,7 @@
  * message's words meet. Stop words (English, chat filler, skill-description boilerplate), 1-character tokens and bare
  * numbers are dropped, the rest lightly stemmed.
  */
+import { unshared } from '../load/unshared';
 
 // biome-ignore format: one word list, kept dense
 const STOP_WORDS = new Set([
@@ -48,8 +49,9 @@ export function stem(word: string): string {
   if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
   const known = stemCache.get(word);
   if (known !== undefined) return known;
-  const stemmed = stemUncached(word);
-  if (stemCache.size < STEM_CACHE_LIMIT) stemCache.set(word, stemmed);
+  // Copies: a long word is a slice of its whole (lower-cased) text, which the cache would otherwise keep.
+  const stemmed = unshared(stemUncached(word));
+  if (stemCache.size < STEM_CACHE_LIMIT) stemCache.set(unshared(word), stemmed);
   return stemmed;
 }
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { random, skillFileText, skillName } from '../../../bench/generate';
+import { v8Shapes } from '../testing';
 import { createMatcher, type Matcher, matcherOver } from './match';
 import { buildIndex, decodeIndex, encodeIndex } from './match-index';
 
@@ -86,6 +87,15 @@ describe('the packed matcher index', () => {
       'PDF',
       'kub',
     ]);
+  });
+
+  it('keeps its terms as strings of their own, not slices of the descriptions they were read from', () => {
+    const { isSlice } = v8Shapes();
+    const description = `${'Counterbalancing '.repeat(20)}the internationalization of extraordinarily long words.`;
+    const { vocabulary } = buildIndex([{ name: 'long-words', description }]);
+    const long = vocabulary.filter((term) => term.length >= 13);
+    expect(long).toEqual(['counterbalanc', 'extraordinarily', 'internationalizat']);
+    expect(long.filter(isSlice)).toEqual([]);
   });
 
   it('keeps an empty catalog', () => {

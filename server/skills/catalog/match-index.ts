@@ -17,6 +17,7 @@
  * Skill and term ids take 16 bits where they fit (10,000 skills, tens of thousands of terms): the kept bytes are read
  * and touched once per run, and on a busy machine each megabyte costs a one-shot query several milliseconds.
  */
+import { unshared } from '../load/unshared';
 import { termSequence } from './match-analyze';
 
 /** Field of a term in a skill: the best one wins. */
@@ -165,42 +166,51 @@ export class MatchIndex {
   }
 }
 
-/** The index of these skills (their order gives the ids). */
+/**
+ * The index of these skills (their order gives the ids). Each skill is analysed twice, once for the vocabulary and the
+ * sizes, once to fill the arrays, and nothing per skill is kept in between: a Map and a term array per skill, all
+ * alive until the end (or arrays grown as the terms came in), lived long enough to be promoted, and stayed in a
+ * server's heap as garbage until its next full collection, most of what a scan of 10,000 skills left behind. The
+ * second pass finds its stems cached.
+ */
 export function buildIndex(skills: ReadonlyArray<{ name: string; description: string }>): MatchIndex {
-  const analyzed = skills.map((s) => analyzeSkill(s.name, s.description));
-  const seen = new Set<string>();
-  for (const { fields } of analyzed) for (const term of fields.keys()) seen.add(term);
-  const vocabulary = [...seen].sort();
+  const postings = new Map<string, number>();
+  const sequenceStart = new Int32Array(skills.length + 1);
+  skills.forEach((s, doc) => {
+    const { fields, sequence } = analyzeSkill(s.name, s.description);
+    for (const term of fields.keys()) postings.set(term, (postings.get(term) ?? 0) + 1);
+    sequenceStart[doc + 1] = sequenceStart[doc]! + sequence.length;
+  });
+  // The index keeps its terms: strings of their own, not slices of the texts they were read from.
+  const vocabulary = Array.from(postings.keys(), unshared).sort();
   const ids = new Map(vocabulary.map((term, id) => [term, id]));
 
   const postingStart = new Int32Array(vocabulary.length + 1);
-  for (const { fields } of analyzed) for (const term of fields.keys()) postingStart[ids.get(term)! + 1]!++;
-  for (let id = 0; id < vocabulary.length; id++) postingStart[id + 1]! += postingStart[id]!;
+  vocabulary.forEach((term, id) => {
+    postingStart[id + 1] = postingStart[id]! + postings.get(term)!;
+  });
   // Term ids go up to the separator (vocabulary.length).
   const postingDoc = idsFor(skills.length, postingStart[vocabulary.length]!);
   const postingField = new Uint8Array(postingDoc.length);
   const next = postingStart.slice(0, vocabulary.length);
-  const sequenceStart = new Int32Array(skills.length + 1);
   const termCounts = new Int32Array(skills.length);
-  analyzed.forEach(({ fields, sequence }, doc) => {
+  const sequence = idsFor(vocabulary.length + 1, sequenceStart[skills.length]!);
+  const initials = new Uint16Array(sequence.length);
+  skills.forEach((s, doc) => {
+    const { fields, sequence: terms } = analyzeSkill(s.name, s.description);
     termCounts[doc] = fields.size;
     for (const [term, field] of fields) {
       const p = next[ids.get(term)!]!++;
       postingDoc[p] = doc;
       postingField[p] = field;
     }
-    sequenceStart[doc + 1] = sequenceStart[doc]! + sequence.length;
-  });
-  const sequence = idsFor(vocabulary.length + 1, sequenceStart[skills.length]!);
-  const initials = new Uint16Array(sequence.length);
-  let at = 0;
-  for (const doc of analyzed) {
-    for (const term of doc.sequence) {
+    let at = sequenceStart[doc]!;
+    for (const term of terms) {
       sequence[at] = term ? ids.get(term)! : vocabulary.length;
       initials[at] = term.length >= 3 ? term.charCodeAt(0) : 0;
       at++;
     }
-  }
+  });
   return new MatchIndex({
     names: skills.map((s) => s.name),
     vocabulary,

@@ -46,7 +46,11 @@ export function scannedFolders(cache: ScanCache): { folders: string[]; skillFold
   const folders: string[] = [];
   const skillFolders: string[] = [];
   const visit = (dir: string, node: WalkNode) => {
-    if (node.skill) skillFolders.push(dir);
+    if (node.skill) {
+      // The watcher keeps these paths: the candidate's own string when it is the same path, not a copy per folder.
+      const found = node.candidates[0]?.dir;
+      skillFolders.push(found === dir ? found : dir);
+    }
     if (node.children === null) return;
     folders.push(dir);
     for (const { name } of node.children) {
@@ -71,11 +75,13 @@ async function loadCandidate(
     scope: c.root.scope,
     relDir: c.relDir,
     limits,
-    resolved: { realDir: c.real, file: path.join(c.real, path.basename(c.file)) },
+    // A folder reached by its real path has its skill file's path already: the Skill shares that string.
+    resolved: { realDir: c.real, file: c.real === c.dir ? c.file : path.join(c.real, path.basename(c.file)) },
   });
   // Cached under the stat the walk took before reading: if the file changed in between, the next scan sees a
   // mismatch and parses again instead of keeping a stale parse.
-  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, ...loaded });
+  const { skill, diagnostics } = loaded;
+  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, skill, diagnostics });
   return loaded;
 }
 

@@ -201,10 +201,16 @@ function reuse(ctx: WalkContext, node: WalkNode): WalkNode {
   return node;
 }
 
-/** Leaves share one empty map (never written to): 10,000 skill folders need no 10,000 maps. */
+/** Leaves share one empty map and empty lists (never written to): 10,000 skill folders need no 10,000 of each. */
 const NO_CHILDREN: ReadonlyMap<string, WalkNode> = new Map();
+const NONE = Object.freeze([]) as never[];
 
-function emptyNode(real = '', linked = false): WalkNode {
+function emptyNode(
+  real = '',
+  linked = false,
+  candidates: Candidate[] = NONE,
+  diagnostics: Diagnostic[] = NONE,
+): WalkNode {
   return {
     real,
     linked,
@@ -212,8 +218,8 @@ function emptyNode(real = '', linked = false): WalkNode {
     skill: false,
     children: null,
     childNodes: NO_CHILDREN,
-    candidates: [],
-    diagnostics: [],
+    candidates,
+    diagnostics,
     visited: 1,
   };
 }
@@ -236,17 +242,17 @@ function nothing(previous: WalkNode | undefined, real: string, linked: boolean):
  * says what the folder holds and where it was reached from, never the folder's own path.
  */
 function ownFolderNode(root: SkillRoot, relDir: string, own: OwnFolder, linked: boolean): WalkNode {
-  const node = emptyNode('', linked);
   const where = relDir === '' ? 'The skill root' : linked ? `The link ${relDir}` : `The folder ${relDir}`;
   const what = relDir === '' ? 'is (or is inside)' : linked ? 'leads into' : 'is';
-  node.diagnostics.push({
-    severity: relDir === '' || linked ? 'warning' : 'info',
-    code: 'own-folder',
-    message: `${where} ${what} the app's ${own.what}; it is not scanned: files written there (by scripts, installs or the app) never become skills.`,
-    hint: "Point skill roots and links at skill folders outside the app's data, workspaces, runtime and install staging folders.",
-    root: root.path,
-  });
-  return node;
+  return emptyNode('', linked, NONE, [
+    {
+      severity: relDir === '' || linked ? 'warning' : 'info',
+      code: 'own-folder',
+      message: `${where} ${what} the app's ${own.what}; it is not scanned: files written there (by scripts, installs or the app) never become skills.`,
+      hint: "Point skill roots and links at skill folders outside the app's data, workspaces, runtime and install staging folders.",
+      root: root.path,
+    },
+  ]);
 }
 
 /** The node of `dir` when it is a skill folder (its skill file stat'ed), else null. Synchronous. */
@@ -277,10 +283,22 @@ function skillNode(
   ) {
     return previous!;
   }
-  const node = emptyNode(real, linked);
+  // Every field written out (a spread puts them outside the object), and the key joined flat: one string, not a
+  // chain of six pieces.
+  const candidate: Candidate = {
+    rootIndex,
+    root,
+    dir,
+    real,
+    relDir,
+    file: skillFile.file,
+    size: skillFile.size,
+    mtimeMs: skillFile.mtimeMs,
+    ino: skillFile.ino,
+    key: [dir, root.path, root.scope, relDir].join('\0'),
+  };
+  const node = emptyNode(real, linked, [candidate]);
   node.skill = true;
-  const key = `${dir}\0${root.path}\0${root.scope}\0${relDir}`;
-  node.candidates.push({ rootIndex, root, dir, real, relDir, ...skillFile, key });
   return node;
 }
 
@@ -311,15 +329,15 @@ export async function walk(
   }
   if (ancestors.has(real)) return nothing(previous, '', known.linked);
   if (known.linked && ctx.rootAncestors.has(real)) {
-    const node = emptyNode('', true);
-    node.diagnostics.push({
-      severity: 'warning',
-      code: 'link-to-ancestor',
-      message: `Link ${dir} points to ${real}, a folder that contains the skill root; it is not followed.`,
-      hint: 'Link the skill folders themselves, not a folder above the root (or /).',
-      root: root.path,
-    });
-    return node;
+    return emptyNode('', true, NONE, [
+      {
+        severity: 'warning',
+        code: 'link-to-ancestor',
+        message: `Link ${dir} points to ${real}, a folder that contains the skill root; it is not followed.`,
+        hint: 'Link the skill folders themselves, not a folder above the root (or /).',
+        root: root.path,
+      },
+    ]);
   }
 
   const own = ownFolderOf(real, ctx.ownFolders);
@@ -338,15 +356,15 @@ export async function walk(
       entries = await fs.readdir(dir, { withFileTypes: true });
     } catch (error) {
       const atRoot = depth === 0;
-      const node = emptyNode(real, known.linked);
-      node.diagnostics.push({
-        severity: 'warning',
-        code: atRoot ? 'root-unreadable' : 'folder-unreadable',
-        message: `${atRoot ? 'Skill root' : 'Folder'} could not be read: ${dir} (${errorCode(error) ?? String(error)})`,
-        hint: 'Check the folder permissions; skills inside it are not loaded.',
-        root: root.path,
-      });
-      return node;
+      return emptyNode(real, known.linked, NONE, [
+        {
+          severity: 'warning',
+          code: atRoot ? 'root-unreadable' : 'folder-unreadable',
+          message: `${atRoot ? 'Skill root' : 'Folder'} could not be read: ${dir} (${errorCode(error) ?? String(error)})`,
+          hint: 'Check the folder permissions; skills inside it are not loaded.',
+          root: root.path,
+        },
+      ]);
     }
     children = entries
       .filter((e) => !skipped(e.name) && (e.isDirectory() || e.isSymbolicLink()))
@@ -354,6 +372,8 @@ export async function walk(
       .map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
   }
 
+  // Below a folder reached by its real path, a child's path is its real path too: one string for both.
+  const realOf = (child: string, name: string) => (real === dir ? child : joinName(real!, name));
   const inner = new Set(ancestors).add(real);
   // Siblings are walked concurrently (I/O bound) in batches; results are concatenated in sorted order, so the
   // outcome (and "first found" in collisions) does not depend on which finishes first.
@@ -372,7 +392,7 @@ export async function walk(
       depth + 1,
       inner,
       // A real folder's realpath is its parent's realpath plus its name: no realpath call per folder.
-      { real: link || known.linked ? null : joinName(real, name), linked: link || known.linked },
+      { real: link || known.linked ? null : realOf(child, name), linked: link || known.linked },
       previous?.childNodes.get(name),
     );
   };
@@ -393,14 +413,14 @@ export async function walk(
       entry.link ||
       known.linked ||
       ctx.budget.visited >= limits.maxFoldersPerRoot ||
-      (ctx.ownFolders.length > 0 && ownFolderOf(joinName(real, entry.name), ctx.ownFolders))
+      (ctx.ownFolders.length > 0 && ownFolderOf(realOf(child, entry.name), ctx.ownFolders))
         ? null
         : skillNode(
             rootIndex,
             root,
             child,
             relDir ? `${relDir}/${entry.name}` : entry.name,
-            joinName(real, entry.name),
+            realOf(child, entry.name),
             false,
             prior,
           );
@@ -430,7 +450,7 @@ export async function walk(
         previous.childNodes.get(name) === results[i],
     );
   if (same) return previous;
-  const node = emptyNode(real, known.linked);
+  const node = emptyNode(real, known.linked, [], []);
   const childNodes = new Map<string, WalkNode>();
   node.children = children;
   node.childNodes = childNodes;

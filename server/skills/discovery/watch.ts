@@ -82,7 +82,6 @@ export function watchSkillRoots(
   const maxWaitMs = options.maxWaitMs ?? 1000;
 
   let folders = new Set<string>();
-  let skillFolders = new Set<string>();
   /** Folder -> its watch (null while queued, or when watching it failed: not retried until it leaves the targets). */
   const watched = new Map<string, fs.FSWatcher | null>();
   /** Watched ancestor -> the missing roots it stands in for. */
@@ -149,15 +148,27 @@ export function watchSkillRoots(
   const SLICE = 500;
   let queue: string[] = [];
   let draining: Promise<void> | null = null;
+  // Every watch shares two listeners, which find the folder by the watch: two closures (and their scope) per folder
+  // add up over 10,000 skill folders.
+  const folderOf = new WeakMap<fs.FSWatcher, string>();
+  function onWatchEvent(this: fs.FSWatcher, _event: string, name: string | null) {
+    const dir = folderOf.get(this);
+    if (dir !== undefined) onEvent(dir, name);
+  }
+  function onWatchError(this: fs.FSWatcher) {
+    const dir = folderOf.get(this);
+    if (dir === undefined) return;
+    // The folder went away, or was replaced: the rescan decides.
+    unwatch(dir);
+    note(dir);
+  }
+  const watchOptions = { persistent: false };
   const watchOne = (dir: string): fs.FSWatcher | null => {
     try {
       // A forgotten watcher must never keep a process (a CLI, a test worker) alive.
-      const w = fs.watch(dir, { persistent: false }, (_event, name) => onEvent(dir, name));
-      w.on('error', () => {
-        // The folder went away, or was replaced: the rescan decides.
-        unwatch(dir);
-        note(dir);
-      });
+      const w = fs.watch(dir, watchOptions, onWatchEvent);
+      folderOf.set(w, dir);
+      w.on('error', onWatchError);
       return w;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -213,8 +224,7 @@ export function watchSkillRoots(
 
   function update(targets: WatchTargets): string[] {
     folders = new Set(targets.folders);
-    skillFolders = new Set(targets.skillFolders);
-    const next = new Set<string>([...folders, ...skillFolders]);
+    const next = new Set<string>([...folders, ...targets.skillFolders]);
     const added = [...next].filter((p) => !watched.has(p));
     for (const p of [...watched.keys()]) if (!next.has(p)) unwatch(p);
     for (const p of added) watched.set(p, null);

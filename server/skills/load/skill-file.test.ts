@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../config';
+import { v8Shapes } from '../testing';
 import { findSkillFile, type LoadSkillOptions, loadSkill, readSkillFile, readSkillFileSync } from './skill-file';
 import { validatePath } from './skills-ref';
 
@@ -307,6 +308,41 @@ describe('loadSkill: skills that load', () => {
     expect(Object.entries(metadata)).toEqual([['__proto__', 'also-data']]);
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("keeps none of the file's text alive: every string it keeps is its own, and metadata is a plain object", async () => {
+    const { isSlice, hasFastProperties } = v8Shapes();
+    expect(isSlice(`${'x'.repeat(40)}${'a slice of a longer string'}`.slice(40))).toBe(true);
+    expect(isSlice(JSON.parse('"a string of its own, not a slice"'))).toBe(false);
+
+    const long = 'long-enough-to-be-sliced';
+    const dirs = [
+      // The fast path (plain values) and the full parser (a folded description, a comment).
+      writeSkill(
+        long,
+        `---\nname: ${long}\ndescription: Plain words that name what the skill does and when.\nlicense: Apache-2.0 with notes\n` +
+          `compatibility: Needs a shell with git and jq installed\nallowed-tools: Read Grep Bash(git:*)\n` +
+          `when_to_use: When someone asks for it by this long name\nargument-hint: <file> [--verbose output]\n` +
+          `metadata:\n  author: someone with a long name\n  version: "1.0.0-with-a-long-suffix"\n---\n# Body\n`,
+      ),
+      writeSkill(
+        `${long}-yaml`,
+        `---\n# a comment\nname: ${long}-yaml\ndescription: >\n  Folded words that name what the skill does\n  and when.\n` +
+          `metadata:\n  author: someone with a long name # and a comment\n---\n`,
+      ),
+    ];
+    for (const dir of dirs) {
+      const { skill } = await loadSkill(dir, options(path.basename(dir)));
+      if (!skill) throw new Error(`${dir} did not load`);
+      const { metadata = {}, ...fields } = skill.frontmatter;
+      // The Skill's description is the frontmatter's trimmed: at most a slice of that copy, which is kept anyway.
+      const kept = [skill.name, ...Object.values(fields), ...Object.values(metadata)];
+      const texts = kept.filter((value): value is string => typeof value === 'string' && value.length >= 13);
+      expect(texts.length).toBeGreaterThan(3);
+      expect(texts.filter(isSlice)).toEqual([]);
+      expect(hasFastProperties(metadata)).toBe(true);
+      expect(Object.getPrototypeOf(metadata)).toBe(null);
+    }
   });
 
   it('uses the real path of a symlinked folder, but matches the name against the link name', async () => {

@@ -13,6 +13,7 @@ import { recogniseExtensions } from './extensions';
 import { parseFrontmatterTree, splitFrontmatter, toPlainRecord, type YamlMap, type YamlValue } from './frontmatter';
 import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText, stripHiddenText } from './hidden-text';
 import { instructionLikeDiagnostic } from './instruction-like';
+import { unshared } from './unshared';
 import { normalizeSkillName, pyStrip, validateMetadata } from './validate';
 
 /** In preference order: `SKILL.md` wins when both exist. */
@@ -243,7 +244,8 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
   const absDir = path.resolve(dir);
   const diagnostics: Diagnostic[] = [];
   let skillDir = absDir;
-  const add = (d: Diagnostic) => diagnostics.push({ ...d, skillDir, root: options.root });
+  // What the skill keeps of its file is copied (unshared.ts), messages quoting it included, so the text can go.
+  const add = (d: Diagnostic) => diagnostics.push({ ...d, message: unshared(d.message), skillDir, root: options.root });
   const fail = (code: DiagnosticCode, message: string): LoadSkillResult => {
     add({ severity: 'error', code, message, hint: HINTS[code] });
     return { skill: null, diagnostics };
@@ -316,7 +318,7 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
 
   const declared = typeof frontmatter.name === 'string' ? normalizeSkillName(frontmatter.name) : '';
   const skill: Skill = {
-    name: declared || dirName,
+    name: declared || unshared(dirName),
     description: pyStrip(frontmatter.description),
     dir: skillDir,
     file,
@@ -339,12 +341,12 @@ function joinStrings(items: YamlValue[]): string | null {
 function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFrontmatter {
   const frontmatter: SkillFrontmatter = {};
   const name = tree.get('name');
-  if (typeof name === 'string') frontmatter.name = name;
+  if (typeof name === 'string') frontmatter.name = unshared(name);
   const description = tree.get('description');
-  if (typeof description === 'string' && pyStrip(description) !== '') frontmatter.description = description;
+  if (typeof description === 'string' && pyStrip(description) !== '') frontmatter.description = unshared(description);
 
   const license = tree.get('license');
-  if (typeof license === 'string') frontmatter.license = license;
+  if (typeof license === 'string') frontmatter.license = unshared(license);
   else if (license !== undefined) {
     add({
       severity: 'warning',
@@ -356,10 +358,10 @@ function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFron
 
   // A non-string compatibility is already reported by validateMetadata (skills-ref has a message for it).
   const compatibility = tree.get('compatibility');
-  if (typeof compatibility === 'string') frontmatter.compatibility = compatibility;
+  if (typeof compatibility === 'string') frontmatter.compatibility = unshared(compatibility);
 
   const allowedTools = tree.get('allowed-tools');
-  if (typeof allowedTools === 'string') frontmatter['allowed-tools'] = allowedTools;
+  if (typeof allowedTools === 'string') frontmatter['allowed-tools'] = unshared(allowedTools);
   else if (allowedTools !== undefined) {
     const joined = Array.isArray(allowedTools) ? joinStrings(allowedTools) : null;
     if (joined !== null) frontmatter['allowed-tools'] = joined;
@@ -376,7 +378,7 @@ function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFron
 
   for (const field of ['argument-hint', 'when_to_use'] as const) {
     const value = tree.get(field);
-    if (typeof value === 'string') frontmatter[field] = value;
+    if (typeof value === 'string') frontmatter[field] = unshared(value);
     else if (value !== undefined) {
       add({
         severity: 'warning',
@@ -404,10 +406,12 @@ function copyFrontmatter(tree: YamlMap, add: (d: Diagnostic) => void): SkillFron
 
   const metadata = tree.get('metadata');
   if (metadata instanceof Map) {
-    const copy: Record<string, string> = Object.create(null);
+    // No prototype (a `__proto__` key is a key), like Object.create(null), whose objects V8 keeps as hash tables:
+    // several times the size of an object with the same two keys, once per loaded skill.
+    const copy: Record<string, string> = Object.setPrototypeOf({}, null);
     const dropped: string[] = [];
     for (const [key, value] of metadata) {
-      if (typeof value === 'string') copy[key] = value;
+      if (typeof value === 'string') copy[key] = unshared(value);
       else dropped.push(key);
     }
     frontmatter.metadata = copy;
