@@ -2,6 +2,7 @@
  * The connection manager against real MCP servers written with the official SDK: a stdio server run with `node`,
  * a Streamable HTTP server in this process, and servers that hang or do not start.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -152,6 +153,44 @@ describe('MCP connection manager', () => {
     } finally {
       await hanging.close();
     }
+  });
+
+  it('close() leaves no server process behind: not one that hangs while starting, not one whose start failed', async () => {
+    // Processes are found by a word in their arguments, which the hang server ignores.
+    const mark = `close-test-${process.pid}-${Date.now()}`;
+    const running = () =>
+      fs
+        .readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mark);
+          } catch {
+            return false;
+          }
+        }).length;
+    const hanging = (label: string, connectTimeoutMs: number) => {
+      const m = createMcpManager(
+        config(
+          { [label]: { command: process.execPath, args: [HANG_SERVER, `${mark}-${label}`] } },
+          { connectTimeoutMs },
+        ),
+        { env: { PATH: process.env.PATH }, appDir, backoff: { firstMs: 60_000, maxMs: 60_000 }, log: () => {} },
+      );
+      m.start();
+      return m;
+    };
+    // The SDK ends a closed server's stdin and signals it only seconds later, on timers that do not keep a process
+    // alive: close() waits for the process to be gone.
+    const starting = hanging('starting', 60_000);
+    await until(() => (running() === 1 ? true : undefined));
+    await starting.close();
+    expect(running()).toBe(0);
+    // A start that failed was closed by the SDK itself, and closing it again returned at once.
+    const failed = hanging('failed', 300);
+    await whenStatus(failed, 'failed', 'failed');
+    await failed.close();
+    expect(running()).toBe(0);
   });
 
   it('a server that exits is marked failed with its last stderr line and reconnected', async () => {

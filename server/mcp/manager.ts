@@ -12,7 +12,12 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Client, type Tool as SdkTool, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type Tool as SdkTool,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stripHiddenText } from '../skills/load/hidden-text';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
@@ -142,7 +147,46 @@ interface Connection {
   /** Bumped for every attempt: events of an older client are ignored. */
   generation: number;
   timer: NodeJS.Timeout | null;
+  /** Aborts the attempt under way (`close()`): its initialize or tools/list request ends at once. */
+  abort: AbortController | null;
+  /** The client's transport, from the start of its attempt (the SDK's `client.transport` is set later). */
+  transport: Transport | null;
   stderr: string;
+}
+
+/** A stdio transport that remembers its server's process id: the SDK forgets it as soon as it starts closing. */
+class StdioTransport extends StdioClientTransport {
+  startedPid: number | null = null;
+  override async start(): Promise<void> {
+    await super.start();
+    this.startedPid = this.pid;
+  }
+}
+
+/** How long a closing server's process may take: the SDK's SIGTERM comes after 2 s, its SIGKILL 2 s later. */
+const EXIT_WAIT_MS = 5000;
+
+/** Resolves once process `pid` is gone (SIGKILL after EXIT_WAIT_MS), at once for none. */
+async function exited(pid: number | null): Promise<void> {
+  if (pid === null) return;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + EXIT_WAIT_MS;
+  while (alive()) {
+    if (Date.now() > deadline) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export function createMcpManager(config: McpConfig, options: McpManagerOptions): McpManager {
@@ -152,6 +196,28 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const listeners = new Set<(label: string) => void>();
   let started = false;
   let closed = false;
+  // Closing a stdio client ends the server's stdin, then SIGTERM after 2 s and SIGKILL 2 s later, on timers that
+  // do not keep this process alive; and a client whose connect failed is closed by the SDK already, so a second
+  // close returns at once. Each close waits for the server's process to be gone (`exited`), and `close()` waits for
+  // every close under way: a server that ignores the end of its stdin (a hung one) must not outlive us.
+  const closing = new Set<Promise<void>>();
+  const closeClient = (client: Client, transport: Transport | null): Promise<void> => {
+    const done = (async () => {
+      await client.close().catch(() => {});
+      // Also when the client never took the transport over (closed while it was still starting).
+      await transport?.close().catch(() => {});
+      if (transport instanceof StdioTransport) await exited(transport.startedPid);
+    })();
+    closing.add(done);
+    return done.finally(() => closing.delete(done));
+  };
+  // Attempts under way: `close()` aborts them and waits for each to close what it started.
+  const attempts = new Set<Promise<void>>();
+  const attempt = (c: Connection) => {
+    const running = connect(c);
+    attempts.add(running);
+    void running.finally(() => attempts.delete(running));
+  };
 
   for (const [label, entry] of Object.entries(config.servers)) {
     connections.set(label, {
@@ -159,6 +225,8 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       client: null,
       generation: 0,
       timer: null,
+      abort: null,
+      transport: null,
       stderr: '',
       state: {
         label,
@@ -209,7 +277,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       const value = options.env[name];
       if (value !== undefined) base[name] = value;
     }
-    const transport = new StdioClientTransport({
+    const transport = new StdioTransport({
       command: entry.command!,
       args: entry.args ?? [],
       env: { ...base, ...resolveReferences(entry.env, options.env) },
@@ -235,7 +303,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     c.state = { ...c.state, retryAt: Date.now() + delay };
     c.timer = setTimeout(() => {
       c.timer = null;
-      void connect(c);
+      attempt(c);
     }, delay);
     c.timer.unref();
   };
@@ -265,9 +333,14 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       },
     });
     c.client = client;
+    // Out here: the catch closes what was started.
+    let started: Transport | null = null;
+    const abort = new AbortController();
+    c.abort = abort;
     let deadline: NodeJS.Timeout | undefined;
     try {
-      const transport = transportFor(c);
+      started = transportFor(c);
+      c.transport = started;
       const limit = config.connectTimeoutMs;
       const timedOut = new Promise<never>((_, reject) => {
         deadline = setTimeout(
@@ -277,13 +350,13 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       });
       const { tools } = await Promise.race([
         (async () => {
-          await client.connect(transport, { timeout: limit });
-          return client.listTools(undefined, { timeout: limit });
+          await client.connect(started, { timeout: limit, signal: abort.signal });
+          return client.listTools(undefined, { timeout: limit, signal: abort.signal });
         })(),
         timedOut,
       ]);
       if (!current()) {
-        await client.close().catch(() => {});
+        void closeClient(client, started);
         return;
       }
       const info = client.getServerVersion();
@@ -297,7 +370,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         fail(c, withStderr(c, 'the connection closed'));
       };
     } catch (error) {
-      await client.close().catch(() => {});
+      void closeClient(client, started);
       if (!current()) return;
       c.client = null;
       fail(c, withStderr(c, errorText(error)));
@@ -325,7 +398,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     start() {
       if (started || closed) return;
       started = true;
-      for (const c of connections.values()) if (!c.entry.disabled) void connect(c);
+      for (const c of connections.values()) if (!c.entry.disabled) attempt(c);
     },
     list: () => [...connections.values()].map((c) => c.state),
     connected: () => [...connections.values()].filter((c) => c.state.status === 'connected').map((c) => c.state),
@@ -367,12 +440,15 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       await Promise.all(
         [...connections.values()].map(async (c) => {
           if (c.timer) clearTimeout(c.timer);
+          c.abort?.abort();
           c.generation++;
           const client = c.client;
           c.client = null;
-          await client?.close().catch(() => {});
+          if (client) await closeClient(client, c.transport);
         }),
       );
+      await Promise.all(attempts);
+      await Promise.all(closing);
     },
   };
 }
