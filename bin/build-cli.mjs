@@ -86,7 +86,7 @@ const lazyLibrary = {
 /**
  * The o200k ranks (200,000 strings) go beside the token table's bundle as JSON, not into it as a JavaScript array:
  * JSON.parse reads them in about two thirds of the time V8 takes to compile and run the array, and a cold `list`
- * loads the table (in a worker, bin/cli/token-count.ts, while it scans).
+ * loads the table to count its catalog's tokens.
  */
 const RANKS = 'o200k-ranks.json';
 const jsonRanks = {
@@ -157,10 +157,7 @@ await build({ ...common, plugins: [commandFiles], entryPoints: { skills: path.jo
 await build({
   ...common,
   plugins: [lazyLibrary],
-  entryPoints: Object.fromEntries(
-    // The token worker is started by file name (bin/cli/token-count.ts), not imported.
-    [...commandModules, 'token-worker'].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)]),
-  ),
+  entryPoints: Object.fromEntries([...commandModules].map((name) => [name, path.join(binDir, 'cli', `${name}.ts`)])),
 });
 const bundled = fs
   .readdirSync(outdir)

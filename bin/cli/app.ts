@@ -2,14 +2,13 @@
  * The app's view of skills, for `list` and `match`: the configured roots (or `--root` folders instead) scanned by
  * the same discovery the server runs, with the same limits.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../../server/config';
 import { discoverSkills, walkRoots } from '../../server/skills/discovery/discovery';
 import { ownFolders } from '../../server/skills/discovery/own-folders';
 import type { DiscoveryResult, SkillRoot } from '../../server/skills/types';
 import { type KeptAnswer, openKeptAnswer } from './cache/answer-cache';
-import { defaultCacheDir, openScanCache, type PersistedScanCache, scanCacheFile } from './cache/scan-cache-file';
+import { defaultCacheDir, openScanCache, type PersistedScanCache } from './cache/scan-cache-file';
 
 export { PROJECT_DIR } from './command';
 
@@ -39,8 +38,8 @@ export interface Discovered {
   /** Counts that depend only on the skills (the catalog's tokens), kept with the scan cache between runs. */
   tokens: PersistedScanCache['tokens'];
   /**
-   * Writes the scan cache back, so the next run parses only what changed. Not done by `finish`: a caller with slow
-   * work on the result (`list` counting tokens in a worker) starts it first, and the write overlaps it.
+   * Writes the scan cache back (with the counts `tokens` made), so the next run parses only what changed. Not done
+   * by `finish`: `list` saves once it has printed its answer.
    */
   save(): void;
 }
@@ -64,20 +63,12 @@ export interface Walked {
 
 /**
  * Scans with the scan cache kept on disk (bin/cli/cache/scan-cache-file.ts): a run after the first parses only the
- * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it (and keeps no answers). `onCold` is called
- * as soon as it is known that nothing is kept from an earlier run, so every skill will be parsed: time to start slow
- * work in parallel. Without a cache file that is before the walk; with one that holds nothing usable (another
- * build's), when `finish` reads it.
+ * skill files that changed. `SKILLCHAT_SCAN_CACHE=off` scans without it (and keeps no answers).
  */
-export async function walk(
-  rootDirs: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  onCold?: () => void,
-): Promise<Walked> {
+export async function walk(rootDirs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Walked> {
   const config = loadAppConfig(env);
   const roots = rootsFromOptions(rootDirs, config);
   if (env.SKILLCHAT_SCAN_CACHE === 'off') {
-    onCold?.();
     return {
       config,
       answer: () => null,
@@ -89,7 +80,6 @@ export async function walk(
     };
   }
   const cacheDir = defaultCacheDir(env);
-  if (onCold && !fs.existsSync(scanCacheFile(cacheDir, roots, config.limits))) onCold();
   const walked = await walkRoots(roots, { limits: config.limits, ownFolders: ownFolders(config) });
   return {
     config,
@@ -99,14 +89,8 @@ export async function walk(
     finish: async () => {
       // Read only now: a kept answer needs none of it.
       const persisted = openScanCache(cacheDir, roots, config.limits);
-      if (persisted.cache.entries.size === 0) onCold?.();
       const result = await walked.finish(persisted.cache);
-      const tokens: Discovered['tokens'] = async (input, count) => {
-        const n = await persisted.tokens(input, count);
-        persisted.save();
-        return n;
-      };
-      return { config, result, tokens, save: () => persisted.save() };
+      return { config, result, tokens: persisted.tokens, save: () => persisted.save() };
     },
   };
 }

@@ -9,14 +9,13 @@ import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig, SkillMode } from '../../server/config';
 // The o200k table catalog.ts imports is loaded on first use in the bundle (bin/build-cli.mjs), not by this import.
-import { renderCatalog } from '../../server/skills/catalog/catalog';
+import { countTokens, renderCatalog } from '../../server/skills/catalog/catalog';
 import { isProblem } from '../../server/skills/load/diagnostics';
 import type { Diagnostic, DiscoveryResult, Skill } from '../../server/skills/types';
 import { type Discovered, walk } from './app';
 import type { KeptAnswer } from './cache/answer-cache';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 import { readModeOverrides } from './mode-overrides';
-import { count as countCatalog, startCounter } from './token-count';
 
 export type SkillStatus = 'ok' | 'warnings';
 
@@ -44,12 +43,13 @@ export function skillStatus(skill: Skill): SkillStatus {
 }
 
 /**
- * The catalog is left out of the prompt when there are no skills, so it costs nothing then. The text goes to the
- * counter before this returns (no await on the way), so the count runs while the caller goes on.
+ * The catalog is left out of the prompt when there are no skills, so it costs nothing then. Counted in this thread:
+ * a worker counting while the scan ran (as `list` once did) was faster only with a core to spare, and cost more CPU
+ * in all (its own isolate, heap and compiled tokenizer), which is what a run waits for on a busy machine.
  */
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {
   if (skills.length === 0) return 0;
-  const count = () => countCatalog(renderCatalog(skills));
+  const count = async () => countTokens(renderCatalog(skills));
   // The catalog is a function of the names and descriptions alone: the same ones, the same count.
   return tokens ? tokens(JSON.stringify(skills.map((s) => [s.name, s.description])), count) : count();
 }
@@ -213,16 +213,6 @@ function timesText(scannedAt: number, durationMs: number): string {
   return `\n  "scannedAt": ${JSON.stringify(scannedAt)},\n  "durationMs": ${JSON.stringify(durationMs)},\n`;
 }
 
-/**
- * What JSON.stringify(data, null, 2) prints after the scan's time (`timesText`): the top-level keys that follow
- * `durationMs`, which print the same in an object of their own.
- */
-function lastLines(data: ListJson): string {
-  const keys = Object.keys(data) as Array<keyof ListJson>;
-  const after = keys.slice(keys.indexOf('durationMs') + 1).map((key) => [key, data[key]]);
-  return JSON.stringify(Object.fromEntries(after), null, 2).slice('{\n'.length);
-}
-
 /** Bytes to stdout as they are where the output takes bytes; true when they may be reused (see `Io.outBytes`). */
 function writeBytes(io: Io, bytes: Uint8Array): boolean {
   if (io.outBytes) return io.outBytes(bytes);
@@ -271,8 +261,7 @@ export const listCommand: Command = {
     }
     const started = performance.now();
     const json = parsed.flags.has('--json');
-    // A cold scan ends with counting the catalog's tokens: the o200k table loads in a worker meanwhile.
-    const walked = await walk(parsed.options.get('--root') ?? [], process.env, startCounter);
+    const walked = await walk(parsed.options.get('--root') ?? [], process.env);
     const overrides = await readModeOverrides(walked.config.databasePath);
     if (overrides.problem) io.err(`Warning: modes set on /admin not read: ${overrides.problem}\n`);
     // The answer depends on the walk (the kept answer's key), the format, the config's access rules and /admin's modes.
@@ -281,35 +270,25 @@ export const listCommand: Command = {
 
     const discovered = await walked.finish();
     const { config, result, tokens } = discovered;
+    // The caches are written once the answer is printed.
     if (!json) {
-      discovered.save();
       const data = await toListJson(result, config, tokens, overrides.modes);
       const text = formatList(data);
       io.out(text);
+      discovered.save();
       answer?.save(text);
       return 0;
     }
-    // Encoded (16 MB for 10,000 skills) while the catalog's tokens are counted, in the worker on a cold run: the
-    // count is in the lines after the scan's time, made again once it is known. What is printed and what is kept
-    // are the same bytes.
-    const counting = catalogTokens(result.skills, tokens);
-    discovered.save();
-    const data = listJson(result, config, 0, overrides.modes);
+    const data = await toListJson(result, config, tokens, overrides.modes);
     const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`);
-    const times = timesText(data.scannedAt, data.durationMs);
+    writeBytes(io, bytes);
+    discovered.save();
+    // Kept without the scan's time, which each run prints afresh (`printKept`).
+    const times = Buffer.from(timesText(data.scannedAt, data.durationMs));
     const at = bytes.indexOf(times);
-    data.catalogTokens = await counting;
-    if (at === -1 || bytes.indexOf(times, at + 1) !== -1) {
-      writeBytes(io, Buffer.from(`${JSON.stringify(data, null, 2)}\n`));
-      return 0;
+    if (at !== -1 && bytes.indexOf(times, at + 1) === -1) {
+      answer?.save([Buffer.from(`${at}\n`), bytes.subarray(0, at), bytes.subarray(at + times.length)]);
     }
-    const head = bytes.subarray(0, at);
-    const tail = Buffer.from(`${lastLines(data)}\n`);
-    writeBytes(io, head);
-    writeBytes(io, Buffer.from(times));
-    writeBytes(io, tail);
-    // Kept without the scan's time, which each run prints afresh.
-    answer?.save([Buffer.from(`${at}\n`), head, tail]);
     return 0;
   },
 };

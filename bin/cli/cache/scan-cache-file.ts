@@ -149,7 +149,10 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface PersistedScanCache {
   cache: ScanCache;
-  /** Writes the cache back when the scan parsed anything or dropped entries (atomically: temp file, then rename). */
+  /**
+   * Writes the cache back when the scan parsed anything or dropped entries, or a count was made, since the file was
+   * read or last written (atomically: temp file, then rename).
+   */
   save(): void;
   /**
    * A count that is a function of `input` alone (the catalog's tokens of its skills' names and descriptions), from
@@ -172,10 +175,7 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
   const version = codeVersion();
   const cache = createScanCache();
   let tokens: Record<string, number> = {};
-  /**
-   * Each entry read or written, and its line as read or written (newline included): written back as is while the
-   * entry is unchanged.
-   */
+  /** Each entry read, and its line as read (newline included): written back as is while the entry is unchanged. */
   const lines = new Map<CacheEntry, Buffer>();
   try {
     const bytes = fs.readFileSync(file);
@@ -198,19 +198,14 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
     // Missing or damaged: an empty cache.
     lines.clear();
   }
-  const loaded = cache.entries;
+  /** The entries as in the file (read or last written). */
+  let saved = cache.entries;
   let tokensChanged = false;
   const write = () => {
     const header: CacheHeader = { version, limits: limitsKey, tokens };
     const chunks: Uint8Array[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
     for (const [key, entry] of cache.entries) {
-      let line = lines.get(entry);
-      if (line === undefined) {
-        line = Buffer.from(`${JSON.stringify(packEntry(key, entry))}\n`);
-        // Kept for a second save in this run (`list` saves again once it has counted the catalog's tokens).
-        lines.set(entry, line);
-      }
-      chunks.push(line);
+      chunks.push(lines.get(entry) ?? Buffer.from(`${JSON.stringify(packEntry(key, entry))}\n`));
     }
     writeCacheFile(dir, file, chunks);
   };
@@ -220,9 +215,10 @@ export function openScanCache(dir: string, roots: readonly SkillRoot[], limits: 
       const entries = cache.entries;
       const same =
         cache.limits === limitsKey &&
-        entries.size === loaded.size &&
-        [...entries].every(([key, entry]) => loaded.get(key) === entry);
+        entries.size === saved.size &&
+        [...entries].every(([key, entry]) => saved.get(key) === entry);
       if (!same || tokensChanged) write();
+      saved = entries;
       tokensChanged = false;
     },
     async tokens(input, count) {

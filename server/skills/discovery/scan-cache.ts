@@ -39,8 +39,6 @@ export function createScanCache(): ScanCache {
   return { limits: null, entries: new Map(), walk: null };
 }
 
-const LOAD_CONCURRENCY = 8;
-
 /** Folders the last scan with this cache read, for a watcher: roots and the folders between them and the skills. */
 export function scannedFolders(cache: ScanCache): { folders: string[]; skillFolders: string[] } {
   const folders: string[] = [];
@@ -64,43 +62,10 @@ export function scannedFolders(cache: ScanCache): { folders: string[]; skillFold
   return { folders, skillFolders };
 }
 
-async function loadCandidate(
-  c: Candidate,
-  limits: Limits,
-  load: SkillLoader,
-  next: Map<string, CacheEntry>,
-): Promise<{ skill: Skill | null; diagnostics: Diagnostic[] }> {
-  const loaded = await load(c.dir, {
-    root: c.root.path,
-    scope: c.root.scope,
-    relDir: c.relDir,
-    limits,
-    // A folder reached by its real path has its skill file's path already: the Skill shares that string.
-    resolved: { realDir: c.real, file: c.real === c.dir ? c.file : path.join(c.real, path.basename(c.file)) },
-  });
-  // Cached under the stat the walk took before reading: if the file changed in between, the next scan sees a
-  // mismatch and parses again instead of keeping a stale parse.
-  const { skill, diagnostics } = loaded;
-  next.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, skill, diagnostics });
-  return loaded;
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let nextIndex = 0;
-  const worker = async () => {
-    while (nextIndex < items.length) {
-      const i = nextIndex++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
- * Loads every candidate, in order: unchanged skill files come from `previous`; the others are parsed. Returns the
- * entries this scan saw, which become the cache's.
+ * Loads every candidate, in order: unchanged skill files come from `previous`; the others are parsed, one after the
+ * other (the loader reads synchronously: loading several at once would only interleave them). Returns the entries
+ * this scan saw, which become the cache's.
  */
 export async function loadCandidates(
   candidates: readonly Candidate[],
@@ -121,9 +86,27 @@ export async function loadCandidates(
       misses.push(i);
     }
   });
-  await mapLimited(misses, LOAD_CONCURRENCY, async (i) => {
-    loaded[i] = await loadCandidate(candidates[i]!, limits, load, nextEntries);
-    await breathe();
-  });
+  for (const i of misses) {
+    const c = candidates[i]!;
+    const result = await load(c.dir, {
+      root: c.root.path,
+      scope: c.root.scope,
+      relDir: c.relDir,
+      limits,
+      // A folder reached by its real path has its skill file's path already: the Skill shares that string.
+      resolved: {
+        realDir: c.real,
+        file: c.real === c.dir ? c.file : path.join(c.real, path.basename(c.file)),
+        stat: { size: c.size, mtimeMs: c.mtimeMs, isFile: c.isFile },
+      },
+    });
+    // Cached under the stat the walk took before reading: if the file changed in between, the next scan sees a
+    // mismatch and parses again instead of keeping a stale parse.
+    const { skill, diagnostics } = result;
+    nextEntries.set(c.key, { file: c.file, size: c.size, mtimeMs: c.mtimeMs, ino: c.ino, skill, diagnostics });
+    loaded[i] = result;
+    const pause = breathe();
+    if (pause) await pause;
+  }
   return { loaded, entries: nextEntries };
 }

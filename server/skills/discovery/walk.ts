@@ -62,6 +62,8 @@ export interface Candidate {
   mtimeMs: number;
   /** The skill file's inode: a file replaced by another of the same size and mtime (a restore, say) is parsed again. */
   ino: number;
+  /** A regular file (or a link to one) when the walk stat'ed it: the loader reads it without a stat of its own. */
+  isFile: boolean;
   /**
    * Everything the loader is told besides the file's content, so a skill reached under another root, scope or
    * relative path is parsed again rather than reported with stale locations.
@@ -79,11 +81,16 @@ const WALK_BATCH = 256;
 const YIELD_EVERY_MS = 20;
 
 let lastYield = 0;
-export async function breathe(): Promise<void> {
+/**
+ * A promise to await when it is time to yield, else undefined: no promise, no turn of the microtask queue (the
+ * loader calls this for each of 10,000 skills).
+ */
+export function breathe(): Promise<void> | undefined {
   const now = performance.now();
-  if (now - lastYield < YIELD_EVERY_MS) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  lastYield = performance.now();
+  if (now - lastYield < YIELD_EVERY_MS) return undefined;
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    lastYield = performance.now();
+  });
 }
 
 function skipped(name: string): boolean {
@@ -121,12 +128,14 @@ function joinName(dir: string, name: string): string {
  * wins, as in `findSkillFile`. Synchronous on purpose: a stat of a cached inode takes microseconds, while an async
  * one costs a thread-pool round trip, which dominated rescans of 10,000 skills.
  */
-function statSkillFile(dir: string): { file: string; size: number; mtimeMs: number; ino: number } | null {
+function statSkillFile(
+  dir: string,
+): { file: string; size: number; mtimeMs: number; ino: number; isFile: boolean } | null {
   for (const name of SKILL_FILE_NAMES) {
     const file = joinName(dir, name);
     try {
       const stat = statSync(file, { throwIfNoEntry: false });
-      if (stat) return { file, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+      if (stat) return { file, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, isFile: stat.isFile() };
     } catch (error) {
       // A symlink loop is absent, as in findSkillFile: try the next name. EACCES and the like: not a skill folder.
       if (isAbsentCode((error as NodeJS.ErrnoException).code)) continue;
@@ -295,6 +304,7 @@ function skillNode(
     size: skillFile.size,
     mtimeMs: skillFile.mtimeMs,
     ino: skillFile.ino,
+    isFile: skillFile.isFile,
     key: [dir, root.path, root.scope, relDir].join('\0'),
   };
   const node = emptyNode(real, linked, [candidate]);

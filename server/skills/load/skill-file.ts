@@ -85,7 +85,7 @@ function notRegular(file: string): SkillFileFailure {
   return { ok: false, code: 'skill-file-not-regular', message: `${path.basename(file)} is not a regular file` };
 }
 
-function decode(bytes: Buffer, stat: fs.Stats): SkillFileRead {
+function decode(bytes: Buffer, stat: Pick<SkillFileStat, 'size' | 'mtimeMs'>): SkillFileRead {
   // ignoreBOM keeps a BOM in the text so splitFrontmatter (the one place that handles it) sees it.
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -127,7 +127,14 @@ export async function readSkillFile(file: string, maxBytes: number): Promise<Ski
   }
 }
 
-type SkillBytesRead = { ok: true; bytes: Buffer; stat: fs.Stats } | SkillFileFailure;
+/** What a skill file's stat says about it: enough to read it and to key the parse in the scan cache. */
+export interface SkillFileStat {
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+}
+
+type SkillBytesRead = { ok: true; bytes: Buffer; stat: SkillFileStat } | SkillFileFailure;
 
 /** The bytes of a skill file, at most `maxBytes`, synchronously (see `readSkillFile` for the checks). */
 // loadSkill reads into one reused buffer: its bytes are decoded before anything else can run, and a cold scan of
@@ -136,9 +143,11 @@ let scratch = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * The bytes of a skill file, at most `maxBytes`, synchronously (see `readSkillFile` for the checks). With `reuse`,
- * the bytes live in a shared buffer that the next call overwrites: use them before any `await`.
+ * the bytes live in a shared buffer that the next call overwrites: use them before any `await`. `known`: the file's
+ * stat taken just before (discovery's walk), instead of one on the descriptor. Reading stops at the size the stat
+ * said, without a read that finds the end: bytes the file gained since are as unseen as those written after.
  */
-function readSkillBytesSync(file: string, maxBytes: number, reuse = false): SkillBytesRead {
+function readSkillBytesSync(file: string, maxBytes: number, reuse = false, known?: SkillFileStat): SkillBytesRead {
   let fd: number;
   try {
     fd = fs.openSync(file, OPEN_FLAGS);
@@ -146,8 +155,12 @@ function readSkillBytesSync(file: string, maxBytes: number, reuse = false): Skil
     return unreadable(file, error);
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) return notRegular(file);
+    let stat = known;
+    if (!stat) {
+      const fstat = fs.fstatSync(fd);
+      stat = { size: fstat.size, mtimeMs: fstat.mtimeMs, isFile: fstat.isFile() };
+    }
+    if (!stat.isFile) return notRegular(file);
     if (stat.size > maxBytes) return tooLarge(file, String(stat.size), maxBytes);
     const wanted = Math.min(stat.size, maxBytes) + 1;
     if (reuse && scratch.length < wanted) scratch = Buffer.allocUnsafe(Math.max(wanted, scratch.length * 2));
@@ -157,6 +170,7 @@ function readSkillBytesSync(file: string, maxBytes: number, reuse = false): Skil
       const bytesRead = fs.readSync(fd, buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
       filled += bytesRead;
+      if (filled === stat.size) break;
     }
     if (filled > maxBytes) return tooLarge(file, `over ${maxBytes}`, maxBytes);
     return { ok: true, bytes: buffer.subarray(0, filled), stat };
@@ -211,10 +225,10 @@ export interface LoadSkillOptions {
   relDir: string;
   limits: Pick<Limits, 'maxSkillFileBytes' | 'maxFrontmatterBytes'> & Partial<Pick<Limits, 'hiddenText'>>;
   /**
-   * The folder's real path and its skill file, when the caller has just resolved them (discovery's walk): saves a
-   * realpath and a stat per skill on a cold scan.
+   * The folder's real path and its skill file, when the caller has just resolved them (discovery's walk), and the
+   * file's stat if it took one: saves a realpath and two stats per skill on a cold scan.
    */
-  resolved?: { realDir: string; file: string };
+  resolved?: { realDir: string; file: string; stat?: SkillFileStat };
 }
 
 export interface LoadSkillResult {
@@ -269,7 +283,7 @@ export async function loadSkill(dir: string, options: LoadSkillOptions): Promise
 
   // Synchronous: one small file read costs microseconds, while the async API's thread-pool round trips made a cold
   // scan of 10,000 skills three times slower. The body is only checked for valid UTF-8, never decoded.
-  const read = readSkillBytesSync(file, options.limits.maxSkillFileBytes, true);
+  const read = readSkillBytesSync(file, options.limits.maxSkillFileBytes, true, options.resolved?.stat);
   if (!read.ok) return fail(read.code, read.message);
   // Most skill files are ASCII: valid UTF-8 with no hidden character, told in one pass instead of five.
   const ascii = isAscii(read.bytes);
