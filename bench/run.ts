@@ -356,7 +356,10 @@ async function main() {
             '- reported, no target: time to first page and RSS (the server process tree).',
         );
       } else {
-        emit('Server start', '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.');
+        emit(
+          'Server start',
+          '- MISS not measured: no production build of the current sources (.next/BUILD_ID missing or older than them); run `npm run build` first.',
+        );
       }
     }
 
@@ -428,7 +431,7 @@ async function main() {
       } else {
         emit(
           'Server under load',
-          '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.',
+          '- MISS not measured: no production build of the current sources (.next/BUILD_ID missing or older than them); run `npm run build` first.',
         );
       }
     }
@@ -565,7 +568,10 @@ async function main() {
             `- reported, no target: the same page for a chat of 2 messages, measured in the same rounds (what the machine and the app shell cost without a long history); older pages (\`GET /api/chats/:id/messages?before=\`) and the whole chat as JSON (what the page carried before, twice); seeding took ${ms(f.seedMs)} ms.`,
         );
       } else {
-        emit('Long chat', '- MISS not measured: no production build (.next/BUILD_ID); run `npm run build` first.');
+        emit(
+          'Long chat',
+          '- MISS not measured: no production build of the current sources (.next/BUILD_ID missing or older than them); run `npm run build` first.',
+        );
       }
     }
 

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { needsBuild } from '../bin/build-state';
 
 export const PROJECT = path.join(import.meta.dirname, '..');
 
@@ -56,8 +57,9 @@ export function treeRssMB(pid: number): number {
   return kb / 1024;
 }
 
+/** A production build of the current sources (a stale one would measure old code). */
 export function hasBuild(): boolean {
-  return fs.existsSync(path.join(PROJECT, '.next', 'BUILD_ID'));
+  return !needsBuild(PROJECT);
 }
 
 export async function benchServerStart(root: string, skills: number, workDir: string): Promise<ServerStartFigures> {

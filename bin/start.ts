@@ -19,34 +19,11 @@ import path from 'node:path';
 import { loadConfig } from '../server/config';
 import { refuseInvalidConfig } from '../server/config-check';
 import { buildExposurePolicy } from '../server/security/exposure';
+import { needsBuild as buildIsStale } from './build-state';
 import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
-
-function newestSourceMtime(): number {
-  let newest = 0;
-  const visit = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(p);
-      else newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
-  };
-  for (const dir of ['app', 'components', 'server']) {
-    if (fs.existsSync(path.join(appDir, dir))) visit(path.join(appDir, dir));
-  }
-  for (const file of ['next.config.ts', 'proxy.ts', 'instrumentation.ts', 'package.json', 'package-lock.json']) {
-    const p = path.join(appDir, file);
-    if (fs.existsSync(p)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function needsBuild(): boolean {
-  const buildId = path.join(appDir, '.next', 'BUILD_ID');
-  return !fs.existsSync(buildId) || fs.statSync(buildId).mtimeMs < newestSourceMtime();
-}
 
 let config!: ReturnType<typeof loadConfig>;
 refuseInvalidConfig(() => {
@@ -122,11 +99,11 @@ function sqliteBinding(): Promise<number> {
   });
 }
 
-if (needsBuild()) {
+if (buildIsStale(appDir)) {
   console.log('skillchat: building (first start or sources changed); this takes a few minutes the first time…');
 }
 const [built, runtime, sqlite] = await Promise.all([
-  needsBuild() ? build() : 0,
+  buildIsStale(appDir) ? build() : 0,
   needsRuntime() ? installRuntime() : 0,
   sqliteBinding(),
 ]);
