@@ -9,10 +9,8 @@
  * points the install at another one (an empty folder: a cold cache).
  */
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
-
-const PROJECT = path.join(import.meta.dirname, '..');
+import { freePort, PROJECT } from './server-start';
 
 export interface FirstStartFigures {
   cloneS: number;
@@ -25,17 +23,6 @@ export interface FirstStartFigures {
   /** Lines that warn (npm's `npm warn`, Next's `⚠`, anything saying "warn" or "deprecated"), as printed. */
   warnings: string[];
   npmCache: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 const WARNING = /\bwarn(ing)?\b|deprecated|⚠|EBADENGINE/i;

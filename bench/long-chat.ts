@@ -5,15 +5,13 @@
  * per round), an older page from `GET /api/chats/:id/messages`, and the whole chat (`GET /api/chats/:id`, what the
  * page used to carry) for comparison. Needs a build (`npm run build`); skipped without one.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { closeDb, openDb, sqliteDatabase } from '../server/db';
 import { longChatMessageId, seedLongChat } from '../test/long-chat';
-import { freePort } from './server-start';
+import { freePort, SERVER_ENV, spawnBuiltServer } from './server-start';
 
-const PROJECT = path.join(import.meta.dirname, '..');
 const CHAT = 'bench-long-chat';
 /** The floor: the same page for a chat of two messages, measured in the same rounds (the machine's load included). */
 const SHORT = 'bench-short-chat';
@@ -72,25 +70,14 @@ export async function benchLongChat(options: {
 
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    path.join(PROJECT, 'node_modules', '.bin', 'next'),
-    ['start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: PROJECT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPENAI_API_KEY: '',
-        SKILLCHAT_SKILL_ROOTS: path.join(dir, 'skills'),
-        SKILLCHAT_DB: dbPath,
-        SKILLCHAT_HOME: path.join(dir, 'home'),
-        SKILLCHAT_WATCH: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+  const child = spawnBuiltServer(port, {
+    ...SERVER_ENV,
+    OPENAI_API_KEY: '',
+    SKILLCHAT_SKILL_ROOTS: path.join(dir, 'skills'),
+    SKILLCHAT_DB: dbPath,
+    SKILLCHAT_HOME: path.join(dir, 'home'),
+    SKILLCHAT_WATCH: '0',
+  });
   let output = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;

@@ -11,13 +11,13 @@
  * moment of the machine falls on all of them. With `heapDir`, each server can write a heap snapshot there on
  * SIGUSR2 (`--heapsnapshot-signal`), taken after the load; `heapSummary` sums one by constructor.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { chunkText } from '../server/model/offline-model';
 import { FIXED_ANSWER } from './chat';
-import { freePort, PROJECT, treeRssMB } from './server-start';
+import { freePort, SERVER_ENV, spawnBuiltServer, treeRssMB } from './server-start';
 
 export interface ServerLoadFigures {
   skills: number;
@@ -114,28 +114,17 @@ async function startServer(
   const home = path.join(workDir, 'home');
   fs.mkdirSync(home, { recursive: true });
   const started = performance.now();
-  const child = spawn(
-    path.join(PROJECT, 'node_modules', '.bin', 'next'),
-    ['start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: PROJECT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-        ...(heapDir ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${heapDir}` } : {}),
-        SKILLCHAT_SKILL_ROOTS: root,
-        SKILLCHAT_DB: path.join(workDir, 'server.db'),
-        SKILLCHAT_HOME: home,
-        SKILLCHAT_HOST: '127.0.0.1',
-        SKILLCHAT_OLLAMA: 'off',
-        OPENAI_BASE_URL: baseURL,
-        OPENAI_MODEL: MODEL,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+  const child = spawnBuiltServer(port, {
+    ...SERVER_ENV,
+    ...(heapDir ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${heapDir}` } : {}),
+    SKILLCHAT_SKILL_ROOTS: root,
+    SKILLCHAT_DB: path.join(workDir, 'server.db'),
+    SKILLCHAT_HOME: home,
+    SKILLCHAT_HOST: '127.0.0.1',
+    SKILLCHAT_OLLAMA: 'off',
+    OPENAI_BASE_URL: baseURL,
+    OPENAI_MODEL: MODEL,
+  });
   let out = '';
   const scanned = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no scan logged in 180 s: ${out.slice(-2000)}`)), 180_000);

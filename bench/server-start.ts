@@ -3,10 +3,11 @@
  * generated tree, timed from spawn to the first page served (GET /) and to the first scan's log line, with the
  * server's RSS (process tree) once the scan is done. Needs a build (`npm run build`); skipped without one.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { needsBuild } from '../bin/build-state';
 
 export const PROJECT = path.join(import.meta.dirname, '..');
@@ -17,6 +18,23 @@ export interface ServerStartFigures {
   firstPageStatus: number;
   scanLoggedMs: number;
   rssMB: number;
+}
+
+/** What a measured server inherits: no keys, no telemetry, production mode; the caller adds its settings. */
+export const SERVER_ENV = {
+  PATH: process.env.PATH ?? '',
+  NODE_ENV: 'production',
+  NEXT_TELEMETRY_DISABLED: '1',
+} as const;
+
+/** `next start` of the production build on 127.0.0.1:`port`, in its own process group (`process.kill(-pid)`). */
+export function spawnBuiltServer(port: number, env: NodeJS.ProcessEnv): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(path.join(PROJECT, 'node_modules', '.bin', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: PROJECT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
 }
 
 export function freePort(): Promise<number> {
@@ -67,23 +85,14 @@ export async function benchServerStart(root: string, skills: number, workDir: st
   const home = path.join(workDir, 'server-home');
   fs.mkdirSync(home, { recursive: true });
   const started = performance.now();
-  const child = spawn(
-    path.join(PROJECT, 'node_modules', '.bin', 'next'),
-    ['start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: PROJECT,
-      env: {
-        ...process.env,
-        SKILLCHAT_SKILL_ROOTS: root,
-        SKILLCHAT_DB: path.join(workDir, 'server-start.db'),
-        SKILLCHAT_HOME: home,
-        SKILLCHAT_WATCH: '0',
-        SKILLCHAT_HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+  const child = spawnBuiltServer(port, {
+    ...process.env,
+    SKILLCHAT_SKILL_ROOTS: root,
+    SKILLCHAT_DB: path.join(workDir, 'server-start.db'),
+    SKILLCHAT_HOME: home,
+    SKILLCHAT_WATCH: '0',
+    SKILLCHAT_HOST: '127.0.0.1',
+  });
   let scanLoggedMs = Number.NaN;
   const scanned = new Promise<void>((resolve) => {
     let out = '';
