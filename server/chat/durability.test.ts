@@ -7,8 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { UIMessageChunk } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessResolver } from '../access/resolver';
-import { loadConfig } from '../config';
+import { offlineTurnDeps } from '../../test/turn-deps';
 import {
   closeDb,
   type Database,
@@ -19,7 +18,6 @@ import {
   recordScriptRun,
   sqliteDatabase,
 } from '../db';
-import { createOfflineModel } from '../model/offline-model';
 import { createDbChatStore } from './db-store';
 import { persistAsItStreams } from './progress';
 import type { ChatStore } from './store';
@@ -28,21 +26,13 @@ import { drainTurns, resetShutdownForTests } from './turn/active-turns';
 import { createInProcessStreams } from './turn/resumable';
 import type { ChatMessage } from './types';
 
-const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
 let db: Database;
 let store: ChatStore;
 
 /** The offline model with a pause between chunks: an answer of a few seconds. */
 function slowDeps(chunkDelayMs = 40): TurnDeps {
-  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'home') });
-  return {
-    store,
-    config,
-    skills: { skills: [] },
-    model: { model: createOfflineModel({ chunkDelayMs }), label: 'offline' },
-    access: createAccessResolver(config),
-  };
+  return offlineTurnDeps(store, tmp, chunkDelayMs);
 }
 
 let n = 0;

@@ -6,20 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAccessResolver } from '../../server/access/resolver';
 import { createDbChatStore } from '../../server/chat/db-store';
 import type { ChatStore } from '../../server/chat/store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from '../../server/chat/turn';
 import type { ChatMessage } from '../../server/chat/types';
-import { loadConfig } from '../../server/config';
 import { DEFAULT_CHAT_TITLE } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { getMessageRecords } from '../../server/db/messages';
 import { acquireTurnLease, getTurnLease, releaseTurnLease } from '../../server/db/turn-leases';
-import { createOfflineModel } from '../../server/model/offline-model';
+import { offlineTurnDeps } from '../turn-deps';
 import type { OpenedDatabase } from './db-suite';
-
-const appDir = path.resolve(import.meta.dirname, '../..');
 
 export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedDatabase>): void {
   describe(`a turn's writes on ${dialect}`, () => {
@@ -41,16 +37,7 @@ export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise
       await opened.close();
     });
 
-    const deps = (chunkDelayMs = 0): TurnDeps => {
-      const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: tmp });
-      return {
-        store,
-        config,
-        skills: { skills: [] },
-        model: { model: createOfflineModel({ chunkDelayMs }), label: 'offline' },
-        access: createAccessResolver(config),
-      };
-    };
+    const deps = (chunkDelayMs = 0): TurnDeps => offlineTurnDeps(store, tmp, chunkDelayMs);
     const message = (id: string, text = 'Hello there'): ChatMessage => ({
       id,
       role: 'user',
