@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../test/until';
 
 const PROJECT = path.resolve(import.meta.dirname, '..');
 const posixOnly = process.platform === 'win32' ? it.skip : it;
@@ -55,16 +56,6 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until<T>(fn: () => T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = fn();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function start(mode: string): Promise<{ runner: ChildProcess; pids: number[]; out: () => string }> {
   const pidfile = path.join(tmp, `${mode}.pids`);
   const runner = spawn(process.execPath, ['--import', 'tsx', path.join(tmp, 'runner.mjs'), mode, pidfile], {
@@ -75,8 +66,9 @@ async function start(mode: string): Promise<{ runner: ChildProcess; pids: number
   runner.stdout!.on('data', (c) => (out += c));
   runner.stderr!.on('data', (c) => (out += c));
   if (runner.pid !== undefined) started.push(runner.pid);
-  const pids = await until(() =>
-    fs.existsSync(pidfile) ? fs.readFileSync(pidfile, 'utf8').split(' ').map(Number) : undefined,
+  const pids = await until(
+    () => (fs.existsSync(pidfile) ? fs.readFileSync(pidfile, 'utf8').split(' ').map(Number) : undefined),
+    15_000,
   );
   started.push(...pids);
   return { runner, pids, out: () => out };

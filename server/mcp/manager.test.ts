@@ -12,6 +12,7 @@ import {
   startMcpHttpServer,
   type TestHttpServer,
 } from '../../test/mcp/servers';
+import { until } from '../../test/until';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 
@@ -19,16 +20,6 @@ const appDir = path.resolve(import.meta.dirname, '../..');
 
 function config(servers: McpConfig['servers'], settings: Partial<McpConfig> = {}): McpConfig {
   return { ...resolveMcpConfig({ mcpServers: servers }), connectTimeoutMs: 5000, ...settings };
-}
-
-async function until<T>(read: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const stateOf = (manager: McpManager, label: string) => manager.list().find((s) => s.label === label)!;

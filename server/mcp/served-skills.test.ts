@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANG_SERVER } from '../../test/mcp/servers';
 import { startSkillsHttpServer, type TestSkillsServer } from '../../test/mcp/skills-server';
+import { until } from '../../test/until';
 import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
@@ -107,16 +108,6 @@ afterAll(async () => {
   await team.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function deps(rules: Record<string, Permission> = {}): Promise<TurnDeps> {
   const withRules: AppConfig = { ...config, permissions: { ...config.permissions, rules } };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANG_SERVER, STDIO_SERVER, startMcpHttpServer, type TestHttpServer } from '../../test/mcp/servers';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../../test/model/replay-server';
+import { until } from '../../test/until';
 import { personalAccess } from '../access/personal';
 import { createAccessResolver } from '../access/resolver';
 import { buildMcpAdmin } from '../admin/mcp';
@@ -89,16 +90,6 @@ type McpPart = {
 };
 const mcpParts = (m: ChatMessage) => m.parts.filter((p) => p.type === 'dynamic-tool') as unknown as McpPart[];
 const text = (m: ChatMessage) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
-
-async function until<T>(read: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-mcp-turn-'));
