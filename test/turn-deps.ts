@@ -1,8 +1,9 @@
-/** What a turn needs in tests that run it with the offline model and no skills, over a given store. */
+/** Running chat turns in tests: what a turn needs with the offline model, and one turn run to its end. */
 import path from 'node:path';
 import { createAccessResolver } from '../server/access/resolver';
 import type { ChatStore } from '../server/chat/store';
-import type { TurnDeps } from '../server/chat/turn';
+import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
+import type { ApprovalAnswer } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { createOfflineModel } from '../server/model/offline-model';
 
@@ -18,4 +19,31 @@ export function offlineTurnDeps(store: ChatStore, dir: string, chunkDelayMs: num
     model: { model: createOfflineModel({ chunkDelayMs }), label: 'offline' },
     access: createAccessResolver(config),
   };
+}
+
+let sent = 0;
+
+/**
+ * One turn to its end, as the chat route runs it: the person's `text`, or their answers to approval cards. Returns
+ * the chat as stored afterwards.
+ */
+export async function runTurnToEnd(
+  chatId: string,
+  body: { text?: string; approvals?: ApprovalAnswer[] },
+  deps: TurnDeps,
+) {
+  sent += 1;
+  const response = await runChatTurn(
+    body.approvals
+      ? { chatId, trigger: 'approval-response', approvals: body.approvals }
+      : {
+          chatId,
+          trigger: 'submit-message',
+          message: { id: `m${sent}`, role: 'user', parts: [{ type: 'text', text: body.text! }] },
+        },
+    deps,
+  );
+  await response.text();
+  await waitForTurn(chatId);
+  return (await deps.store.loadChatView(chatId))!;
 }

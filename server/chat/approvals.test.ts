@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTurnToEnd } from '../../test/turn-deps';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { acquireTurnLease, type Database, listDecisions, openDb, releaseTurnLease, sqliteDatabase } from '../db';
@@ -15,7 +16,7 @@ import { discoverSkills } from '../skills/discovery/discovery';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ApprovalAnswer, ChatMessage } from './types';
+import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const SKILL = 'skills-system-validation';
@@ -39,23 +40,7 @@ async function deps(permission: Permission): Promise<TurnDeps> {
   };
 }
 
-let n = 0;
-async function post(chatId: string, body: { text?: string; approvals?: ApprovalAnswer[] }, d: TurnDeps) {
-  n += 1;
-  const response = await runChatTurn(
-    body.approvals
-      ? { chatId, trigger: 'approval-response', approvals: body.approvals }
-      : {
-          chatId,
-          trigger: 'submit-message',
-          message: { id: `m${n}`, role: 'user', parts: [{ type: 'text', text: body.text! }] },
-        },
-    d,
-  );
-  await response.text();
-  await waitForTurn(chatId);
-  return (await store.loadChatView(chatId))!;
-}
+const post = runTurnToEnd;
 
 type Part = { type: string; state?: string; approval?: { id: string }; errorText?: string };
 const activation = (m: ChatMessage) => m.parts.find((p) => p.type === 'tool-skills_activate') as Part | undefined;

@@ -10,11 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANG_SERVER } from '../../test/mcp/servers';
 import { startSkillsHttpServer, type TestSkillsServer } from '../../test/mcp/skills-server';
+import { runTurnToEnd } from '../../test/turn-deps';
 import { until } from '../../test/until';
 import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
-import { runChatTurn, type TurnDeps, waitForTurn } from '../chat/turn';
+import type { TurnDeps } from '../chat/turn';
 import type { ChatMessage } from '../chat/types';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
@@ -120,24 +121,9 @@ async function deps(rules: Record<string, Permission> = {}): Promise<TurnDeps> {
   };
 }
 
-let seq = 0;
-async function post(chatId: string, body: { text?: string; approvals?: ApprovalAnswer[] }, d: TurnDeps) {
-  seq += 1;
-  const response = await runChatTurn(
-    body.approvals
-      ? { chatId, trigger: 'approval-response', approvals: body.approvals }
-      : {
-          chatId,
-          trigger: 'submit-message',
-          message: { id: `s${seq}`, role: 'user', parts: [{ type: 'text', text: body.text! }] },
-        },
-    d,
-  );
-  await response.text();
-  await waitForTurn(chatId);
-  return (await store.loadChatView(chatId))!.messages.at(-1)!;
+async function post(chatId: string, body: Parameters<typeof runTurnToEnd>[1], d: TurnDeps) {
+  return (await runTurnToEnd(chatId, body, d)).messages.at(-1)!;
 }
-type ApprovalAnswer = { approvalId: string; approved: boolean; always?: boolean };
 
 type Part = {
   type: string;

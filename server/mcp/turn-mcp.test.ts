@@ -9,13 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANG_SERVER, STDIO_SERVER, startMcpHttpServer, type TestHttpServer } from '../../test/mcp/servers';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../../test/model/replay-server';
+import { runTurnToEnd } from '../../test/turn-deps';
 import { until } from '../../test/until';
 import { personalAccess } from '../access/personal';
 import { createAccessResolver } from '../access/resolver';
 import { buildMcpAdmin } from '../admin/mcp';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
-import { runChatTurn, type TurnDeps, waitForTurn } from '../chat/turn';
+import type { TurnDeps } from '../chat/turn';
 import type { ChatMessage } from '../chat/types';
 import { loadConfig } from '../config';
 import { type Database, listDecisions, openDb, sqliteDatabase } from '../db';
@@ -57,26 +58,8 @@ function deps(settings: Partial<McpConfig> = {}, overrides: Partial<TurnDeps> = 
   };
 }
 
-let seq = 0;
-async function post(
-  chatId: string,
-  body: { text?: string; approvals?: { approvalId: string; approved: boolean; always?: boolean }[] },
-  d: TurnDeps,
-) {
-  seq += 1;
-  const response = await runChatTurn(
-    body.approvals
-      ? { chatId, trigger: 'approval-response', approvals: body.approvals }
-      : {
-          chatId,
-          trigger: 'submit-message',
-          message: { id: `m${seq}`, role: 'user', parts: [{ type: 'text', text: body.text! }] },
-        },
-    d,
-  );
-  await response.text();
-  await waitForTurn(chatId);
-  return (await store.loadChatView(chatId))!.messages.at(-1)!;
+async function post(chatId: string, body: Parameters<typeof runTurnToEnd>[1], d: TurnDeps) {
+  return (await runTurnToEnd(chatId, body, d)).messages.at(-1)!;
 }
 
 type McpPart = {
