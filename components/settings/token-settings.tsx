@@ -1,15 +1,7 @@
 'use client';
 /** Make, list and revoke personal access tokens (`/api/me/tokens`). A new token is shown once, with a copy button. */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-
-interface TokenView {
-  id: string;
-  name: string;
-  hint: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+import type { PersonalTokenView as TokenView } from '@/server/auth/personal-tokens';
 
 async function errorOf(response: Response): Promise<string> {
   const body = (await response.json().catch(() => null)) as { error?: unknown } | null;

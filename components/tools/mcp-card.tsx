@@ -4,18 +4,10 @@
  * the text the server returned (and what it sent that is not shown: images, binary resources), or the error. While
  * the call waits for approval the arguments are shown: that call, with those, is what the person allows.
  */
+import type { McpToolOutput as McpOutput } from '@/server/mcp/tools';
 import { parseMcpToolName } from '@/server/tools/names';
 import type { ToolRendererProps } from './registry';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
-
-interface McpOutput {
-  server: string;
-  tool: string;
-  text: string;
-  truncated?: boolean;
-  items?: string[];
-  structured?: unknown;
-}
 
 function json(value: unknown): string {
   try {

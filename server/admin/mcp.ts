@@ -5,7 +5,7 @@
  */
 import type { Permission } from '../config';
 import type { McpConfig } from '../mcp/config';
-import type { McpServerState, McpStatus } from '../mcp/manager';
+import type { McpServerState } from '../mcp/manager';
 import { createMcpPolicy } from '../mcp/permissions';
 import { toolDisplayName } from '../tools/names';
 
@@ -21,19 +21,8 @@ export interface AdminMcpTool {
   lastError?: string;
 }
 
-export interface AdminMcpServer {
-  label: string;
-  transport: 'stdio' | 'http';
-  target: string;
-  status: McpStatus;
-  reason?: string;
-  since: number;
-  retryAt?: number;
-  failures: number;
-  serverInfo?: string;
-  tools: AdminMcpTool[];
-  skipped: { name: string; reason: string }[];
-}
+/** A server's state as the manager keeps it, with its tools as /admin shows them (and no per-tool stats map). */
+export type AdminMcpServer = Omit<McpServerState, 'tools' | 'stats'> & { tools: AdminMcpTool[] };
 
 export interface AdminMcp {
   servers: AdminMcpServer[];
