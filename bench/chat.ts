@@ -24,7 +24,7 @@ import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
-import { openDb, sqliteDatabase } from '../server/db';
+import { activationCountsBySkill, closeDb, openDb, sqliteDatabase, usageCounts } from '../server/db';
 import { LOCAL_USER_ID } from '../server/db/local-user';
 import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
@@ -374,4 +374,50 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     figures.push(...(await measure(routes, concurrency, options.rounds(concurrency), concurrency === 1 ? 5 : 1)));
   }
   return figures;
+}
+
+export interface UsageFigures {
+  /** Activation rows (one per chat and skill) the counts are summed over. */
+  rows: number;
+  /** Reading them: the GROUP BY over every row (`activationCountsBySkill`), p50 ms. */
+  readMs: number;
+  /** Asking for them again within the keeping time (`usageCounts`), p50 ms. */
+  keptMs: number;
+}
+
+/**
+ * The use counts a new chat's catalog is ordered by when skills must be left out, on a team's history: `chats` chats
+ * with three activations each over 10,000 skill names. Read at every new chat's first turn until they were kept.
+ */
+export async function benchUsageCounts(workDir: string, chats = 50_000): Promise<UsageFigures> {
+  const native = openDb(path.join(workDir, 'bench-usage.db'));
+  const d = sqliteDatabase(native);
+  const client = native.$client;
+  const chat = client.prepare(
+    `INSERT INTO chats (id, user_id, title, created_at, updated_at) VALUES (?, '${LOCAL_USER_ID}', 'bench', 0, 0)`,
+  );
+  const activation = client.prepare(
+    'INSERT INTO activations (chat_id, skill_name, first_how, last_how, explicit_count, model_count, first_at, last_at) ' +
+      "VALUES (?, ?, 'model', 'model', 0, 1, 0, 0)",
+  );
+  client.transaction(() => {
+    for (let i = 0; i < chats; i++) {
+      chat.run(`c${i}`);
+      for (let k = 0; k < 3; k++) activation.run(`c${i}`, `skill-${(i * 7 + k * 131) % 10_000}`);
+    }
+  })();
+  const p50Of = async (fn: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      await fn();
+      times.push(performance.now() - t);
+    }
+    return percentile(times, 50);
+  };
+  const readMs = await p50Of(() => activationCountsBySkill(d));
+  await usageCounts(d);
+  const keptMs = await p50Of(() => usageCounts(d));
+  closeDb(native);
+  return { rows: chats * 3, readMs, keptMs };
 }

@@ -19,7 +19,7 @@ import { DEFAULT_LIMITS } from '../server/config';
 import { discoverSkills } from '../server/skills/discovery/discovery';
 import type { Skill } from '../server/skills/types';
 import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill } from './catalog';
-import { BEFORE_INCREMENTAL, benchChat, type LatencyFigures, SAME_ANSWER } from './chat';
+import { BEFORE_INCREMENTAL, benchChat, benchUsageCounts, type LatencyFigures, SAME_ANSWER } from './chat';
 import { benchCli, benchCliVersusPi, type CliFigures, type VersusPi } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
 import { benchFirstStart } from './first-start';
@@ -481,6 +481,8 @@ async function main() {
         sameFloor && sameTurn
           ? `- ${verdict(sameRatio <= TARGETS.turnVsFloor)} turn with ${sameTurn.skills} skills within ${TARGETS.turnVsFloor}x of the floor, both streaming the same fixed answer (no tool call: what the turn itself adds), 1 chat: total p50 ${ms(sameTurn.totalP50)} ms vs ${ms(sameFloor.totalP50)} ms, ${sameRatio.toFixed(2)}x`
           : '';
+      const usage = await benchUsageCounts(work);
+      const usageLine = `- INFO use counts that order a new chat's catalog, over ${usage.rows.toLocaleString('en-US')} recorded activations: read ${ms(usage.readMs)} ms, kept ${usage.keptMs.toFixed(3)} ms (server/db/activations.ts \`usageCounts\`: only the first call waits for a read; read again in the background each minute)`;
       emit(
         'Chat turn (in-process, offline model with no chunk delay, temp SQLite)',
         `${table(
@@ -519,7 +521,7 @@ async function main() {
               p.steps,
               p.textChunks,
             ]),
-        )}\n\n${[sameLine, ...verdictLines, ...persistenceLines].filter(Boolean).join('\n')}\n` +
+        )}\n\n${[sameLine, ...verdictLines, ...persistenceLines, usageLine].filter(Boolean).join('\n')}\n` +
           '- The floor is a bare AI SDK route with the same offline model and the same SQLite store and no skills: it reads the chat, stores the user message, streams the answer and stores it.\n' +
           "- Each measured turn is the first of a new chat, so skillchat's turn pays for building that chat's budgeted catalog; later turns of a chat reuse it.",
       );

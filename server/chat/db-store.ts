@@ -2,7 +2,7 @@
 
 import type { Database } from '../db';
 import {
-  activationCountsBySkill,
+  acquireTurnLease,
   addGrant,
   type Chat,
   chatExists,
@@ -38,6 +38,7 @@ import {
   setTurnLeaseMessage,
   startAssistantMessage,
   switchVersion,
+  usageCounts,
   withTransaction,
 } from '../db';
 import { LOCAL_USER_ID } from '../db/local-user';
@@ -201,6 +202,16 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       return true;
     },
     listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
+    takeLease: async (chatId, abort) => {
+      const won = await acquireTurnLease(d, {
+        chatId,
+        instanceId: leases.instanceId,
+        expiryMs: leases.timings.expiryMs,
+      });
+      // Watched once committed: a heartbeat before then would not find the row and would abort the turn.
+      if (won) afterCommit(() => leases.watch(chatId, abort));
+      return won;
+    },
     startAssistantMessage: async (chatId, id, metadata) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       // The lease's only other write before its end rides in this commit (none held: nothing to record).
@@ -240,7 +251,7 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     },
     replaceMessageIfUnchanged: async (chatId, message, expected) =>
       (await owned(chatId)) && replacePartsIfUnchanged(chatId, message, expected, d),
-    usageCounts: async () => new Map((await activationCountsBySkill(d)).map((c) => [c.skillName, c.count])),
+    usageCounts: () => usageCounts(d),
     hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, d),
     addGrant: async (skillName, contentHash) => {
       await addGrant(skillName, contentHash, new Date(), d);

@@ -19,7 +19,7 @@ import {
   sqliteDatabase,
 } from '../db';
 import { createDbChatStore } from './db-store';
-import { persistAsItStreams } from './progress';
+import { answerProgress } from './progress';
 import type { ChatStore } from './store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
 import { drainTurns, resetShutdownForTests } from './turn/active-turns';
@@ -72,36 +72,32 @@ describe('turn durability', () => {
 
   it('writes at once at each tool result, and leaves the end to the final write', async () => {
     const saves: ChatMessage['parts'][] = [];
-    let source!: ReadableStreamDefaultController<UIMessageChunk>;
-    const chunks = new ReadableStream<UIMessageChunk>({
-      start(c) {
-        source = c;
-      },
-    });
-    const persisting = persistAsItStreams({
-      chunks,
+    const progress = answerProgress({
       save: (parts) => {
         saves.push(parts);
       },
       intervalMs: 60_000,
     });
-    source.enqueue({ type: 'start', messageId: 'a1' });
-    source.enqueue({
-      type: 'tool-input-available',
-      toolCallId: 't1',
-      toolName: 'skills_activate',
-      input: { name: 'x' },
-    });
+    // The events as the SSE copy carries them (the SDK's JsonToSseTransformStream).
+    const push = (chunk: UIMessageChunk) => progress.push(`data: ${JSON.stringify(chunk)}\n\n`);
+    push({ type: 'start', messageId: 'a1' });
+    push({ type: 'tool-input-available', toolCallId: 't1', toolName: 'skills_activate', input: { name: 'x' } });
+    // A text that quotes a tool result's type is text, not a result.
+    push({ type: 'text-start', id: 'q' });
+    push({ type: 'text-delta', id: 'q', delta: '{"type":"tool-output-available"}' });
     await sleep(50);
     expect(saves).toHaveLength(0); // no result yet, and the interval has not come
-    source.enqueue({ type: 'tool-output-available', toolCallId: 't1', output: { name: 'x' } });
+    push({ type: 'tool-output-available', toolCallId: 't1', output: { name: 'x' } });
     await sleep(50);
     expect(saves).toHaveLength(1);
-    expect(saves[0]).toEqual([expect.objectContaining({ type: 'tool-skills_activate', state: 'output-available' })]);
-    source.enqueue({ type: 'text-start', id: 'x' });
-    source.enqueue({ type: 'text-delta', id: 'x', delta: 'hello' });
-    source.close();
-    await persisting;
+    expect(saves[0]).toEqual([
+      expect.objectContaining({ type: 'tool-skills_activate', state: 'output-available' }),
+      expect.objectContaining({ type: 'text', text: '{"type":"tool-output-available"}' }),
+    ]);
+    push({ type: 'text-start', id: 'x' });
+    push({ type: 'text-delta', id: 'x', delta: 'hello' });
+    progress.push('data: [DONE]\n\n');
+    progress.end();
     await sleep(20);
     expect(saves).toHaveLength(1);
   });
@@ -182,7 +178,7 @@ describe('turn durability', () => {
     expect((await listScriptRuns(1, db))[0]).toMatchObject({ chatId: null, script: 'x.py' });
   });
 
-  it("a new message's turn commits as often as a bare chat route: the lease, the message, the answer's end", async () => {
+  it("a new message's turn commits twice, a bare chat route three times: the lease with the message, the answer's end", async () => {
     // Its own file, with no checkpoints, so every commit since the start is a commit frame in the WAL.
     const file = path.join(tmp, 'commits.db');
     const native = openDb(file);
@@ -214,12 +210,13 @@ describe('turn durability', () => {
       await waitForTurn('turn');
     });
     expect(bare).toBe(3);
-    expect(turn).toBe(bare);
+    // The lease, the message, the title and the answer's start are one commit; the answer's end and the lease's one.
+    expect(turn).toBe(2);
     // What the folded writes still do: the title, the answer, the lease gone.
     expect((await ownStore.getChat('turn'))?.title).toBe('Hello there');
     expect((await getMessageRecords('turn', own)).map((m) => m.status)).toEqual(['complete', 'complete']);
     expect(await getTurnLease(own, 'turn')).toBeNull();
-    // The lease's commit was not flushed by itself (`withoutFlush`); every other commit still is.
+    // Every commit was flushed: the lease's rode in the turn's own, and no lighter setting was left behind.
     expect(native.$client.pragma('synchronous', { simple: true })).toBe(2);
     closeDb(native);
   });

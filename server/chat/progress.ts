@@ -1,15 +1,32 @@
 /**
- * Incremental persistence of a streaming answer: the UI message chunks of a copy of the stream are kept, and at
- * most every `intervalMs` while new ones come, and at once at each tool result, they are folded into the message
- * as the browser would see it and written (one transaction). A hard kill then loses at most about `intervalMs` of
- * text; the restart marks the row `interrupted`. Folding only when writing keeps the per-chunk cost to a push.
+ * Incremental persistence of a streaming answer. The answer's SSE events are handed over as they pass on their way
+ * to the resumable record (`turn/finish.ts`): no copy of the stream of its own. At most every `intervalMs` while new
+ * ones come, and at once at each tool result, the events so far are parsed, folded into the message as the browser
+ * would see it, and written (one transaction). A hard kill then loses at most about `intervalMs` of text; the
+ * restart marks the row `interrupted`. Parsing and folding only when writing keeps the per-event cost to a push.
  */
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import type { ChatMessage } from './types';
 
 export const PROGRESS_INTERVAL_MS = 1000;
 
-const TOOL_RESULTS = new Set(['tool-output-available', 'tool-output-error', 'tool-output-denied']);
+/**
+ * An event carrying a tool's result. The same text inside a string is escaped (`\"type\"`), so only a chunk's own
+ * fields match; a tool input holding such an object would cause one early write, nothing worse.
+ */
+const TOOL_RESULT = /"type":"tool-output-(?:available|error|denied)"/;
+
+/** The UI message chunks of SSE events (`data: {json}\n\n`; the closing `[DONE]` and keep-alive comments carry none). */
+export function chunksOfEvents(events: readonly string[]): UIMessageChunk[] {
+  const chunks: UIMessageChunk[] = [];
+  for (const event of events) {
+    for (const line of event.split('\n')) {
+      if (line.startsWith('data: ') && line !== 'data: [DONE]')
+        chunks.push(JSON.parse(line.slice(6)) as UIMessageChunk);
+    }
+  }
+  return chunks;
+}
 
 async function fold(chunks: UIMessageChunk[], continuing: ChatMessage | undefined): Promise<ChatMessage | undefined> {
   let last: ChatMessage | undefined;
@@ -25,25 +42,30 @@ async function fold(chunks: UIMessageChunk[], continuing: ChatMessage | undefine
   return last;
 }
 
-export async function persistAsItStreams(input: {
-  chunks: ReadableStream<UIMessageChunk>;
+export interface AnswerProgress {
+  /** One SSE event of the answer, in order. */
+  push(event: string): void;
+  /** The stream ended: its end is the turn's own final write (onEnd), so nothing more is stored here. */
+  end(): void;
+}
+
+export function answerProgress(input: {
   /** The assistant message being continued (approval answers), or undefined for a new one. */
   continuing?: ChatMessage;
   /** Writes the parts so far, in one transaction; a no-op once the answer has been finished. */
   save: (parts: ChatMessage['parts']) => void | Promise<void>;
   intervalMs?: number;
-}): Promise<void> {
-  const intervalMs = input.intervalMs ?? PROGRESS_INTERVAL_MS;
-  const seen: UIMessageChunk[] = [];
+}): AnswerProgress {
+  const events: string[] = [];
   let written = 0;
   let writing: Promise<void> = Promise.resolve();
   let ended = false;
-  // Writes run one after another, each with every chunk seen when it starts.
+  // Writes run one after another, each with every event seen when it starts.
   const flush = () => {
     writing = writing.then(async () => {
-      if (ended || seen.length === written) return;
-      const upTo = seen.length;
-      const message = await fold(seen.slice(0, upTo), input.continuing);
+      if (ended || events.length === written) return;
+      const upTo = events.length;
+      const message = await fold(chunksOfEvents(events.slice(0, upTo)), input.continuing);
       if (ended || !message) return;
       written = upTo;
       try {
@@ -54,18 +76,16 @@ export async function persistAsItStreams(input: {
       }
     });
   };
-  const timer = setInterval(flush, intervalMs);
-  try {
-    const reader = input.chunks.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen.push(value);
-      if (TOOL_RESULTS.has(value.type)) flush();
-    }
-  } finally {
-    // The end of the stream is the turn's own final write (onEnd); nothing more to store here.
-    ended = true;
-    clearInterval(timer);
-  }
+  const timer = setInterval(flush, input.intervalMs ?? PROGRESS_INTERVAL_MS);
+  return {
+    push(event) {
+      if (ended) return;
+      events.push(event);
+      if (TOOL_RESULT.test(event)) flush();
+    },
+    end() {
+      ended = true;
+      clearInterval(timer);
+    },
+  };
 }

@@ -34,6 +34,12 @@ export interface ChatStore {
   readonly userId: string;
   /** The running-turn leases shared by instances (`turn/leases.ts`); absent, only this process's slots guard. */
   readonly leases?: TurnLeases;
+  /**
+   * Takes this instance's lease of the chat for a turn: false while a live turn of another instance holds it. In
+   * `transaction`, the lease commits with the transaction's other writes (none of its own) and is watched from that
+   * commit on (`TurnLeases.watch`: `abort` is called on a Stop pressed elsewhere). True when there are no leases.
+   */
+  takeLease(chatId: string, abort: () => void): Promise<boolean>;
   listChats(): Promise<ChatSummary[]>;
   /** Chats whose title or message text has every word of `query` (as a prefix), most recently active first. */
   searchChats(query: string): Promise<ChatSummary[]>;
@@ -91,8 +97,8 @@ export interface ChatStore {
   replaceMessage(chatId: string, message: ChatMessage): Promise<void>;
   /** `replaceMessage` only while the stored parts are still `expected`; false when another request changed them. */
   replaceMessageIfUnchanged(chatId: string, message: ChatMessage, expected: ChatMessage['parts']): Promise<boolean>;
-  /** Activations per skill across all chats (catalog ranking when skills must be left out). */
-  usageCounts(): Promise<Map<string, number>>;
+  /** Activations per skill across all chats (catalog ranking when skills must be left out); kept a minute. */
+  usageCounts(): Promise<ReadonlyMap<string, number>>;
   hasGrant(skillName: string, contentHash: string): Promise<boolean>;
   addGrant(skillName: string, contentHash: string): Promise<void>;
   recordDecision(input: {
@@ -104,8 +110,8 @@ export interface ChatStore {
   recordScriptRun(input: ScriptRunInput & { chatId: string }): Promise<void>;
   /**
    * Runs `fn` with a store whose writes make one transaction, so they cost one durable commit (the turn's start: the
-   * trigger's change to the history and the answer's `streaming` row). `fn` awaits only that store's work; the
-   * store it is given has no `leases`.
+   * lease, the trigger's change to the history and the answer's `streaming` row). `fn` awaits only that store's
+   * work; the store it is given has no `leases` (its `takeLease` takes them).
    */
   transaction<T>(fn: (store: ChatStore) => Promise<T>): Promise<T>;
 }

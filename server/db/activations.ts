@@ -40,7 +40,7 @@ export async function recordActivation(
   const explicit = how === 'explicit' ? 1 : 0;
   const least = d.dialect === 'pg' ? 'least' : 'min';
   const greatest = d.dialect === 'pg' ? 'greatest' : 'max';
-  return withTransaction(d, async (tx) => {
+  const activation = await withTransaction(d, async (tx) => {
     const { activations, activationEvents } = tx.t;
     const userId = await chatOwner(chatId, tx);
     if (userId === null) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
@@ -72,6 +72,10 @@ export async function recordActivation(
       .returning();
     return withCount(row!);
   });
+  // This process's own uses count at once in the kept use counts (`usageCounts`).
+  const kept = keptUsage.get(d.native.db);
+  kept?.counts.set(skillName, (kept.counts.get(skillName) ?? 0) + 1);
+  return activation;
 }
 
 /** The skills activated in a chat, in the order they were first activated. */
@@ -202,4 +206,42 @@ export async function usageByUser(d: Database): Promise<UserUsage[]> {
 
 function withCount(row: ActivationRow): ChatActivation {
   return { ...row, count: row.explicitCount + row.modelCount };
+}
+
+/** How long a process keeps the use counts (`usageCounts`) before it reads them again. */
+export const USAGE_KEPT_MS = 60_000;
+
+interface KeptUsage {
+  counts: Map<string, number>;
+  readAt: number;
+}
+/** Per database handle (its native client), so every person's store of a process shares one. */
+const keptUsage = new WeakMap<object, KeptUsage>();
+const readingUsage = new WeakMap<object, Promise<KeptUsage>>();
+
+/**
+ * Activations per skill over all chats (`count`), which orders the catalog when skills must be left out. Read at each
+ * new chat's first turn, it was a GROUP BY over every chat's activations (about 50 ms at 150,000 rows), so it is kept
+ * per database handle: only the first call waits for a read. Uses recorded by this process count at once
+ * (`recordActivation`); once the counts are `USAGE_KEPT_MS` old, a call gets them as kept and starts a read in the
+ * background, so another instance's uses (and deleted chats) show within about that time. One read at a time.
+ */
+export async function usageCounts(d: Database, now: number = Date.now()): Promise<ReadonlyMap<string, number>> {
+  const key = d.native.db;
+  const kept = keptUsage.get(key);
+  if (kept && now - kept.readAt < USAGE_KEPT_MS) return kept.counts;
+  let reading = readingUsage.get(key);
+  if (!reading) {
+    reading = activationCountsBySkill(d)
+      .then((rows) => {
+        const fresh = { counts: new Map(rows.map((r) => [r.skillName, r.count])), readAt: now };
+        keptUsage.set(key, fresh);
+        return fresh;
+      })
+      .finally(() => readingUsage.delete(key));
+    readingUsage.set(key, reading);
+    // The kept counts serve meanwhile; a failed read is tried again at the next call.
+    if (kept) reading.catch((error: unknown) => console.warn('[skillchat] could not read the use counts', error));
+  }
+  return kept ? kept.counts : (await reading).counts;
 }

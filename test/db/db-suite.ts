@@ -12,7 +12,9 @@ import {
   getChatActivations,
   listActivationEvents,
   recordActivation,
+  USAGE_KEPT_MS,
   usageByUser,
+  usageCounts,
 } from '../../server/db/activations';
 import {
   chatExists,
@@ -48,6 +50,7 @@ import { searchChats } from '../../server/db/search';
 import { listModeOverrides, setModeOverride } from '../../server/db/skill-modes';
 import { listDisabledSkills, setSkillDisabled } from '../../server/db/skill-prefs';
 import { listVersionGroups, replaceTail, switchVersion } from '../../server/db/versions';
+import { until } from '../until';
 
 export interface OpenedDatabase {
   d: Database;
@@ -506,6 +509,35 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
           { skillName: 'pdf', count: 3, explicitCount: 1, modelCount: 2, chatCount: 1, lastAt: t(2000) },
           { skillName: 'xlsx', count: 2, explicitCount: 1, modelCount: 1, chatCount: 2, lastAt: t(4000) },
         ]);
+      });
+
+      it('keeps the use counts a while: uses recorded here count at once, the others from the next read', async () => {
+        const start = Date.now();
+        await recordActivation('c1', 'pdf', 'model', new Date(), d);
+        expect(await usageCounts(d, start)).toEqual(new Map([['pdf', 1]]));
+        await recordActivation('c1', 'pdf', 'explicit', new Date(), d);
+        // A use written by another instance (not through this process's recordActivation).
+        const at = new Date();
+        await d.db.insert(d.t.activations).values({
+          chatId: 'c1',
+          skillName: 'xlsx',
+          firstHow: 'model',
+          lastHow: 'model',
+          explicitCount: 0,
+          modelCount: 1,
+          firstAt: at,
+          lastAt: at,
+        });
+        expect(await usageCounts(d, start + 1000)).toEqual(new Map([['pdf', 2]]));
+        // Old enough: the kept counts serve this call, and a read starts; the next calls get what it read.
+        expect(await usageCounts(d, start + USAGE_KEPT_MS)).toEqual(new Map([['pdf', 2]]));
+        await until(async () => (await usageCounts(d, start + USAGE_KEPT_MS)).has('xlsx') || undefined);
+        expect(await usageCounts(d, start + USAGE_KEPT_MS + 1000)).toEqual(
+          new Map([
+            ['pdf', 2],
+            ['xlsx', 1],
+          ]),
+        );
       });
 
       it('refuses an unknown chat and writes nothing', async () => {

@@ -78,10 +78,12 @@ export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise
       expect(await releaseTurnLease(d, 'c', 'other')).toBe(true);
     });
 
-    it('a transaction that fails keeps none of its writes: not the message, not the title', async () => {
+    it('a transaction that fails keeps none of its writes: not the lease, not the message, not the title', async () => {
       await store.createChat({ id: 'c' });
+      let aborted = 0;
       await expect(
         store.transaction(async (tx) => {
+          expect(await tx.takeLease('c', () => aborted++)).toBe(true);
           await tx.saveUserMessage('c', message('u1'));
           await tx.setTitleFromFirstMessage('c', 'Hello there');
           await tx.startAssistantMessage('c', 'u1'); // the person's message's id: a conflict
@@ -89,6 +91,10 @@ export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise
       ).rejects.toThrow(/user message/);
       expect(await statuses('c')).toEqual([]);
       expect((await store.getChat('c'))?.title).toBe(DEFAULT_CHAT_TITLE);
+      expect(await getTurnLease(d, 'c')).toBeNull();
+      // Never watched (it was never committed): the heartbeat does not take the chat for a lost lease of this turn.
+      await store.leases!.tick();
+      expect(aborted).toBe(0);
     });
   });
 }

@@ -85,4 +85,37 @@ describe('turnDeps', () => {
     // The first turn built the chat's catalog; the second reused it, and with it the order the counts gave.
     expect(usageReads).toBe(1);
   });
+
+  it("reads the chat once, for its model and the turn's check: another person's chat is a 404", async () => {
+    const stores = createDbChatStores(db);
+    const app = appWith(stores);
+    await stores.forUser(LOCAL_USER_ID).createChat({ id: 'read-once' });
+    let chatReads = 0;
+    const counted: TurnApp = {
+      ...app,
+      store: {
+        forUser: (userId) => {
+          const store = app.store.forUser(userId);
+          return {
+            ...store,
+            getChat: (id) => {
+              chatReads += 1;
+              return store.getChat(id);
+            },
+          };
+        },
+      },
+    };
+    const message: ChatMessage = { id: 'once-u', role: 'user', parts: [{ type: 'text', text: 'Hello there' }] };
+    const deps = await turnDeps(counted, LOCAL_USER_ID, 'read-once');
+    await (await runChatTurn({ chatId: 'read-once', trigger: 'submit-message', message }, deps)).text();
+    await waitForTurn('read-once');
+    expect(chatReads).toBe(1);
+
+    const stranger = await turnDeps(counted, 'someone-else', 'read-once');
+    expect(stranger.chat).toBeNull();
+    await expect(
+      runChatTurn({ chatId: 'read-once', trigger: 'submit-message', message: { ...message, id: 'x' } }, stranger),
+    ).rejects.toMatchObject({ status: 404 });
+  });
 });

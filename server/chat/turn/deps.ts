@@ -16,10 +16,13 @@ import { shellModeFor } from '../../sandbox/shell';
 import type { SkillRegistry } from '../../skills/registry';
 import type { SkillSource } from '../skill-view';
 import type { ChatStore, ChatStores } from '../store';
+import type { ChatSummary } from '../types';
 
 /** What one turn runs with. Tests and the bench build it by hand; a chat request builds it with `turnDeps`. */
 export interface TurnDeps {
   store: ChatStore;
+  /** The chat as read when these deps were built (`turnDeps` reads it for its model); absent, the turn reads it. */
+  chat?: ChatSummary | null;
   config: AppConfig;
   /** Loaded skills (the registry's current scan), with its matcher and use counts when known. */
   skills: Omit<SkillSource, 'access'>;
@@ -79,6 +82,7 @@ export async function turnDeps(
   const { choice, note } = await app.models.choose(chat?.model);
   return {
     store,
+    chat,
     config: app.config,
     // Use counts order the catalog when skills must be left out: read only when a chat's catalog is built (its
     // first turn, or after the skills change), not at every turn (a GROUP BY over every chat's activations).

@@ -1,10 +1,10 @@
 /**
  * The turn's end: the answer is stored as `complete`, `aborted`, `error`, or `interrupted` when shutdown cut it, and
- * the chat's slot (and lease) is released. And the response: one copy of the stream is stored as it streams (a hard
- * kill loses at most about a second), one goes to the browser, and its SSE copy is drained on the server and recorded.
+ * the chat's slot (and lease) is released. And the response: the stream goes to the browser, and its SSE copy is
+ * drained on the server, recorded for a reconnect, and stored as it streams (a hard kill loses at most about a second).
  */
 import { createUIMessageStreamResponse, type InferUIMessageChunk, type UIMessageStreamOnEndCallback } from 'ai';
-import { persistAsItStreams } from '../progress';
+import { answerProgress } from '../progress';
 import type { ChatMessage } from '../types';
 import { SHUTDOWN_REASON } from './active-turns';
 import type { Answer, TurnContext } from './context';
@@ -44,20 +44,22 @@ export function respond(
   stream: ReadableStream<InferUIMessageChunk<ChatMessage>>,
 ): Response {
   const { store, incremental } = turn.deps;
-  let toBrowser = stream;
-  if (incremental !== false) {
-    const [browser, toStore] = stream.tee();
-    toBrowser = browser;
-    void persistAsItStreams({
-      chunks: toStore,
-      continuing: answer.continuing ? answer.history.at(-1) : undefined,
-      save: (parts) => store.saveAnswerProgress(answer.id, parts),
-    });
-  }
   return createUIMessageStreamResponse({
-    stream: toBrowser,
+    stream,
     // The SSE copy is drained on the server, so the answer is finished and stored even when the browser goes
-    // away, and recorded, so a reload or a second tab can follow it (GET /api/chats/:id/stream).
-    consumeSseStream: ({ stream: copy }) => resumableStreams().publish(turn.chatId, copy),
+    // away, and recorded, so a reload or a second tab can follow it (GET /api/chats/:id/stream). Its events are
+    // what is stored as the answer streams.
+    consumeSseStream: async ({ stream: copy }) => {
+      if (incremental === false) return resumableStreams().publish(turn.chatId, copy);
+      const progress = answerProgress({
+        continuing: answer.continuing ? answer.history.at(-1) : undefined,
+        save: (parts) => store.saveAnswerProgress(answer.id, parts),
+      });
+      try {
+        await resumableStreams().publish(turn.chatId, copy, progress.push);
+      } finally {
+        progress.end();
+      }
+    },
   });
 }

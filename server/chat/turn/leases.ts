@@ -31,6 +31,11 @@ export interface TurnLeases {
   readonly timings: LeaseTimings;
   /** Takes the chat's lease for a turn of this process; `abort` is called on a Stop from elsewhere. False: 409. */
   acquire(chatId: string, abort: () => void): Promise<boolean>;
+  /**
+   * Watches a lease taken in a transaction (`ChatStore.takeLease`), from its commit on: the heartbeat refreshes it
+   * and `abort` is called on a Stop from elsewhere, as for `acquire`.
+   */
+  watch(chatId: string, abort: () => void): void;
   /** Ends the lease (the turn's `finally`); writes nothing when its row already went with the answer (`ended`). */
   release(chatId: string): Promise<void>;
   /** The lease's row was deleted in the answer's last transaction (`ChatStore.finishAssistantMessage`). */
@@ -154,18 +159,21 @@ export function createTurnLeases(
     }
   };
 
+  const watch = (chatId: string, abort: () => void) => {
+    ended.delete(chatId);
+    local.set(chatId, abort);
+    ensureTimer();
+  };
+
   return {
     instanceId,
     timings,
     async acquire(chatId, abort) {
       const won = await acquireTurnLease(d, { chatId, instanceId, expiryMs: timings.expiryMs });
-      if (won) {
-        ended.delete(chatId);
-        local.set(chatId, abort);
-        ensureTimer();
-      }
+      if (won) watch(chatId, abort);
       return won;
     },
+    watch,
     async release(chatId) {
       local.delete(chatId);
       try {

@@ -9,8 +9,11 @@
 import { turnProcess } from './process';
 
 export interface ResumableStreams {
-  /** Starts recording a chat's answer from its SSE copy; the record goes when the stream ends. */
-  publish(chatId: string, sse: ReadableStream<string>): Promise<void>;
+  /**
+   * Starts recording a chat's answer from its SSE copy; the record goes when the stream ends (the promise resolves).
+   * Each event is also handed to `onEvent` as it is recorded (the answer's progress writer reads the same copy).
+   */
+  publish(chatId: string, sse: ReadableStream<string>, onEvent?: (event: string) => void): Promise<void>;
   /** The chat's running answer from its beginning, following it live; null when none is running. */
   resume(chatId: string): ReadableStream<string> | null;
 }
@@ -24,7 +27,7 @@ interface Recording {
 export function createInProcessStreams(): ResumableStreams {
   const recordings = new Map<string, Recording>();
   return {
-    async publish(chatId, sse) {
+    async publish(chatId, sse, onEvent) {
       const recording: Recording = { chunks: [], listeners: new Set(), ended: false };
       recordings.set(chatId, recording);
       const notify = () => {
@@ -36,6 +39,7 @@ export function createInProcessStreams(): ResumableStreams {
           const { done, value } = await reader.read();
           if (done) break;
           recording.chunks.push(value);
+          onEvent?.(value);
           notify();
         }
       } finally {
