@@ -21,8 +21,12 @@ export function chunksOfEvents(events: readonly string[]): UIMessageChunk[] {
   const chunks: UIMessageChunk[] = [];
   for (const event of events) {
     for (const line of event.split('\n')) {
-      if (line.startsWith('data: ') && line !== 'data: [DONE]')
+      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+      try {
         chunks.push(JSON.parse(line.slice(6)) as UIMessageChunk);
+      } catch {
+        // Not JSON: not one of the SDK's events (they are `JSON.stringify`'d); the final write has the answer.
+      }
     }
   }
   return chunks;
@@ -57,6 +61,9 @@ export function answerProgress(input: {
   intervalMs?: number;
 }): AnswerProgress {
   const events: string[] = [];
+  // The events parsed so far: each is parsed once, at the first write that needs it.
+  const chunks: UIMessageChunk[] = [];
+  let parsed = 0;
   let written = 0;
   let writing: Promise<void> = Promise.resolve();
   let ended = false;
@@ -65,7 +72,9 @@ export function answerProgress(input: {
     writing = writing.then(async () => {
       if (ended || events.length === written) return;
       const upTo = events.length;
-      const message = await fold(chunksOfEvents(events.slice(0, upTo)), input.continuing);
+      for (const chunk of chunksOfEvents(events.slice(parsed, upTo))) chunks.push(chunk);
+      parsed = upTo;
+      const message = await fold(chunks, input.continuing);
       if (ended || !message) return;
       written = upTo;
       try {
