@@ -446,6 +446,7 @@ async function main() {
         workDir: work,
         skillSets: chatSets,
         rounds: (concurrency) => (concurrency === 1 ? (quick ? 10 : 60) : quick ? 2 : 5),
+        sameAnswerRounds: quick ? 10 : 250,
       });
       const find = (name: string, skills: number, concurrency: number) =>
         chat.find(

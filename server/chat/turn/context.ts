@@ -57,7 +57,8 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     chatId,
     relevanceText: firstUser ? messageText(firstUser) : '',
   });
-  const activated = new Set(await store.getActivatedNames(chatId));
+  // Skills are activated by a chat's turns after its first message is stored: a chat with none has none active.
+  const activated = new Set(stored.length === 0 ? [] : await store.getActivatedNames(chatId));
   return {
     body,
     deps,
