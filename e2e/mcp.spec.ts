@@ -48,7 +48,11 @@ test('an MCP tool from the chat: /admin shows the server connected, the card sho
 }) => {
   test.setTimeout(180_000);
   const admin = async () => {
-    await page.goto(`${server.origin}/admin#mcp`);
+    const url = `${server.origin}/admin#mcp`;
+    // A full load each time: a `goto` to the URL the page is on, hash and all, loads nothing, and the card would go
+    // on showing the status it was rendered with (CI once watched "connecting" for 90 s that way).
+    if (page.url() === url) await page.reload();
+    else await page.goto(url);
     return page.getByTestId('mcp-server-test');
   };
   // Connected in the background from the start: the page may come first, so look again until it is. A fresh clone's
