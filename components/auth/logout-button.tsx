@@ -1,6 +1,12 @@
 'use client';
-/** Signs out (better-auth's `/api/auth/sign-out`) and goes to the sign-in page. */
+import { useHydrated } from '@/components/lib/use-hydrated';
+
+/**
+ * Signs out (better-auth's `/api/auth/sign-out`) and goes to the sign-in page. Disabled until hydrated: a click in the
+ * server's HTML did nothing, so the person stayed signed in (an e2e test once waited 20 s for the sign-in page).
+ */
 export function LogoutButton({ className = 'button button--ghost' }: { className?: string }) {
+  const hydrated = useHydrated();
   async function signOut() {
     await fetch('/api/auth/sign-out', {
       method: 'POST',
@@ -10,7 +16,7 @@ export function LogoutButton({ className = 'button button--ghost' }: { className
     window.location.assign('/login');
   }
   return (
-    <button type="button" className={className} onClick={signOut} data-testid="logout">
+    <button type="button" className={className} onClick={signOut} disabled={!hydrated} data-testid="logout">
       Log out
     </button>
   );

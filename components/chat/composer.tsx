@@ -1,14 +1,5 @@
 'use client';
-import {
-  type FormEvent,
-  type KeyboardEvent,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 /**
  * The message box. Enter sends, Shift+Enter adds a line. A leading `/` opens the skill menu; choosing a skill writes
  * `/name ` so the rest of the line becomes the request to that skill.
@@ -16,6 +7,7 @@ import {
 import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useAttachments } from '@/components/files/use-attachments';
 import { SendIcon, StopIcon } from '@/components/icons';
+import { useHydrated } from '@/components/lib/use-hydrated';
 import type { Attachment, SkillSummary } from '@/server/chat/types';
 import { COMPOSER_INPUT_ID } from './composer-ids';
 import { SkillPrefsDialog } from './skill-prefs-dialog';
@@ -34,17 +26,13 @@ interface ComposerProps {
   draft?: { text: string } | null;
 }
 
-const noSubscription = () => () => {};
-const isClient = () => true;
-const isServer = () => false;
-
 /** `/` followed by a partial skill name and nothing else: the menu's query. */
 const SLASH_QUERY = /^\/(\S*)$/;
 
 export function Composer({ busy, onSend, onStop, onUpload, autoFocus, draft }: ComposerProps) {
   // False in the server's HTML, true once React has attached the form's handlers: a file chosen before that is lost,
   // so the e2e tests wait for `data-hydrated` before they use the form.
-  const hydrated = useSyncExternalStore(noSubscription, isClient, isServer);
+  const hydrated = useHydrated();
   const [value, setValue] = useState('');
   const files = useAttachments(onUpload);
   const fileInputRef = useRef<HTMLInputElement>(null);
