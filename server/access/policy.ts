@@ -64,27 +64,23 @@ export function createPermissionPolicy(
 ): PermissionPolicy {
   const rules = compileGlobRules(config.permissions.rules);
   const defaults = { ...DEFAULT_PERMISSIONS, ...config.permissions.defaults };
-  // One answer per source and per rule, shared by the skills it holds for (10,000 records, a handful of answers).
-  const bySource = new Map<PermissionSource, ResolvedPermission>();
-  const byPattern = new Map<string, ResolvedPermission>();
+  // One answer per reason (a rule, or a source's default), shared by the skills it holds for: 10,000 records, a
+  // handful of answers. The reason names what gives the permission, so it keys the answer.
+  const answers = new Map<string, ResolvedPermission>();
+  const answer = (permission: ResolvedPermission['permission'], reason: string) => {
+    let known = answers.get(reason);
+    if (!known) {
+      known = { permission, reason };
+      answers.set(reason, known);
+    }
+    return known;
+  };
   return {
     resolve(skill) {
       const rule = rules(skill.name);
-      if (rule) {
-        let answer = byPattern.get(rule.pattern);
-        if (!answer) {
-          answer = { permission: rule.value, reason: `rule "${rule.pattern}"` };
-          byPattern.set(rule.pattern, answer);
-        }
-        return answer;
-      }
+      if (rule) return answer(rule.value, `rule "${rule.pattern}"`);
       const source = permissionSource(skill, config);
-      let answer = bySource.get(source);
-      if (!answer) {
-        answer = { permission: defaults[source], reason: `default for ${SOURCE_LABELS[source]}` };
-        bySource.set(source, answer);
-      }
-      return answer;
+      return answer(defaults[source], `default for ${SOURCE_LABELS[source]}`);
     },
   };
 }

@@ -2,7 +2,6 @@
 
 import type { Database } from '../db';
 import {
-  acquireTurnLease,
   addGrant,
   type Chat,
   chatExists,
@@ -202,16 +201,7 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       return true;
     },
     listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
-    takeLease: async (chatId, abort) => {
-      const won = await acquireTurnLease(d, {
-        chatId,
-        instanceId: leases.instanceId,
-        expiryMs: leases.timings.expiryMs,
-      });
-      // Watched once committed: a heartbeat before then would not find the row and would abort the turn.
-      if (won) afterCommit(() => leases.watch(chatId, abort));
-      return won;
-    },
+    takeLease: (chatId, abort) => leases.acquire(chatId, abort, { d, afterCommit }),
     startAssistantMessage: async (chatId, id, metadata) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       // The lease's only other write before its end rides in this commit (none held: nothing to record).

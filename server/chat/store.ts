@@ -37,7 +37,7 @@ export interface ChatStore {
   /**
    * Takes this instance's lease of the chat for a turn: false while a live turn of another instance holds it. In
    * `transaction`, the lease commits with the transaction's other writes (none of its own) and is watched from that
-   * commit on (`TurnLeases.watch`: `abort` is called on a Stop pressed elsewhere). True when there are no leases.
+   * commit on (`TurnLeases.acquire`: `abort` is called on a Stop pressed elsewhere).
    */
   takeLease(chatId: string, abort: () => void): Promise<boolean>;
   listChats(): Promise<ChatSummary[]>;

@@ -84,8 +84,8 @@ export async function turnDeps(
     store,
     chat,
     config: app.config,
-    // Use counts order the catalog when skills must be left out: read only when a chat's catalog is built (its
-    // first turn, or after the skills change), not at every turn (a GROUP BY over every chat's activations).
+    // Use counts order the catalog when skills must be left out: asked for only when a chat's catalog is built (its
+    // first turn, or after the skills change), and kept by the process (`usageCounts`, db/activations.ts).
     skills: { skills, matcher, usage: () => store.usageCounts() },
     model: note ? { ...choice, note } : choice,
     access: app.access,

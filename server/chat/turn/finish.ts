@@ -50,15 +50,17 @@ export function respond(
     // away, and recorded, so a reload or a second tab can follow it (GET /api/chats/:id/stream). Its events are
     // what is stored as the answer streams.
     consumeSseStream: async ({ stream: copy }) => {
-      if (incremental === false) return resumableStreams().publish(turn.chatId, copy);
-      const progress = answerProgress({
-        continuing: answer.continuing ? answer.history.at(-1) : undefined,
-        save: (parts) => store.saveAnswerProgress(answer.id, parts),
-      });
+      const progress =
+        incremental === false
+          ? null
+          : answerProgress({
+              continuing: answer.continuing ? answer.history.at(-1) : undefined,
+              save: (parts) => store.saveAnswerProgress(answer.id, parts),
+            });
       try {
-        await resumableStreams().publish(turn.chatId, copy, progress.push);
+        await resumableStreams().publish(turn.chatId, copy, progress?.push);
       } finally {
-        progress.end();
+        progress?.end();
       }
     },
   });

@@ -26,16 +26,21 @@ import { turnProcess } from './process';
 
 export const STOP_CHANNEL = 'skillchat_stop';
 
+/** A transaction to take a lease in: its database, and how to run something once it commits. */
+export interface LeaseTransaction {
+  d: Database;
+  afterCommit: (fn: () => void) => void;
+}
+
 export interface TurnLeases {
   readonly instanceId: string;
   readonly timings: LeaseTimings;
-  /** Takes the chat's lease for a turn of this process; `abort` is called on a Stop from elsewhere. False: 409. */
-  acquire(chatId: string, abort: () => void): Promise<boolean>;
   /**
-   * Watches a lease taken in a transaction (`ChatStore.takeLease`), from its commit on: the heartbeat refreshes it
-   * and `abort` is called on a Stop from elsewhere, as for `acquire`.
+   * Takes the chat's lease for a turn of this process; `abort` is called on a Stop from elsewhere. False: 409. With
+   * `within`, in that transaction (`ChatStore.takeLease`): the lease is watched (heartbeat, remote Stop) only once it
+   * commits, since a heartbeat before then would not find the row and would abort the turn.
    */
-  watch(chatId: string, abort: () => void): void;
+  acquire(chatId: string, abort: () => void, within?: LeaseTransaction): Promise<boolean>;
   /** Ends the lease (the turn's `finally`); writes nothing when its row already went with the answer (`ended`). */
   release(chatId: string): Promise<void>;
   /** The lease's row was deleted in the answer's last transaction (`ChatStore.finishAssistantMessage`). */
@@ -168,12 +173,13 @@ export function createTurnLeases(
   return {
     instanceId,
     timings,
-    async acquire(chatId, abort) {
-      const won = await acquireTurnLease(d, { chatId, instanceId, expiryMs: timings.expiryMs });
-      if (won) watch(chatId, abort);
-      return won;
+    async acquire(chatId, abort, within) {
+      const won = await acquireTurnLease(within?.d ?? d, { chatId, instanceId, expiryMs: timings.expiryMs });
+      if (!won) return false;
+      if (within) within.afterCommit(() => watch(chatId, abort));
+      else watch(chatId, abort);
+      return true;
     },
-    watch,
     async release(chatId) {
       local.delete(chatId);
       try {
