@@ -57,7 +57,7 @@ describe('tool declarations', () => {
     const shellOnly = ctx({ skills: new Map(), shell: 'allow', scripts: resolveScriptsConfig({}, '/tmp', '/tmp') });
     expect(createSkillTools(shellOnly)).toBeDefined();
     const offered = await offeredTools(shellOnly);
-    expect(offered).toEqual([TOOL_SHELL]); // bubblewrap is installed wherever the tests run (.ci/run)
+    expect(offered).toEqual([TOOL_SHELL]); // bubblewrap is installed wherever the tests run (`npm test` installs it first)
     expect(await offeredTools({ ...shellOnly, shell: 'off' })).toEqual([]);
   });
 
