@@ -4,7 +4,7 @@
  * Order: the raw `Host` against the allowlist (DNS rebinding), then `Origin` on state-changing methods (cross-site
  * writes), then, on an exposed server, that the request carries a session cookie at all (cheap, no database): an
  * API without one gets 401 JSON, a page a redirect to /login. Whether the session is valid, and the person an admin,
- * is checked by the route handlers and pages themselves (`server/auth/current-user.ts`). Forwarding headers
+ * is checked by the route handlers and pages themselves (`app/_lib/current-user.ts`). Forwarding headers
  * (`X-Forwarded-For`, `X-Forwarded-Host`, `Forwarded`) are not inputs: they are whatever the client sends.
  */
 
