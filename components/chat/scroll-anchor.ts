@@ -1,5 +1,5 @@
 /**
- * Keeping the reader's place when messages are added above it (issue 26: an older page of a long chat arrives at the
+ * Keeping the reader's place when messages are added above it (an older page of a long chat arrives at the
  * top). Browsers with CSS scroll anchoring do this themselves, Safari does not: the first message in view is noted
  * before the change and scrolled back to the same offset after it.
  */

@@ -11,7 +11,7 @@ export interface ChatSearchHit {
   chat: Chat;
   /** Words around the match in the latest matching message; absent when only the title matched. */
   snippet?: string;
-  /** That message (issue 26: the hit opens the chat at it). */
+  /** That message (the hit opens the chat at it). */
   messageId?: string;
 }
 

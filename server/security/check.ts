@@ -64,7 +64,7 @@ export function normalisePath(pathname: string): string {
 }
 
 /**
- * The skill server's routes (issue 23): programs reach them with a personal access token (`Authorization: Bearer`),
+ * The skill server's routes: programs reach them with a personal access token (`Authorization: Bearer`),
  * not a session cookie, so the proxy lets them through to their own check (`server/skill-server/caller.ts`), which
  * answers 401 JSON without a credential on an exposed server.
  */
