@@ -236,7 +236,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
 /**
  * Whether two skill lists give the same matcher: the same names and descriptions in the same order. Unchanged skills
  * are the same objects across rescans (the scan cache), so this is mostly identity checks, where joining every
- * description into one signature string kept ~4 MB for 10,000 skills.
+ * description into one signature string would keep a second copy of every description.
  */
 export function sameMatcherInput(a: readonly Skill[], b: readonly Skill[]): boolean {
   if (a.length !== b.length) return false;
