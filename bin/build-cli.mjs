@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundles the `skills` CLI (bin/skills.ts and the server/ modules it uses) into bin/dist/ with esbuild, so
- * `bin/skills` starts with plain `node` instead of compiling TypeScript through tsx at every call (~1 s on a
- * slow machine). Runs at `npm install` (postinstall) and as `npm run build:cli`; plain JavaScript so it needs
+ * `bin/skills` starts with plain `node` instead of compiling TypeScript through tsx at every call. Runs at `npm install` (postinstall) and as `npm run build:cli`; plain JavaScript so it needs
  * nothing but esbuild.
  *
  * What a call costs before it does any work is most of what `skills validate` costs (starting a bare `node -e 0` is

@@ -144,7 +144,7 @@ export function watchSkillRoots(
     watched.delete(dir);
   };
 
-  // Set up in slices, so 10,000 watches do not hold the thread (~0.2 s) in one go.
+  // Set up in slices, so thousands of watches do not hold the thread in one go.
   const SLICE = 500;
   let queue: string[] = [];
   let draining: Promise<void> | null = null;
