@@ -165,7 +165,7 @@ export function pathsInMarkdown(file: string, text: string): PathMention[] {
     if (!tableBase || !prose.trimStart().startsWith('|')) return;
     const relative: string[] = [];
     for (const m of prose.matchAll(/`([^`\s]+)`/g)) {
-      const token = m[1];
+      const token = m[1] ?? '';
       if (rootedPaths(token).length > 0 || token.startsWith('/') || token.startsWith('.')) continue;
       if (/[:=@'"]/.test(token)) continue;
       if (!token.includes('/') && !SOURCE_EXT.test(token)) continue;
