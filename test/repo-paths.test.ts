@@ -13,7 +13,8 @@ import {
 
 const root = path.resolve(import.meta.dirname, '..');
 const generated = generatedFolders(fs.readFileSync(path.join(root, '.gitignore'), 'utf8'));
-const where = (ms: PathMention[]) => ms.map((m) => `${m.file}:${m.line} ${m.path}`);
+const where = (ms: PathMention[]) =>
+  ms.map((m) => `${m.file}:${m.line} ${m.path}${m.section === undefined ? '' : ` "${m.section}"`}`);
 
 describe('the paths docs and comments name', () => {
   it('exist', () => {
@@ -95,6 +96,19 @@ describe('finding paths in Markdown', () => {
       'docs/ARCHITECTURE.md:2 server/scripts',
       'docs/ARCHITECTURE.md:6 no-such.ts',
       'docs/ARCHITECTURE.md:7 db/gone.ts',
+    ]);
+  });
+
+  it("checks a section named with its doc against the doc's headings", () => {
+    const text = [
+      'See docs/TEAM-SERVER.md, "Two instances", and [the sandbox](SANDBOX.md), "No such section".',
+      'Also (docs/ARCHITECTURE.md, "Running code") and docs/GONE.md, "Anything".',
+    ].join('\n');
+    const missing = missingPaths(root, pathsInMarkdown('docs/UI.md', text), generated);
+    expect(where(missing)).toEqual(['docs/UI.md:1 docs/SANDBOX.md "No such section"', 'docs/UI.md:2 docs/GONE.md']);
+    const comment = '// The lease (docs/TEAM-SERVER.md, "Three instances").';
+    expect(where(missingPaths(root, pathsInCode('x.ts', comment), generated))).toEqual([
+      'x.ts:1 docs/TEAM-SERVER.md "Three instances"',
     ]);
   });
 

@@ -30,7 +30,18 @@ export type PathMention = {
   line: number;
   /** For a path relative to a table row: the other folders it may be relative to; it exists if it exists under one. */
   bases?: string[];
+  /** A section of a Markdown file named with it (`docs/TEAM-SERVER.md, "Two instances"`): a heading must hold it. */
+  section?: string;
 };
+
+/** `docs/<doc>.md, "Section"` or `[<doc>.md](<doc>.md), "Section"` on one line: the file as written, and the section. */
+export function sectionsNamed(text: string): { target: string; section: string; link: boolean }[] {
+  const out: { target: string; section: string; link: boolean }[] = [];
+  for (const m of text.matchAll(/(\]\()?([\w./-]+\.md)\)?,? "([^"]+)"/g)) {
+    out.push({ target: m[2] ?? '', section: m[3] ?? '', link: m[1] !== undefined });
+  }
+  return out;
+}
 
 const ROOTED = new RegExp(
   // Not inside a longer path or word (`/usr/bin/x`, `ai-chatbot/app/x`, `@scope/server`), nor a URL.
@@ -130,6 +141,10 @@ export function pathsInCode(file: string, text: string): PathMention[] {
   for (const c of comments) {
     c.text.split('\n').forEach((lineText, i) => {
       for (const p of rootedPaths(lineText)) out.push({ path: p, file, line: c.line + i });
+      for (const s of sectionsNamed(lineText)) {
+        const [p] = rootedPaths(s.target);
+        if (p) out.push({ path: p, file, line: c.line + i, section: s.section });
+      }
     });
   }
   return out;
@@ -160,6 +175,10 @@ export function pathsInMarkdown(file: string, text: string): PathMention[] {
       if (p && !/^[a-z]+:/.test(p)) out.push({ path: path.posix.join(path.posix.dirname(file), p), file, line });
       return ']';
     });
+    for (const s of sectionsNamed(lineText)) {
+      const p = s.link ? path.posix.join(path.posix.dirname(file), s.target) : rootedPaths(s.target)[0];
+      if (p) out.push({ path: p, file, line, section: s.section });
+    }
     const rooted = rootedPaths(prose);
     for (const p of rooted) out.push({ path: p, file, line });
     if (!tableBase || !prose.trimStart().startsWith('|')) return;
@@ -196,7 +215,20 @@ export function generatedFolders(gitignore: string): string[] {
 export function missingPaths(root: string, mentions: PathMention[], generated: string[]): PathMention[] {
   const exists = (p: string) =>
     fs.existsSync(path.join(root, p)) || generated.some((g) => p === g || p.startsWith(`${g}/`));
-  return mentions.filter((m) => (m.bases ?? ['.']).every((base) => !exists(path.posix.join(base, m.path))));
+  return mentions.filter((m) => {
+    if (m.section !== undefined) {
+      // A missing file is reported by its own mention; here only a section its headings no longer hold.
+      const file = path.join(root, m.path);
+      return fs.existsSync(file) && !hasHeading(fs.readFileSync(file, 'utf8'), m.section);
+    }
+    return (m.bases ?? ['.']).every((base) => !exists(path.posix.join(base, m.path)));
+  });
+}
+
+/** Whether a Markdown heading contains `section` (headings may say more: "Two instances, or more"). */
+export function hasHeading(markdown: string, section: string): boolean {
+  const wanted = section.toLowerCase();
+  return markdown.split('\n').some((l) => /^#{1,6} /.test(l) && l.toLowerCase().includes(wanted));
 }
 
 /** Every doc (docs/*.md, README.md) and every code file under the repository's top-level folders. */
