@@ -1,5 +1,5 @@
 /**
- * Issue 26: a long chat a page at a time. The page starts with the newest page only; a search hit opens a window
+ * A long chat a page at a time. The page starts with the newest page only; a search hit opens a window
  * above it; a version switch answers with the messages from its group on; pages stop at a byte budget.
  */
 import fs from 'node:fs';

@@ -14,11 +14,11 @@ export interface ChatView {
   chat: ChatSummary;
   messages: ChatMessage[];
   activations: ChatActivation[];
-  /** Issue 13: the groups of versions on the active path (edited messages, regenerated answers). */
+  /** The groups of versions on the active path (edited messages, regenerated answers). */
   versions?: VersionGroup[];
 }
 
-/** Issue 26: what the chat page starts with: `ChatView` with only the newest messages and the window at a start. */
+/** What the chat page starts with: `ChatView` with only the newest messages and the window at a start. */
 export interface ChatPageView extends ChatWindow {
   chat: ChatSummary;
   activations: ChatActivation[];
@@ -54,10 +54,10 @@ export interface ChatStore {
   deleteChat(id: string): Promise<boolean>;
   /** Every message of the chat (export, `GET /api/chats/:id`). */
   loadChatView(id: string): Promise<ChatView | null>;
-  /** Issue 26: the chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
+  /** The chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
   loadChatPage(id: string, start?: WindowStart): Promise<ChatPageView | null>;
   /**
-   * Issue 26: at most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.
+   * At most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.
    * Null when the chat is not the person's; throws `not_found:message` when the cursor's message is not in it.
    */
   loadMessagePage(chatId: string, cursor: MessageCursor, limit: number): Promise<MessagePage | null>;
@@ -69,7 +69,7 @@ export interface ChatStore {
   renameChatIfTitle(chatId: string, expected: string, title: string): Promise<boolean>;
   deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;
   /**
-   * Issue 13: keeps the tail after `parentId` (`''`: the chat's start) as a version and puts `replacement` in its
+   * Keeps the tail after `parentId` (`''`: the chat's start) as a version and puts `replacement` in its
    * place (null: nothing yet, the answer about to stream). Throws `chat-not-found` for another person's chat.
    */
   replaceTail(chatId: string, parentId: string, replacement: ChatMessage | null): Promise<void>;

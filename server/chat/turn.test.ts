@@ -283,7 +283,7 @@ describe('runChatTurn', () => {
     const messages = await store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
-    // Issue 13: the previous answer is kept as version 1 of 2, and can be shown again.
+    // The previous answer is kept as version 1 of 2, and can be shown again.
     expect((await store.loadChatView(chat.id))!.versions).toEqual([{ parentId: messages[0]!.id, index: 2, count: 2 }]);
     await store.switchVersion(chat.id, messages[0]!.id, 1);
     expect((await store.getMessages(chat.id)).map((m) => m.id)).toEqual([messages[0]!.id, answer.id]);

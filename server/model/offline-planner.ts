@@ -39,7 +39,7 @@ const RUN_INTENT = /\b(run|runs|execute|exec)\b/i;
 const SCRIPT_PATH = /(^|\/)scripts\/|\.(sh|bash|py|js|mjs|cjs)$/i;
 
 /**
- * Issue 10: `run scripts/x.py A "B C"` passes the words after the path as arguments, as written (single and double
+ * `run scripts/x.py A "B C"` passes the words after the path as arguments, as written (single and double
  * quotes group, as in a shell; nothing is expanded). Only the rest of the line the path is on.
  */
 export function argsAfter(text: string, scriptPath: string): string[] {

@@ -135,7 +135,7 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
     signal: turn.slot.controller.signal,
-    // Scripts run in this chat's workspace (issue 10).
+    // Scripts run in this chat's workspace.
     chatId,
     scripts: config.scripts,
     shell: deps.shell,

@@ -1,5 +1,5 @@
 /**
- * What a chat request's turn runs with (turn-deps.ts), as app/api/chat/route.ts builds it: the person's store and
+ * What a chat request's turn runs with (deps.ts), as app/api/chat/route.ts builds it: the person's store and
  * switches, the chat's model, and use counts read only when a chat's catalog is built.
  */
 import fs from 'node:fs';

@@ -101,7 +101,7 @@ export async function streamAnswer(
     converted,
     contextWindow: deps.model.contextWindow,
     // Only a known context window is budgeted (compaction does nothing without one): counting the system
-    // prompt, catalog included, was ~1 ms of every offline turn with 10 skills and more with 10,000.
+    // prompt, catalog included, costs every turn time that grows with the catalog.
     reservedTokens: deps.model.contextWindow ? countTokens(baseInstructions()) : 0,
     summarise: realModel
       ? (summaryInput) =>

@@ -1,7 +1,6 @@
 /**
  * The catalog under a token budget. With a few skills it is `renderCatalog` unchanged; with thousands it cannot be:
- * 10,000 skills are ~750,000 tokens. What we do, in order (Codex and Claude Code do the same, see
- * docs/reference agent-skills.md section 4):
+ * 10,000 skills are ~750,000 tokens. What we do, in order (Codex and Claude Code do the same):
  *
  * 1. Everything fits: every skill, full descriptions.
  * 2. Shorten before leaving out: descriptions are trimmed fairly, the longest first, round-robin, at word
