@@ -28,7 +28,7 @@ export interface SystemComponent {
   files?: string[];
   /** Present when /usr/bin/python3 can import it (a comma-separated list imports several). */
   pythonModule?: string;
-  /** Present when one of these folders holds this file (`/usr/lib/postgresql` + `bin/initdb`: any version). */
+  /** Present when one of the folders under `parent` holds `file` (initdb under /usr/lib/postgresql: any version). */
   inSubfolder?: { parent: string; file: string };
   /** The program's own version, where dpkg cannot tell: a command and a pattern whose group 1 is the version. */
   version?: { command: string[]; pattern: RegExp };
