@@ -19,7 +19,7 @@ import {
   releaseTurnLease,
   sqliteDatabase,
 } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';

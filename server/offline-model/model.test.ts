@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildInstructions } from '../chat/instructions';
 import { renderCatalog } from '../skills/catalog/catalog';
-import { chunkText, createOfflineModel } from './offline-model';
+import { chunkText, createOfflineModel } from './model';
 
 interface CannedSkill {
   name: string;

@@ -1,6 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { readPrompt, toOutcome } from './offline-prompt';
+import { readPrompt, toOutcome } from './prompt-reader';
 
 const system = (content: string): LanguageModelV4Prompt[number] => ({ role: 'system', content });
 const user = (text: string): LanguageModelV4Prompt[number] => ({ role: 'user', content: [{ type: 'text', text }] });
