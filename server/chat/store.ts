@@ -5,7 +5,7 @@
 import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
 import type { WindowStart } from './history';
-import type { TurnLeases } from './turn/leases';
+import type { TurnLeases } from './running/leases';
 import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
@@ -32,7 +32,7 @@ export interface ChatPageView extends ChatWindow {
 export interface ChatStore {
   /** The person this store acts for. */
   readonly userId: string;
-  /** The running-turn leases shared by instances (`turn/leases.ts`); absent, only this process's slots guard. */
+  /** The running-turn leases shared by instances (`running/leases.ts`); absent, only this process's slots guard. */
   readonly leases?: TurnLeases;
   /**
    * Takes this instance's lease of the chat for a turn: false while a live turn of another instance holds it. In

@@ -8,9 +8,9 @@
  */
 import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
+import { type ActiveTurn, claimTurn } from '../running/active-turns';
 import type { ChatStore } from '../store';
 import type { ChatMessage, ChatRequestBody } from '../types';
-import { type ActiveTurn, claimTurn } from './active-turns';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
 import type { TurnDeps } from './deps';
 import { finishAnswer, respond, safeErrorMessage } from './finish';
