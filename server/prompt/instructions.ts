@@ -1,12 +1,12 @@
 /**
- * System instructions for a chat turn. Order matters for provider prompt caching: the fixed policy and the catalog
+ * System instructions for a chat turn, and every line and block they are made of (the keys in keys.ts). Order matters for provider prompt caching: the fixed policy and the catalog
  * come first (they change only when the skill set changes), the chat's activated names and their
  * `<skill_content>` last (they change on activation), and the explicit-invocation line only on the step that forces activation.
  * A long chat's summary of its earlier messages comes before the skills' instructions, which are re-attached after it
  * whole (the summary never stands in for them).
  */
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '../tools/names';
-import { summaryBlock } from './summary';
+import { ACTIVATED_KEY, EXPLICIT_SKILL_KEY, LEFT_OUT_KEY, SUMMARY_TAG, WORKSPACE_FILES_KEY } from './keys';
 
 const POLICY_WITH_SKILLS = `You are skillchat, a helpful assistant that can use Agent Skills.
 Skills are folders of instructions and files. The available_skills catalog below lists each skill's name and description.
@@ -42,7 +42,7 @@ export function buildInstructions({
   summary,
 }: InstructionsInput): string {
   if (catalog === null) return summary ? `${POLICY_WITHOUT_SKILLS}\n\n${summaryBlock(summary)}` : POLICY_WITHOUT_SKILLS;
-  const lines = [POLICY_WITH_SKILLS, '', catalog, '', `activated_skill_names: ${JSON.stringify([...activatedNames])}`];
+  const lines = [POLICY_WITH_SKILLS, '', catalog, '', `${ACTIVATED_KEY}: ${JSON.stringify([...activatedNames])}`];
   if (summary) lines.push('', summaryBlock(summary));
   if (skillContent) {
     lines.push('', ACTIVE_SKILLS_HEADER, skillContent);
@@ -50,9 +50,41 @@ export function buildInstructions({
   if (explicitSkill) {
     lines.push(
       '',
-      `explicit_skill: ${explicitSkill}`,
+      `${EXPLICIT_SKILL_KEY}: ${explicitSkill}`,
       `The user invoked /${explicitSkill}: call ${TOOL_ACTIVATE} with {"name":${JSON.stringify(explicitSkill)}} now, then continue with their request.`,
     );
   }
   return lines.join('\n');
+}
+
+/** Summary text is the model's words about untrusted content: it must not close its wrapper in the instructions. */
+export function summaryBlock(summary: string): string {
+  const body = summary.replace(new RegExp(`</?${SUMMARY_TAG}\\b`, 'gi'), (tag) => tag.replace('<', '&lt;'));
+  return [
+    `${SUMMARY_TAG} (the chat's earlier messages, summarised to fit the context window; the messages continue from here):`,
+    `<${SUMMARY_TAG}>`,
+    body,
+    `</${SUMMARY_TAG}>`,
+  ].join('\n');
+}
+
+/** Appended when the history was cut without a summary (the offline model, or a summary that failed). */
+export function compactionNote(dropped: number): string {
+  return `\n\n${LEFT_OUT_KEY}: ${dropped} (the chat is longer than the model's context window allows; earlier messages were left out of this request. Activated skills' instructions above are complete.)`;
+}
+
+export interface ListedFile {
+  name: string;
+  size: number;
+  mediaType: string;
+}
+
+/** Files the model is told of, at most: the chat's files are in /workspace for scripts, the listing is a pointer. */
+const LISTED_FILES = 100;
+
+/** Appended last, so the cached prefix holds: the chat's files (names, sizes, types), or nothing without any. */
+export function workspaceFilesLine(files: readonly ListedFile[]): string {
+  if (files.length === 0) return '';
+  const listed = files.slice(0, LISTED_FILES).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
+  return `\n\n${WORKSPACE_FILES_KEY} (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
 }
