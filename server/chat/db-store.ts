@@ -42,7 +42,7 @@ import {
 } from '../db';
 import { LOCAL_USER_ID } from '../db/local-user';
 import { notFound } from '../http';
-import { budgetPage, loadChatWindow, type PageLoader } from './history';
+import { budgetPage, loadChatWindow, type PageLoader } from './message-pages';
 import { type TurnLeases, turnLeasesFor } from './running/leases';
 import type { ChatStore, ChatStores } from './store';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';

@@ -4,7 +4,7 @@
  */
 import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
-import type { WindowStart } from './history';
+import type { WindowStart } from './message-pages';
 import type { TurnLeases } from './running/leases';
 import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
 
@@ -54,7 +54,7 @@ export interface ChatStore {
   deleteChat(id: string): Promise<boolean>;
   /** Every message of the chat (export, `GET /api/chats/:id`). */
   loadChatView(id: string): Promise<ChatView | null>;
-  /** Issue 26: the chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
+  /** Issue 26: the chat page's view: the newest page of messages, and a window at `start` above it (`message-pages.ts`). */
   loadChatPage(id: string, start?: WindowStart): Promise<ChatPageView | null>;
   /**
    * Issue 26: at most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.

@@ -14,9 +14,9 @@ import type { ChatMessage, ChatRequestBody } from '../types';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
 import type { TurnDeps } from './deps';
 import { finishAnswer, respond, safeErrorMessage } from './finish';
-import { prepareHistory } from './history';
 import { readPromptParts, streamAnswer } from './model-answer';
 import { answerInvocation } from './server-answer';
+import { prepareHistory } from './trigger';
 
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
   const { chatId } = body;

@@ -23,7 +23,7 @@ import type { CatalogPresenceOf } from '../../access/presence';
 import type { CatalogConfig } from '../../config';
 import { catalogBlock } from '../../prompt/catalog-block';
 import { catalogDescription } from '../load/arguments';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { countTokens, renderCatalog } from './catalog';
 import { createMatcher, type Matcher } from './match';
 

@@ -8,7 +8,7 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { catalogBlock } from '../../prompt/catalog-block';
 import { stripHiddenText } from '../load/hidden-text';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 
 export interface CatalogEntry {
   name: string;
