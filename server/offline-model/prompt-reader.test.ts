@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { renderDocument } from '../chat/attached-documents';
 import { catalogBlock } from '../prompt/catalog-block';
 import { buildInstructions, workspaceFilesLine } from '../prompt/instructions';
 import { skillContentBlock } from '../prompt/skill-block';
@@ -37,6 +38,29 @@ describe('readPrompt reads back what server/prompt/ writes', () => {
       instructions: 'Do A. See <x> & scripts/run.py',
       resources: ['scripts/run.py', 'notes & more.md'],
     });
+  });
+
+  it('the documents attached to the latest message, read or not', () => {
+    const read = renderDocument(
+      'report "v2".pdf',
+      { state: 'read', text: 'Q3 up', parts: { count: 2, unit: 'pages' }, complete: true },
+      100,
+    );
+    const failed = renderDocument('broken.docx', { state: 'failed', reason: 'not a zip file' }, 100);
+    const message: LanguageModelV4Prompt[number] = {
+      role: 'user',
+      content: [
+        { type: 'text', text: read },
+        { type: 'text', text: failed },
+        { type: 'text', text: 'summarise them' },
+      ],
+    };
+    const view = readPrompt({ prompt: [system('policy'), message] });
+    expect(view.userText).toBe('summarise them');
+    expect(view.documents).toEqual([
+      { name: 'report "v2".pdf', text: 'Q3 up', parts: '2 pages' },
+      { name: 'broken.docx', text: '', error: 'not a zip file' },
+    ]);
   });
 });
 

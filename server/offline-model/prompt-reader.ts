@@ -14,9 +14,11 @@ import { KeptMap } from '../kept-map';
 import {
   ACTIVATED_KEY,
   CATALOG_KEY,
+  DOCUMENT_TAG,
   EXPLICIT_SKILL_KEY,
   SKILL_CONTENT_TAG,
   SKILL_DIRECTORY_LABEL,
+  UNREADABLE_LABEL,
   WORKSPACE_FILES_KEY,
 } from '../prompt/keys';
 import { TOOL_ACTIVATE, TOOL_SEARCH } from '../tools/names';
@@ -317,7 +319,7 @@ function collectExchanges(messages: LanguageModelV4Prompt): ToolExchange[] {
 }
 
 /** An attached document's text part (chat/attached-documents.ts): the person's file, not their words. */
-const DOCUMENT_PART = /^<attached_document name="([^"]*)"([^>]*)>\n?([\s\S]*?)\n?<\/attached_document>$/;
+const DOCUMENT_PART = new RegExp(`^<${DOCUMENT_TAG} name="([^"]*)"([^>]*)>\\n?([\\s\\S]*?)\\n?</${DOCUMENT_TAG}>$`);
 
 function textOf(message: LanguageModelV4Prompt[number]): string {
   if (message.role === 'system') return message.content;
@@ -343,7 +345,13 @@ function documentsOf(message: LanguageModelV4Prompt[number] | undefined): Attach
     const attributes = m[2] ?? '';
     const content = m[3] ?? '';
     if (/unreadable="true"/.test(attributes)) {
-      return [{ name, text: '', error: content.replace(/^The file could not be read: /, '') }];
+      return [
+        {
+          name,
+          text: '',
+          error: content.startsWith(UNREADABLE_LABEL) ? content.slice(UNREADABLE_LABEL.length) : content,
+        },
+      ];
     }
     const counted = /(pages|slides|sheets)="(\d+)"/.exec(attributes);
     return [{ name, text: content, ...(counted ? { parts: `${counted[2]} ${counted[1]}` } : {}) }];

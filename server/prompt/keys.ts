@@ -21,3 +21,7 @@ export const SKILL_CONTENT_TAG = 'skill_content';
 export const SKILL_RESOURCES_TAG = 'skill_resources';
 /** Starts the line after a skill's instructions in its block: where its relative paths point. */
 export const SKILL_DIRECTORY_LABEL = 'Skill directory: ';
+/** `<attached_document name="...">` before a person's words: a file of theirs, as text (chat/attached-documents.ts). */
+export const DOCUMENT_TAG = 'attached_document';
+/** The text of an `unreadable="true"` document starts with this, then the reason. */
+export const UNREADABLE_LABEL = 'The file could not be read: ';
