@@ -108,7 +108,7 @@ function roomImports(graph: ReadonlyMap<string, readonly string[]>, rooms: reado
 
 const pending = (a: string, b: string) => PENDING_CYCLES.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 
-/** Imports that do not go down the map: up, or sideways to a peer. Each as `file -> file (room -> room: why)`. */
+/** Imports that do not go down the map: up, or sideways to a peer. Each as `file -> file (which rooms, and why)`. */
 function stepsUp(crossing: readonly RoomImport[], levels: readonly (readonly string[])[]): string[] {
   const level = new Map(levels.flatMap((rooms, i) => rooms.map((room) => [room, i] as const)));
   return crossing.flatMap(({ from, to, fromRoom, toRoom }) => {
