@@ -1,8 +1,9 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../chat/attached-documents';
+import { workspaceFilesLine } from '../prompt/appended-lines';
 import { catalogBlock } from '../prompt/catalog-block';
-import { buildInstructions, workspaceFilesLine } from '../prompt/instructions';
+import { buildInstructions } from '../prompt/instructions';
 import { skillContentBlock } from '../prompt/skill-block';
 import { readPrompt, toOutcome } from './prompt-reader';
 

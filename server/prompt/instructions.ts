@@ -7,7 +7,8 @@
  * whole (the summary never stands in for them).
  */
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE } from '../tools/names';
-import { ACTIVATED_KEY, CATALOG_KEY, EXPLICIT_SKILL_KEY, LEFT_OUT_KEY, SUMMARY_TAG, WORKSPACE_FILES_KEY } from './keys';
+import { ACTIVATED_KEY, CATALOG_KEY, EXPLICIT_SKILL_KEY } from './keys';
+import { summaryBlock } from './summary-block';
 
 const POLICY_WITH_SKILLS = `You are skillchat, a helpful assistant that can use Agent Skills.
 Skills are folders of instructions and files. The ${CATALOG_KEY} catalog below lists each skill's name and description.
@@ -56,36 +57,4 @@ export function buildInstructions({
     );
   }
   return lines.join('\n');
-}
-
-/** Summary text is the model's words about untrusted content: it must not close its wrapper in the instructions. */
-export function summaryBlock(summary: string): string {
-  const body = summary.replace(new RegExp(`</?${SUMMARY_TAG}\\b`, 'gi'), (tag) => tag.replace('<', '&lt;'));
-  return [
-    `${SUMMARY_TAG} (the chat's earlier messages, summarised to fit the context window; the messages continue from here):`,
-    `<${SUMMARY_TAG}>`,
-    body,
-    `</${SUMMARY_TAG}>`,
-  ].join('\n');
-}
-
-/** Appended when the history was cut without a summary (the offline model, or a summary that failed). */
-export function compactionNote(dropped: number): string {
-  return `\n\n${LEFT_OUT_KEY}: ${dropped} (the chat is longer than the model's context window allows; earlier messages were left out of this request. Activated skills' instructions above are complete.)`;
-}
-
-export interface ListedFile {
-  name: string;
-  size: number;
-  mediaType: string;
-}
-
-/** Files the model is told of, at most: the chat's files are in /workspace for scripts, the listing is a pointer. */
-const LISTED_FILES = 100;
-
-/** Appended last, so the cached prefix holds: the chat's files (names, sizes, types), or nothing without any. */
-export function workspaceFilesLine(files: readonly ListedFile[]): string {
-  if (files.length === 0) return '';
-  const listed = files.slice(0, LISTED_FILES).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
-  return `\n\n${WORKSPACE_FILES_KEY} (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
 }

@@ -12,7 +12,8 @@ import {
   type UIMessageStreamWriter,
 } from 'ai';
 import { deriveTitle } from '../../db/title';
-import { buildInstructions, compactionNote, workspaceFilesLine } from '../../prompt/instructions';
+import { compactionNote, workspaceFilesLine } from '../../prompt/appended-lines';
+import { buildInstructions } from '../../prompt/instructions';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
