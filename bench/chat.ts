@@ -26,8 +26,8 @@ import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { activationCountsBySkill, closeDb, openDb, sqliteDatabase, usageCounts } from '../server/db';
 import { LOCAL_USER_ID } from '../server/db/local-user';
-import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
+import { chunkText } from '../server/offline-model/model';
 import { createMatcher } from '../server/skills/catalog/match';
 import type { DiscoveryResult, Skill } from '../server/skills/types';
 

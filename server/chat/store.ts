@@ -4,8 +4,8 @@
  */
 import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
-import type { WindowStart } from './history';
-import type { TurnLeases } from './turn/leases';
+import type { WindowStart } from './message-pages';
+import type { TurnLeases } from './running/leases';
 import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
@@ -32,7 +32,7 @@ export interface ChatPageView extends ChatWindow {
 export interface ChatStore {
   /** The person this store acts for. */
   readonly userId: string;
-  /** The running-turn leases shared by instances (`turn/leases.ts`); absent, only this process's slots guard. */
+  /** The running-turn leases shared by instances (`running/leases.ts`); absent, only this process's slots guard. */
   readonly leases?: TurnLeases;
   /**
    * Takes this instance's lease of the chat for a turn: false while a live turn of another instance holds it. In
@@ -54,7 +54,7 @@ export interface ChatStore {
   deleteChat(id: string): Promise<boolean>;
   /** Every message of the chat (export, `GET /api/chats/:id`). */
   loadChatView(id: string): Promise<ChatView | null>;
-  /** The chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
+  /** The chat page's view: the newest page of messages, and a window at `start` above it (`message-pages.ts`). */
   loadChatPage(id: string, start?: WindowStart): Promise<ChatPageView | null>;
   /**
    * At most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.

@@ -19,14 +19,14 @@ import {
   releaseTurnLease,
   sqliteDatabase,
 } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
+import { createTurnLeases } from './running/leases';
 import type { ChatStore } from './store';
 import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
-import { createTurnLeases } from './turn/leases';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');

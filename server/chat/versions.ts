@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { notFound } from '../http';
+import { claimTurn } from './running/active-turns';
 import type { ChatStore } from './store';
-import { claimTurn } from './turn/active-turns';
 import type { ChatWindow, VersionGroup } from './types';
 
 export const switchVersionSchema = z

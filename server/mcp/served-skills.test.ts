@@ -19,7 +19,7 @@ import type { TurnDeps } from '../chat/turn';
 import type { ChatMessage } from '../chat/types';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { servedSkillsDir } from '../skills/discovery/own-folders';
 import { createSkillRegistry, type SkillRegistry } from '../skills/registry';
 import { readSkillResource } from '../skills/resources/resources';

@@ -10,7 +10,7 @@ import { createAccessResolver } from '../../access/resolver';
 import { loadConfig } from '../../config';
 import { type Database, openDb, setSkillDisabled, sqliteDatabase } from '../../db';
 import { LOCAL_USER_ID } from '../../db/local-user';
-import { createOfflineModel } from '../../model/offline-model';
+import { createOfflineModel } from '../../offline-model/model';
 import { createMatcher } from '../../skills/catalog/match';
 import { discoverSkills } from '../../skills/discovery/discovery';
 import type { DiscoveryResult } from '../../skills/types';

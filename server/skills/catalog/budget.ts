@@ -20,16 +20,11 @@
  */
 import type { CatalogPresenceOf } from '../../access/presence';
 import type { CatalogConfig } from '../../config';
+import { catalogBlock } from '../../prompt/catalog-block';
 import { catalogDescription } from '../load/arguments';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { countTokens, renderCatalog } from './catalog';
 import { createMatcher, type Matcher } from './match';
-
-/**
- * The tool the note sends the model to for the skills left out: `TOOL_SEARCH` in server/tools/names.ts, spelled here
- * so the engine does not import the tools built on it (server/tools/tools.test.ts checks the two agree).
- */
-export const SEARCH_TOOL = 'skills_search';
 
 export const DEFAULT_BUDGET_TOKENS = 4000;
 export const DEFAULT_BUDGET_PERCENT = 2;
@@ -145,19 +140,9 @@ function hashName(name: string): number {
   return h >>> 0;
 }
 
-function noteFor(notListed: number): string {
-  const what = notListed === 1 ? '1 more skill is' : `${notListed} more skills are`;
-  return `${what} not listed here. Call ${SEARCH_TOOL} with a few words about the task to find them.`;
-}
-
-function wrap(entries: string[], notListed: number): string {
-  const list = `{"available_skills":[${entries.join(',')}]`;
-  return notListed > 0 ? `${list},"not_listed":${notListed},"note":${JSON.stringify(noteFor(notListed))}}` : `${list}}`;
-}
-
 /** Tokens of the block around the entries (with the note when `notListed` > 0). */
 function wrapperTokens(notListed: number): number {
-  return tokensOf(wrap([], notListed));
+  return tokensOf(catalogBlock([], notListed));
 }
 
 function descriptionAt(entry: Entry, cap: number): string {
@@ -221,7 +206,7 @@ function render(entries: readonly Entry[], cap: number, notListed: number) {
   const shown = entries
     .map((e) => ({ name: e.name, description: descriptionAt(e, cap), original: e.description }))
     .sort((a, b) => compareNames(a.name, b.name) || compareNames(a.description, b.description));
-  const catalog = wrap(
+  const catalog = catalogBlock(
     shown.map((e) => renderEntry(e.name, e.description)),
     notListed,
   );

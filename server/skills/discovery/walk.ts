@@ -22,7 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Limits } from '../../config';
 import { isAbsentCode, SKILL_FILE_NAMES } from '../load/skill-file';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import type { Diagnostic, SkillRoot } from '../types';
 import { type OwnFolder, ownFolderOf } from './own-folders';
 

@@ -15,7 +15,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LIMITS } from '../../config';
+import { DEFAULT_LIMITS } from '../../limits';
 import { isInside } from '../../paths';
 import { splitFrontmatter } from '../load/frontmatter';
 import type { SkillOrigin } from '../types';

@@ -1,5 +1,5 @@
 import { storeFor } from '@/app/_lib/store';
-import { parseMessagePageQuery } from '@/server/chat/history';
+import { parseMessagePageQuery } from '@/server/chat/message-pages';
 import { chatIdFrom } from '@/server/chat/request';
 import { handle, json, notFound } from '@/server/http';
 

@@ -12,8 +12,8 @@ import {
   TOOL_SEARCH,
   TOOL_SHELL,
 } from '../tools/names';
-import { describeMcp, mcpCallIn, mcpNotCalled } from './offline-mcp';
-import type { CatalogEntry, PromptView, ToolExchange } from './offline-prompt';
+import { describeMcp, mcpCallIn, mcpNotCalled } from './mcp-calls';
+import type { CatalogEntry, PromptView, ToolExchange } from './prompt-reader';
 import { pointedFiles } from './resource-paths';
 
 export interface AnswerContext {

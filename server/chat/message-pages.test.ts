@@ -15,7 +15,7 @@ import {
   PAGE_LIMIT,
   parseMessagePageQuery,
   withinBudget,
-} from './history';
+} from './message-pages';
 import type { ChatStore } from './store';
 import type { ChatMessage } from './types';
 import { switchChatVersion } from './versions';
