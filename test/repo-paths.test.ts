@@ -81,7 +81,7 @@ describe('finding paths in comments', () => {
 describe('finding paths in Markdown', () => {
   const doc = [
     'Read [the deploy guide](DEPLOY.md) and [a gone one](GONE.md#top), or [a site](https://example.com/docs/x).',
-    'The lease is in `server/chat/turn/leases.ts`; the old `server/scripts/` room is gone.',
+    'The lease is in `server/chat/running/leases.ts`; the old `server/scripts/` room is gone.',
     '```',
     'server/in-a-fence.ts is output, not a reference',
     '```',
@@ -115,6 +115,6 @@ describe('finding paths in Markdown', () => {
   it('takes table files as relative only in docs whose tables are written so', () => {
     const paths = pathsInMarkdown('docs/SANDBOX.md', doc).map((m) => m.path);
     expect(paths).not.toContain('run.ts');
-    expect(paths).toContain('server/chat/turn/leases.ts');
+    expect(paths).toContain('server/chat/running/leases.ts');
   });
 });
