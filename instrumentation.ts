@@ -18,22 +18,23 @@ export async function register() {
   refuseInvalidConfig();
   const { getApp } = await import('./server/app');
   const { getOpenReport } = await import('./server/db');
-  // Opens the database (SQLite file, or PostgreSQL with DATABASE_URL: migrations under an advisory lock).
+  // Opens the database (SQLite file, or PostgreSQL with DATABASE_URL: migrations under an advisory lock) and starts
+  // the app's background work: MCP connections, and the running-turn leases shared by instances (the sweep for
+  // answers of crashed instances and, on PostgreSQL, the LISTEN connection for a Stop pressed on another instance).
   const app = await getApp();
-  // SIGTERM/SIGINT: running answers get a bounded grace, then are stored as interrupted (server/shutdown.ts).
+  // SIGTERM/SIGINT: running answers get a bounded grace, then are stored as interrupted; then what the app started
+  // is closed (server/shutdown.ts).
   const { installGracefulShutdown } = await import('./server/shutdown');
-  installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
-  // Running-turn leases shared by instances: the sweep for answers of crashed instances and, on PostgreSQL, the
-  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/running/leases.ts).
-  const { turnLeasesFor } = await import('./server/chat/running/leases');
-  await turnLeasesFor(app.db).start();
+  installGracefulShutdown({
+    graceMs: app.config.server.shutdownGraceMs,
+    close: () => app.close({ keepDatabase: true }),
+  });
   const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;
   if (report?.interruptedMessages) {
     console.log(`[skillchat] marked ${report.interruptedMessages} unfinished answers as interrupted`);
   }
   // An exposed server signs people in: with no admin yet, print a one-time setup token for /setup.
-  const { getExposurePolicy } = await import('./server/security/runtime');
-  if (getExposurePolicy().exposed) {
+  if (app.exposure.exposed) {
     const { announceSetup } = await import('./server/auth/announce');
     await announceSetup(app.auth).catch((error: unknown) => console.error('[skillchat] account setup failed', error));
   }

@@ -6,9 +6,9 @@
  */
 import { type NextRequest, NextResponse } from 'next/server';
 import { checkRequest, type Decision } from './server/security/check';
+import { getExposurePolicy } from './server/security/exposure-policy';
 import { applySecurityHeaders } from './server/security/headers';
 import { checkRequestShape, type ShapeDecision } from './server/security/request-shape';
-import { getExposurePolicy } from './server/security/runtime';
 
 function denial(decision: Extract<Decision, { action: 'deny' }>): Response {
   const headers = new Headers({ 'cache-control': 'no-store' });

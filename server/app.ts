@@ -1,28 +1,40 @@
 /**
- * The composition root: one configuration (loaded here once), one skill registry, one access resolver, one database
- * connection and one model registry per process, created lazily (never at import time, so `next build` touches nothing) and
- * kept on globalThis so Next dev reloads and all route modules share them. Route handlers, pages and
- * instrumentation reach all of these through `getApp()`. The one other reader of the config is the exposure policy
- * (server/security/runtime.ts): `proxy.ts` needs it before any route and does not go through `getApp()`.
+ * The app: the one object that owns what this process opens and starts, built from the one configuration
+ * (`appConfig()`, loaded once): the database, the skill registry and its watcher, the access resolver, the chat
+ * stores, the models, the connections to MCP servers, the turn leases, the exposure policy, accounts and the skill
+ * server. `createApp` opens it, `start()` starts its background work, `close()` ends everything it started.
  *
- * The other process-wide records, and why each is one per process, are listed in docs/ARCHITECTURE.md
- * ("Singletons").
+ * The process's app is built lazily by `getApp()` (never at import time, so `next build` touches nothing) and kept
+ * process-wide (process-wide.ts), so Next dev reloads and every route bundle share it. Route handlers, pages and
+ * instrumentation reach all of these through `getApp()`; `proxy.ts` reads only the exposure policy, which needs no
+ * database (server/security/exposure-policy.ts).
  */
 
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { type AccessResolver, createAccessResolver } from './access/resolver';
 import { createAppAuth } from './auth/app-auth';
 import type { Auth } from './auth/auth';
 import { createDbChatStores } from './chat/db-store';
 import type { ChatStores } from './chat/store';
-import { type AppConfig, loadConfig } from './config';
-import { type Database, getDb, listModeOverrides, openDatabase, sqliteDatabase } from './db';
-import { isPostgresUrl } from './db/pg';
+import { type TurnLeases, turnLeasesFor } from './chat/running/leases';
+import { type AppConfig, appConfig } from './config';
+import { closeDatabase, type Database, listModeOverrides, openDatabase } from './db';
 import { createMcpManager, type McpManager } from './mcp/manager';
 import { createServedSkills } from './mcp/skills';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
-import { getExposurePolicy } from './security/runtime';
+import { processWide } from './process-wide';
+import type { ExposurePolicy } from './security/exposure';
+import { getExposurePolicy } from './security/exposure-policy';
+import { createPublisher } from './skill-server/publication';
+import type { SkillServerDeps } from './skill-server/served';
 import { servedSkillsDir } from './skills/discovery/own-folders';
 import { createSkillRegistry, type SkillRegistry } from './skills/registry';
+
+/** The skill server's publisher (its digests, kept per skill folder) and its MCP handler. */
+export interface SkillServer {
+  deps: SkillServerDeps;
+  mcp: McpHttpHandler;
+}
 
 export interface App {
   config: AppConfig;
@@ -35,52 +47,73 @@ export interface App {
   db: Database;
   /** Who may use which skill, and how: every caller reads its records. */
   access: AccessResolver;
-  /** Connections to the operator's MCP servers, made in the background from the start (server/mcp/manager.ts). */
+  /** Connections to the operator's MCP servers, made in the background once started (server/mcp/manager.ts). */
   mcp: McpManager;
+  /** The running-turn leases on this database: the sweep for crashed instances, Stop from another instance. */
+  leases: TurnLeases;
+  /** Who may connect, built on first use (after Next listens): shared with `proxy.ts`. */
+  readonly exposure: ExposurePolicy;
   /** Accounts and sessions (better-auth) over the same database; built on first use, after Next listens. */
   readonly auth: Auth;
+  /** The skill server (`/mcp`, the well-known index), built on first use. */
+  skillServer(): Promise<SkillServer>;
+  /** Starts the background work: MCP connections, the lease sweep (and on PostgreSQL its LISTEN). Idempotent. */
+  start(): Promise<void>;
+  /**
+   * Ends everything started: the skill watcher, the MCP connections (stdio servers stopped), the leases' timer and
+   * LISTEN connection, then the database unless `keepDatabase` (shutdown: requests still in flight finish on it).
+   */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
-const g = globalThis as typeof globalThis & { __skillchatApp?: Promise<App> };
+export interface CreateAppOptions {
+  /** Where the models and MCP servers read their keys and `${env:NAME}` references. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Who may connect. Default: the process's policy (`getExposurePolicy`). */
+  exposure?: () => ExposurePolicy;
+}
 
-/**
- * The app, built on the first call. Async because opening PostgreSQL (pool + migrations under an advisory lock)
- * is; the promise is cached, so every later call resolves at once. A failed open is not cached (the next call
- * retries). SQLite keeps its one connection per process through `getDb` (its own globalThis cache).
- */
-export function getApp(): Promise<App> {
-  if (!g.__skillchatApp) {
-    const app = buildApp();
-    g.__skillchatApp = app;
-    app.catch(() => {
-      if (g.__skillchatApp === app) g.__skillchatApp = undefined;
-    });
+/** Opens the database (migrated) and builds the app on it; nothing runs in the background until `start()`. */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
+  const env = options.env ?? process.env;
+  const exposure = options.exposure ?? getExposurePolicy;
+  const db = await openDatabase(config);
+  try {
+    const access = createAccessResolver(config);
+    // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
+    for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
+    return assemble(config, db, access, env, exposure);
+  } catch (error) {
+    // A failed app is not kept (the next `getApp()` tries again): its connection must not stay open behind it.
+    await closeDatabase(db).catch(() => {});
+    throw error;
   }
-  return g.__skillchatApp;
 }
 
-async function buildApp(): Promise<App> {
-  const config = loadConfig();
-  const db = isPostgresUrl(config.databaseUrl)
-    ? await openDatabase(config)
-    : sqliteDatabase(getDb(config.databasePath));
-  const access = createAccessResolver(config);
-  // Modes set on /admin outlive restarts; the resolver applies them over the config's globs.
-  for (const [name, mode] of await listModeOverrides(db)) access.setModeOverride(name, mode);
-  let auth: Auth | undefined;
-  // Started now and never awaited: a server that is slow or down only leaves its tools out until it answers.
-  const mcp = createMcpManager(config.mcp, { env: process.env, appDir: config.appDir });
-  mcp.start();
+function assemble(
+  config: AppConfig,
+  db: Database,
+  access: AccessResolver,
+  env: Readonly<Record<string, string | undefined>>,
+  exposure: () => ExposurePolicy,
+): App {
+  const mcp = createMcpManager(config.mcp, { env, appDir: config.appDir });
   const registry = createSkillRegistry(config);
   // Skills served by the MCP servers that declare the skills extension, next to the folders' (server/mcp/skills.ts).
-  registry.addSource(
-    createServedSkills(mcp, { dir: servedSkillsDir(config), limits: config.limits, timeoutMs: config.mcp.timeoutMs }),
-  );
-  const models = createModelRegistry({ env: process.env });
+  const served = createServedSkills(mcp, {
+    dir: servedSkillsDir(config),
+    limits: config.limits,
+    timeoutMs: config.mcp.timeoutMs,
+  });
+  registry.addSource(served);
+  const models = createModelRegistry({ env });
   // The operator's access records for a skill set are resolved when its scan lands, not by the first turn or slash
-  // menu after it. (Only what lives on this shared app object can be prepared here: instrumentation runs in its own
-  // bundle, so warming a module's caches from it would warm a copy no route reads.)
+  // menu after it.
   registry.subscribe(({ skills }) => access.resolveAll(skills));
+  const leases = turnLeasesFor(db);
+  let auth: Auth | undefined;
+  let skillServer: Promise<SkillServer> | undefined;
+  let closing: Promise<void> | undefined;
   return {
     config,
     registry,
@@ -89,10 +122,71 @@ async function buildApp(): Promise<App> {
     db,
     access,
     mcp,
+    leases,
+    get exposure() {
+      return exposure();
+    },
     // Built on first use: its allowed origins come from the address Next listens on, known only after listen.
     get auth() {
-      auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: getExposurePolicy() });
+      auth ??= createAppAuth({ db, databasePath: config.databasePath, policy: exposure() });
       return auth;
     },
+    skillServer() {
+      skillServer ??= (async () => {
+        // Loaded here, not at the top: only the skill server's routes need the MCP server SDK.
+        const { createSkillServerHandler } = await import('./skill-server/mcp');
+        const deps: SkillServerDeps = { registry, access, db, publisher: createPublisher() };
+        return { deps, mcp: createSkillServerHandler(deps) };
+      })();
+      return skillServer;
+    },
+    async start() {
+      if (closing) return;
+      // Never awaited: a server that is slow or down only leaves its tools out until it answers.
+      mcp.start();
+      await leases.start();
+    },
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        await registry.stopWatching();
+        served.close();
+        await Promise.all([mcp.close(), leases.close()]);
+        if (!closeOptions.keepDatabase) await closeDatabase(db);
+      })();
+      return closing;
+    },
   };
+}
+
+interface AppRecord {
+  app?: Promise<App>;
+}
+
+const record = processWide<AppRecord>('app', () => ({}));
+
+/**
+ * The process's app, opened and started on the first call. Async because opening PostgreSQL (pool + migrations
+ * under an advisory lock) is; the promise is kept, so every later call resolves at once. A failed open is not kept
+ * (the next call retries).
+ */
+export function getApp(): Promise<App> {
+  if (!record.app) {
+    const app = createApp(appConfig()).then(async (opened) => {
+      await opened.start();
+      return opened;
+    });
+    record.app = app;
+    app.catch(() => {
+      if (record.app === app) record.app = undefined;
+    });
+  }
+  return record.app;
+}
+
+/** Closes the process's app, if one was opened, and forgets it: the next `getApp()` opens a new one. */
+export async function closeApp(options?: { keepDatabase?: boolean }): Promise<void> {
+  const app = record.app;
+  if (!app) return;
+  record.app = undefined;
+  await (await app.catch(() => null))?.close(options);
 }

@@ -11,6 +11,7 @@ import { count, text } from './config-parts';
 import { isAllowEntry } from './install/allow-entry';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { type McpConfig, mcpServersSchema, mcpSettingsSchema, resolveMcpConfig } from './mcp/config';
+import { processWide } from './process-wide';
 import {
   resolveScriptsConfig,
   runtimeConfigSchema,
@@ -239,6 +240,15 @@ function shutdownGrace(raw: string | undefined, fromFile: number | undefined): n
     throw new ConfigError(`SKILLCHAT_SHUTDOWN_GRACE_MS must be 0-60000 milliseconds, got ${raw}`);
   }
   return ms;
+}
+
+/**
+ * The app's configuration, loaded on first use and then kept for the process: the app (server/app.ts) and the
+ * exposure check of `proxy.ts`, bundled apart, read this one load. A changed file takes a restart; a file that
+ * fails to load is not kept, so the next caller reads it again.
+ */
+export function appConfig(): AppConfig {
+  return processWide('config', () => loadConfig());
 }
 
 export interface LoadConfigOptions {

@@ -3,20 +3,27 @@
  * which waits for every open response (an answer streaming to an open tab, with no cap) and then exits, while an
  * answer whose tab was closed is cut off with its row left `streaming`. So our handler runs first: it refuses new
  * turns (503 `unavailable:shutting-down`), gives running answers `graceMs` to end, aborts the rest, which are stored
- * as `interrupted`, and only then hands the signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE
- * turned Next's handling off).
+ * as `interrupted`, closes what the app started (`close`: MCP servers, the lease sweep), and only then hands the
+ * signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE turned Next's handling off).
  */
 import { drainTurns } from './chat/running/active-turns';
-import { turnProcess } from './chat/running/process';
+import { processWide } from './process-wide';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 const EXIT_CODES = { SIGTERM: 143, SIGINT: 130 } as const;
 
-export function installGracefulShutdown(options: { graceMs: number; log?: (line: string) => void }): void {
-  // Once per process: the flag lives in the turn runtime's record, which dev reloads and route modules share.
-  const runtime = turnProcess();
-  if (runtime.shutdownInstalled) return;
-  runtime.shutdownInstalled = true;
+export interface ShutdownOptions {
+  graceMs: number;
+  /** Run once the turns are drained: the app's `close` (it keeps the database for requests still in flight). */
+  close?: () => Promise<void>;
+  log?: (line: string) => void;
+}
+
+export function installGracefulShutdown(options: ShutdownOptions): void {
+  // Once per process, though dev reloads evaluate instrumentation again.
+  const installed = processWide('shutdown', () => ({ done: false }));
+  if (installed.done) return;
+  installed.done = true;
   const log = options.log ?? ((line: string) => console.log(line));
   let draining: Promise<void> | null = null;
   for (const signal of SIGNALS) {
@@ -33,6 +40,9 @@ export function installGracefulShutdown(options: { graceMs: number; log?: (line:
             `[skillchat] ${signal}: ${finished} answers finished, ${cut} stored as interrupted (${Date.now() - started} ms)`,
           );
         }
+        await options
+          .close?.()
+          .catch((error: unknown) => log(`[skillchat] ${signal}: closing the app failed: ${error}`));
         if (nextHandlers.length === 0) process.exit(EXIT_CODES[signal]);
         for (const handler of nextHandlers) handler(signal);
       })();

@@ -12,7 +12,7 @@ import {
   requireUserIn,
   type SessionContext,
 } from '@/server/auth/roles';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 type Source = Parameters<typeof currentUserIn>[1];
 

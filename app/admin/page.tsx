@@ -25,7 +25,7 @@ import { listUserRows } from '@/server/auth/admin-api';
 import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { workspaceUsage } from '@/server/workspace/quota';
 import { pageUser } from '../_lib/page-user';
 import { requireAdmin } from './_lib/guard';

@@ -7,7 +7,7 @@ import { LoginForm } from '@/components/auth/login-form';
 import { getApp } from '@/server/app';
 import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { safeNextPath } from '@/server/security/check';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in · skillchat' };

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileDigest, skillDigest } from '@/server/skills/digests';
 
 const exposure = vi.hoisted(() => ({ exposed: false }));
-vi.mock('@/server/security/runtime', async () => {
+vi.mock('@/server/security/exposure-policy', async () => {
   const { buildExposurePolicy } = await import('@/server/security/exposure');
   return {
     getExposurePolicy: () =>
@@ -93,8 +93,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { closeDb } = await import('@/server/db');
-  closeDb();
+  const { closeApp } = await import('@/server/app');
+  await closeApp();
   vi.unstubAllEnvs();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

@@ -8,7 +8,7 @@ import { getApp } from '@/server/app';
 import { needsFirstAdmin } from '@/server/auth/first-admin';
 import { countChats } from '@/server/db/chats';
 import { LOCAL_USER_ID } from '@/server/db/local-user';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Set up · skillchat' };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
-import { getDb, sqliteDatabase } from '../db';
+import { openDb, sqliteDatabase } from '../db';
 import { createModelRegistry } from '../model/registry';
 import { createSkillRegistry } from '../skills/registry';
 import { loadAdminOverview } from './overview';
@@ -34,7 +34,7 @@ it('leaves denied skills out of the catalog preview, as a turn does', async () =
     config,
     registry: createSkillRegistry(config),
     access: createAccessResolver(config),
-    db: sqliteDatabase(getDb(config.databasePath)),
+    db: sqliteDatabase(openDb(config.databasePath)),
     models: createModelRegistry({ env: {}, ollamaOrigin: null }),
   });
   expect(overview.catalog.text).toContain('kept-skill');

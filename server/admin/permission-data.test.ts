@@ -12,7 +12,7 @@ import {
   closeDb,
   deleteChat,
   ensureChat,
-  getDb,
+  openDb,
   recordDecision,
   recordScriptRun,
   sqliteDatabase,
@@ -22,6 +22,7 @@ import { loadPermissionData } from './permissions';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-admin-perm-'));
 const dbPath = path.join(tmp, 'db.sqlite');
+const conn = openDb(dbPath);
 const dir = path.join(tmp, 'skills', 'demo');
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: demo\ndescription: d\n---\nbody\n');
@@ -33,13 +34,13 @@ const skill = {
 } as Skill;
 
 afterAll(() => {
-  closeDb();
+  closeDb(conn);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('loadPermissionData', () => {
   it('marks grants current or outdated, and links log rows to chats that still exist', async () => {
-    const db = sqliteDatabase(getDb(dbPath));
+    const db = sqliteDatabase(conn);
     await ensureChat({ id: 'kept', title: 'Kept chat' }, db);
     await ensureChat({ id: 'gone', title: 'Deleted chat' }, db);
     const hash = await skillContentHash(skill);

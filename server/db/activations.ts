@@ -3,6 +3,7 @@
  * (`activation_events`) for the admin page, written together so they never disagree.
  */
 import { and, count, desc, eq, max, type SQL, sql, sum } from 'drizzle-orm';
+import { processWide } from '../process-wide';
 import { chatOwner } from './chats';
 import { type Database, withDb, withTransaction } from './client';
 import { DbError } from './errors';
@@ -215,9 +216,14 @@ interface KeptUsage {
   counts: Map<string, number>;
   readAt: number;
 }
-/** Per database handle (its native client), so every person's store of a process shares one. */
-const keptUsage = new WeakMap<object, KeptUsage>();
-const readingUsage = new WeakMap<object, Promise<KeptUsage>>();
+/**
+ * Per database handle (its native client), so every person's store of a process shares one; process-wide, as the
+ * uses recorded by one route bundle must count in the catalogs another builds.
+ */
+const { keptUsage, readingUsage } = processWide('usage-counts', () => ({
+  keptUsage: new WeakMap<object, KeptUsage>(),
+  readingUsage: new WeakMap<object, Promise<KeptUsage>>(),
+}));
 
 /**
  * Activations per skill over all chats (`count`), which orders the catalog when skills must be left out. Read at each

@@ -1,6 +1,7 @@
 /**
- * The SQLite connection: one per process, opened on first use (never at import, so `next build` creates no file),
- * migrated on open, and cached on `globalThis` so Next dev reloads reuse it instead of leaking handles.
+ * Opening the database (SQLite by default, PostgreSQL with a `postgres://` URL), migrated on open, and the one handle
+ * both dialects are queried through. The app opens it once per process (server/app.ts, `createApp`); tests and the
+ * CLI open their own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { processWide } from '../process-wide';
 import { closePgDb, isPostgresUrl, openPgDb, type PgDb } from './pg';
 import { recoverInterruptedAnswers, recoverInterruptedAnswersNow } from './recovery';
 import * as schema from './schema';
@@ -38,11 +40,12 @@ export interface OpenReport {
 }
 
 const MEMORY = ':memory:';
-const reports = new WeakMap<Db, OpenReport>();
+// Read by instrumentation, written where the app opened the database: another bundle, so kept process-wide.
+const reports = processWide('sqlite-open-reports', () => new WeakMap<Db, OpenReport>());
 
 /**
  * Opens (creating the file and its folder if needed), configures and migrates a database. Each call returns a new
- * connection: the app uses `getDb(path)` once (server/app.ts); tests use this with a temp file or `:memory:`.
+ * connection: the app opens one (through `openDatabase`); tests use this with a temp file or `:memory:`.
  */
 export function openDb(dbPath: string, options: OpenDbOptions = {}): Db {
   const isMemory = dbPath === MEMORY;
@@ -149,44 +152,13 @@ function findUp(start: string, test: (dir: string) => boolean): string | null {
   }
 }
 
-interface CachedDb {
-  db: Db;
-  path: string;
-}
-
-const store = globalThis as typeof globalThis & { __skillchatDb?: CachedDb };
-
-/**
- * The process's connection, opened on the first call at `dbPath` (the config's `databasePath`: the composition root,
- * server/app.ts, is the one caller in the app). Asking for another path while one is open is a bug: throws. Kept on
- * globalThis so Next dev reloads do not open a second connection.
- */
-export function getDb(dbPath: string): Db {
-  const wanted = dbPath === MEMORY ? MEMORY : path.resolve(dbPath);
-  const cached = store.__skillchatDb;
-  if (cached) {
-    if (wanted !== undefined && wanted !== cached.path) {
-      throw new Error(`getDb: the database is already open at ${cached.path}; cannot also open ${wanted}`);
-    }
-    return cached.db;
-  }
-  const target = wanted;
-  const db = openDb(target);
-  store.__skillchatDb = { db, path: target };
-  return db;
-}
-
-/** Closes `db` (a connection or a SQLite handle), or the process's connection when no argument is given (a later `getDb()` opens it again). */
-export function closeDb(db?: Db | { native: { dialect: 'sqlite'; db: Db } | { dialect: 'pg' } }): void {
-  const cached = store.__skillchatDb;
-  if (db && 'native' in db) {
+/** Closes a SQLite connection (or the one under a `Database` handle). */
+export function closeDb(db: Db | { native: { dialect: 'sqlite'; db: Db } | { dialect: 'pg' } }): void {
+  if ('native' in db) {
     if (db.native.dialect !== 'sqlite') throw new Error('closeDb: a PostgreSQL handle closes with closeDatabase');
     db = db.native.db;
   }
-  const target = db ?? cached?.db;
-  if (!target) return;
-  if (cached?.db === target) store.__skillchatDb = undefined;
-  if (target.$client.open) target.$client.close();
+  if (db.$client.open) db.$client.close();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -254,8 +226,9 @@ export async function closeDatabase(d: Database): Promise<void> {
 }
 
 // SQLite has one connection per process: a statement of another request must never land inside an open
-// transaction (it would commit or roll back with it). Every SQLite query and transaction takes this mutex.
-const tails = new WeakMap<object, Promise<void>>();
+// transaction (it would commit or roll back with it). Every SQLite query and transaction takes this mutex, one per
+// connection for the whole process: the connection is shared by every route bundle, so its queue must be too.
+const tails = processWide('sqlite-queues', () => new WeakMap<object, Promise<void>>());
 
 async function exclusive<T>(key: object, fn: () => Promise<T>): Promise<T> {
   const previous = tails.get(key) ?? Promise.resolve();

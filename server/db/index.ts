@@ -7,7 +7,6 @@ export {
   type Database,
   type DatabaseConfig,
   type Db,
-  getDb,
   getOpenReport,
   type OpenDbOptions,
   type OpenReport,

@@ -3,9 +3,10 @@
  * server runs; shown on /admin), and the run slots every run takes one of (slots.ts). Nothing ever runs code on the
  * host: without bubblewrap, scripts and commands are refused with the probe's reason.
  *
- * One record on `globalThis`: Next bundles route handlers separately, and the slots must be one set per process
- * or the cap on concurrent runs would be per route.
+ * One record per process (process-wide.ts): Next bundles route handlers separately, and the slots must be one set
+ * per process or the cap on concurrent runs would be per route.
  */
+import { processWide } from '../process-wide';
 import { type Availability, createBwrapBackend, probeBwrap } from './bwrap';
 import type { ScriptsConfig } from './config';
 import { createRunSlots, type RunSlots } from './slots';
@@ -23,9 +24,7 @@ interface SandboxState {
   slots?: { key: string; slots: RunSlots };
 }
 
-const g = globalThis as typeof globalThis & { __skillchatSandbox?: SandboxState };
-g.__skillchatSandbox ??= {};
-const state: SandboxState = g.__skillchatSandbox;
+const state = processWide<SandboxState>('sandbox', () => ({}));
 
 export function bwrapAvailability(uid: number): Promise<Availability> {
   state.probe ??= probeBwrap({ sandboxGid: uid });

@@ -8,9 +8,12 @@
  * header (`SKILLCHAT_TRUSTED_IP_HEADER`) there instead.
  */
 import type http from 'node:http';
-import { securityProcess } from './process';
+import { processWide } from '../process-wide';
 
 export const PEER_ADDRESS_HEADER = 'x-skillchat-peer-address';
+
+// Set by the http server's hook, read by the sign-in routes: other bundles than the one that installed the hook.
+const stamp = processWide('peer-address', () => ({ stamped: false }));
 
 /** `::ffff:192.0.2.1` (an IPv4 client on a dual-stack socket) is 192.0.2.1. */
 export function normaliseAddress(address: string): string {
@@ -23,10 +26,10 @@ export function stampPeerAddress(req: http.IncomingMessage): void {
   const address = req.socket?.remoteAddress;
   if (address) req.headers[PEER_ADDRESS_HEADER] = normaliseAddress(address);
   else delete req.headers[PEER_ADDRESS_HEADER];
-  securityProcess().peerAddressStamped = true;
+  stamp.stamped = true;
 }
 
 /** Whether this process stamps the header, so a value in it came from the socket and not from the client. */
 export function peerAddressStamped(): boolean {
-  return securityProcess().peerAddressStamped;
+  return stamp.stamped;
 }

@@ -8,6 +8,7 @@
 import { personalAccess } from '../access/personal';
 import type { AccessResolver } from '../access/resolver';
 import type { Database } from '../db';
+import { processWide } from '../process-wide';
 import type { Skill } from '../skills/types';
 import type { Publication, PublishedSkill, Publisher } from './publication';
 
@@ -25,7 +26,8 @@ export interface ServedSkill {
   published: PublishedSkill;
 }
 
-const warned = new Set<string>();
+// Once per process, though `/mcp` and the well-known routes are separate bundles.
+const warned = processWide('skill-server-warnings', () => new Set<string>());
 
 function report(deps: SkillServerDeps, publication: Extract<Publication, { ok: false }>): void {
   const message = `skill server: "${publication.name}" is not published: ${publication.reason}`;

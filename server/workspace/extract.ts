@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { KeptMap } from '../kept-map';
+import { processWide } from '../process-wide';
 import type { ScriptsConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
@@ -301,9 +302,12 @@ async function keep(root: string, chatId: string, name: string, print: Fingerpri
   }
 }
 
-// Reads under way (one per file: the upload's and the turn's share it) and failures kept only in memory.
-const running = new Map<string, Promise<DocumentText>>();
-const remembered = new KeptMap<string, DocumentText>(500);
+// Reads under way (one per file: the upload's and the turn's share it) and failures kept only in memory;
+// process-wide, since the upload and the turn run in different route bundles.
+const { running, remembered } = processWide('document-reads', () => ({
+  running: new Map<string, Promise<DocumentText>>(),
+  remembered: new KeptMap<string, DocumentText>(500),
+}));
 const runKey = (chatId: string, name: string, print: Fingerprint) =>
   `${chatId}\0${name}\0${print.size}\0${print.mtimeMs}\0${print.ino}`;
 

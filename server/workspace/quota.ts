@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { processWide } from '../process-wide';
 import { measureTree } from '../sandbox/usage';
 import { readMeta, workspaceDir, writeMeta } from './folders';
 
@@ -28,7 +29,8 @@ export interface WorkspaceUsage {
 
 /** How long measured totals are reused: a quota a few seconds stale is fine, a walk of every chat per upload is not. */
 const KEEP_MS = 5_000;
-const kept = new Map<string, { at: number; usage: Promise<WorkspaceUsage> }>();
+// Process-wide: the upload route drops the totals that the chat route's runs read, from another bundle.
+const kept = processWide('workspace-usage', () => new Map<string, { at: number; usage: Promise<WorkspaceUsage> }>());
 
 /** Drops the kept totals (this process changed files: an upload, a run, a deleted chat). */
 export function forgetUsage(root: string): void {

@@ -3,7 +3,7 @@ import { getApp } from '@/server/app';
 import { parseChatRequest, readJsonBody } from '@/server/chat/request';
 import { runChatTurn, turnDeps } from '@/server/chat/turn';
 import { handle } from '@/server/http';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 export const dynamic = 'force-dynamic';
 

@@ -24,8 +24,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { closeDb } = await import('@/server/db');
-  closeDb();
+  const { closeApp } = await import('@/server/app');
+  await closeApp();
   vi.unstubAllEnvs();
   fs.rmSync(tmp, { recursive: true, force: true });
 });

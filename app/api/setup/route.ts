@@ -11,7 +11,7 @@ import { transferUserData } from '@/server/db/chats';
 import { LOCAL_USER_ID } from '@/server/db/local-user';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 export const dynamic = 'force-dynamic';
 

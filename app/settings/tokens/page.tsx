@@ -5,7 +5,7 @@
 import type { Metadata } from 'next';
 import { pageUser } from '@/app/_lib/page-user';
 import { TokenSettings } from '@/components/settings/token-settings';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Access tokens · skillchat' };

@@ -4,7 +4,7 @@
  * approval answers sent at once, a double submit) cannot both start: the second gets a 409.
  */
 import { AppError } from '../../errors';
-import { turnProcess } from './process';
+import { processWide } from '../../process-wide';
 
 export interface ActiveTurn {
   controller: AbortController;
@@ -16,8 +16,16 @@ export interface ActiveTurn {
   beforeRelease?: () => Promise<void>;
 }
 
-// One table per process, shared by every route module (process.ts).
-const table = turnProcess();
+interface TurnTable {
+  /** The running turns, one per chat. */
+  turns: Map<string, ActiveTurn>;
+  /** Set by `drainTurns`: new turns are refused. */
+  shuttingDown: boolean;
+}
+
+// One table per process: the chat route starts a turn that the Stop, DELETE and stream routes and shutdown, each in
+// its own bundle, must find (process-wide.ts).
+const table = processWide<TurnTable>('turns', () => ({ turns: new Map(), shuttingDown: false }));
 
 /** Claims the chat's slot or throws: 409 while another turn runs, 503 once the server is shutting down. */
 export function claimTurn(chatId: string): ActiveTurn {

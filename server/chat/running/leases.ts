@@ -22,7 +22,7 @@ import {
   releaseTurnLease,
   requestTurnStop,
 } from '../../db/turn-leases';
-import { turnProcess } from './process';
+import { processWide } from '../../process-wide';
 
 export const STOP_CHANNEL = 'skillchat_stop';
 
@@ -57,9 +57,12 @@ export interface TurnLeases {
   close(): Promise<void>;
 }
 
-/** The process's lease coordinator for a database (one per connection, kept in the turn runtime's record). */
+/**
+ * The process's lease coordinator for a database: one per connection, whichever bundle asks (the chat route's store,
+ * the DELETE route's, the app's `start()` and `close()`).
+ */
 export function turnLeasesFor(d: Database): TurnLeases {
-  const all = turnProcess().leases;
+  const all = processWide('turn-leases', () => new WeakMap<object, TurnLeases>());
   const key = d.native.db;
   let leases = all.get(key);
   if (!leases) {

@@ -6,7 +6,7 @@
  * keeps each running answer's SSE text in memory. A store shared by several processes (Redis, PostgreSQL
  * LISTEN/NOTIFY) implements `ResumableStreams` and replaces it.
  */
-import { turnProcess } from './process';
+import { processWide } from '../../process-wide';
 
 export interface ResumableStreams {
   /**
@@ -73,9 +73,7 @@ export function createInProcessStreams(): ResumableStreams {
   };
 }
 
-/** One store per process, shared by every route module (Next may load the turn and the stream route separately). */
+/** One store per process: the chat route records the answer, the stream route (another bundle) replays it. */
 export function resumableStreams(): ResumableStreams {
-  const record = turnProcess();
-  record.streams ??= createInProcessStreams();
-  return record.streams;
+  return processWide('answer-streams', createInProcessStreams);
 }

@@ -10,7 +10,7 @@ import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
 import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { requireAdmin } from '../../_lib/guard';
 import './skill-detail.css';
 

@@ -8,7 +8,7 @@ import { FileEditor } from '@/components/authoring/file-editor';
 import { SkillEditor } from '@/components/authoring/skill-editor';
 import { getApp } from '@/server/app';
 import { checkDraft, writableRootOf } from '@/server/authoring/authoring';
-import { getExposurePolicy } from '@/server/security/runtime';
+import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { listSkillFiles } from '@/server/skills/resources/files';
 import { requireAdmin } from '../../../_lib/guard';
 

@@ -1,12 +1,13 @@
 /**
- * The process's access policy, built on first use (after Next has started listening, so the listen address is
- * known) and kept in the process's security record (`process.ts`) so the proxy and route modules share one. Configuration and interfaces are read
- * once: changing who may connect takes a restart, like changing the bind address does.
+ * This server's exposure policy, built on first use (after Next has started listening, so the listen address is
+ * known) from the process's one configuration (`appConfig()`), and kept for the process so `proxy.ts` and the route
+ * modules, bundled separately, share one. Interfaces are read once: changing who may connect takes a restart, like
+ * changing the bind address does.
  */
 import os from 'node:os';
-import { loadConfig } from '../config';
+import { appConfig } from '../config';
+import { processWide } from '../process-wide';
 import { buildExposurePolicy, type ExposurePolicy } from './exposure';
-import { securityProcess } from './process';
 
 function interfaceAddresses(): string[] {
   return Object.values(os.networkInterfaces())
@@ -15,19 +16,16 @@ function interfaceAddresses(): string[] {
 }
 
 export function getExposurePolicy(): ExposurePolicy {
-  const record = securityProcess();
-  if (!record.exposure) {
-    const config = loadConfig();
+  return processWide('exposure', () => {
     const policy = buildExposurePolicy({
       env: process.env,
-      allowedHosts: config.server.allowedHosts,
+      allowedHosts: appConfig().server.allowedHosts,
       interfaceAddresses: interfaceAddresses(),
     });
     for (const warning of policy.warnings) console.warn(`[skillchat] ${warning}`);
     console.log(
       `[skillchat] access: ${policy.exposure}; ${policy.exposed ? 'accounts required (sign in at /login)' : 'no sign-in (loopback only)'}`,
     );
-    record.exposure = policy;
-  }
-  return record.exposure;
+    return policy;
+  });
 }
