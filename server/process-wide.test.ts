@@ -22,7 +22,7 @@ const ALLOWED: Record<string, string> = {
     'the catalog per skill set and chat, built in the chat route only (the prompt cache needs it stable there)',
   'server/chat/skill-view.ts: derivedCache': 'derived per skill set and access map',
   'server/mcp/skill-cache.ts: readers': 'a stateless SkillsClient wrapper per SDK client',
-  'server/model/offline-prompt.ts: systemViews': 'parsed system prompts by text',
+  'server/offline-model/prompt-reader.ts: systemViews': 'parsed system prompts by text',
   'server/sandbox/bwrap.ts: identities': 'passwd and group files per uid, written the same by any copy',
   'server/sandbox/run.ts: filters': 'the seccomp filter per runtime folder, built the same by any copy',
   'server/skill-server/mcp.ts: entries': 'MCP entries per published skill object',
