@@ -119,8 +119,12 @@ export class ChatPage {
   /** Opens a card's collapsed content and returns it. */
   async expandCard(card: Locator): Promise<Locator> {
     const content = card.getByTestId('tool-content');
-    if (!(await content.isVisible())) await card.getByTestId('tool-toggle').click();
-    await expect(content).toBeVisible();
+    // A card still settling (its result arriving, hydration) may open or re-render between the look and the click,
+    // so a click can close what just opened: look again until it stays open.
+    await expect(async () => {
+      if (!(await content.isVisible())) await card.getByTestId('tool-toggle').click();
+      await expect(content).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
     return content;
   }
 
