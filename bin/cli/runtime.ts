@@ -1,11 +1,11 @@
 /**
  * `runtime install` / `runtime [show]`: builds (idempotently) and describes the skills runtime the sandbox mounts
- * read-only (server/sandbox/runtime.ts), the system programs scripts call (system-packages.ts) and the sandbox's
+ * read-only (server/toolchain/skills-runtime.ts), the system programs scripts call (system-packages.ts) and the sandbox's
  * seccomp filter (seccomp.ts).
  */
 import path from 'node:path';
-import { describeRuntime, installRuntime, type RuntimeReport } from '../../server/sandbox/runtime';
-import { SECCOMP_DENIED, seccompGenerator } from '../../server/sandbox/seccomp';
+import { SECCOMP_DENIED, seccompGenerator } from '../../server/toolchain/seccomp';
+import { describeRuntime, installRuntime, type RuntimeReport } from '../../server/toolchain/skills-runtime';
 import { loadAppConfig, PROJECT_DIR } from './app';
 import { type Command, type Io, UsageError } from './command';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
-import { runtimeInstalled } from '../sandbox/runtime';
+import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { safeFileName } from '../workspace/names';
 import { listWorkspace, saveUpload } from '../workspace/workspace';
 import { runSkillScript } from './run';

@@ -13,6 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
+import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
+import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
 import { forgetUsage, recordOwner, roomFor } from '../workspace/quota';
 import {
   diffWorkspace,
@@ -28,8 +30,6 @@ import { argsProblem } from './args';
 import { isRoot } from './bwrap';
 import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
-import { missingPackageHint, runtimeInstalled, unavailablePackages } from './runtime';
-import { ensureSeccompFilter, type SeccompFilter } from './seccomp';
 import { chooseSandbox, createBwrapBackend, runSlots } from './select';
 import {
   type BackendName,

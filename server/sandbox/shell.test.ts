@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { resolveScriptsConfig, type ScriptsConfig } from './config';
 import { runCommand } from './run';
-import { runtimeInstalled } from './runtime';
 import { bwrapAvailability } from './select';
 import { shellModeFor } from './shell';
 

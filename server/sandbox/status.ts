@@ -2,11 +2,12 @@
  * What /admin shows about running code: which backend runs it and why (with bubblewrap's version), the run slots (concurrent runs, each with its own uid), the model's shell (who may use it),
  * the limits, and the runtime's contents (its seccomp filter among them).
  */
+
+import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
+import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
 import { isRoot } from './bwrap';
 import type { ScriptsConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
-import { describeRuntime, type RuntimeReport } from './runtime';
-import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from './seccomp';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
 import type { BackendName, SandboxLimits } from './types';

@@ -5,6 +5,7 @@
  * would be a second implementation of `SandboxBackend`. See docs/ARCHITECTURE.md ("Running code") for why there
  * is no in-process fallback.
  */
+import { RUNTIME_MOUNT } from '../toolchain/skills-runtime';
 
 export type BackendName = 'bwrap';
 
@@ -112,7 +113,7 @@ export const SANDBOX_PATHS = {
   skill: '/skill',
   /** Every skill the chat has activated, by name: `/skills/<name>`. */
   skills: '/skills',
-  runtime: '/opt/skillchat-runtime',
+  runtime: RUNTIME_MOUNT,
 } as const;
 
 export type RunErrorCode =
