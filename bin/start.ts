@@ -69,7 +69,7 @@ function build(): Promise<number> {
 /** The first start installs the runtime; later starts leave it to `bin/skills runtime install`, run by hand. */
 function needsRuntime(): boolean {
   if (process.env.SKILLCHAT_RUNTIME_INSTALL === '0') return false;
-  return !fs.existsSync(path.join(config.scripts.runtime.dir, 'install.json'));
+  return !fs.existsSync(path.join(config.execution.runtime.dir, 'install.json'));
 }
 
 function installRuntime(): Promise<number> {

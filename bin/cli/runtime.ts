@@ -30,7 +30,7 @@ export const runtimeCommand: Command = {
     }
     const unknown = rest.filter((a) => action !== 'install' || a !== '--no-system');
     if (unknown.length > 0) throw new UsageError(`unexpected argument: ${unknown[0]}`, runtimeCommand);
-    const { runtime } = loadAppConfig().scripts;
+    const { runtime } = loadAppConfig().execution;
     const generator = seccompGenerator(PROJECT_DIR);
     if (action === 'install') {
       io.out(`runtime folder: ${runtime.dir}\n`);

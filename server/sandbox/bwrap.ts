@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runCapped } from './process';
+import { runCapped } from './capped-process';
 import {
   SANDBOX_PATHS,
   type SandboxBackend,

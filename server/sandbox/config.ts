@@ -80,7 +80,7 @@ export const shellConfigSchema = z.strictObject({
 
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
 
-export interface ScriptsConfig {
+export interface ExecutionConfig {
   sandbox: z.infer<typeof sandboxConfigSchema>;
   workspace: z.infer<typeof workspaceConfigSchema> & { dir: string };
   runtime: z.infer<typeof runtimeConfigSchema> & { dir: string };
@@ -88,7 +88,7 @@ export interface ScriptsConfig {
 }
 
 /** Fills defaults; relative folders are relative to the app folder, defaults sit in the database's folder. */
-export function resolveScriptsConfig(
+export function resolveExecutionConfig(
   file: {
     sandbox?: z.input<typeof sandboxConfigSchema>;
     workspace?: z.input<typeof workspaceConfigSchema>;
@@ -98,7 +98,7 @@ export function resolveScriptsConfig(
   appDir: string,
   dataDir: string,
   env: Readonly<Record<string, string | undefined>> = {},
-): ScriptsConfig {
+): ExecutionConfig {
   const sandbox = sandboxConfigSchema.parse(file.sandbox ?? {});
   const backend = env.SKILLCHAT_SANDBOX;
   if (backend === 'bwrap' || backend === 'auto') sandbox.backend = backend;
@@ -128,7 +128,7 @@ export function resolveScriptsConfig(
   };
 }
 
-export function sandboxLimits(config: ScriptsConfig): SandboxLimits {
+export function sandboxLimits(config: ExecutionConfig): SandboxLimits {
   const { sandbox, workspace } = config;
   return {
     timeoutMs: sandbox.timeoutMs,

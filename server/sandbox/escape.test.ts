@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
-import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { runCommand, runSkillScript } from './run';
 import { bwrapAvailability } from './select';
 import { measureTree } from './usage';
@@ -17,7 +17,7 @@ process.env.SKILLCHAT_ESCAPE_SECRET = SECRET;
 
 let tmp: string;
 let skill: { name: string; dir: string };
-let config: ScriptsConfig;
+let config: ExecutionConfig;
 let chat = 0;
 const available = await bwrapAvailability(65534);
 const suite = available.ok ? describe : describe.skip;
@@ -27,7 +27,7 @@ beforeAll(() => {
 
   skill = { name: 'hostile', dir: path.join(tmp, 'skill') };
   fs.mkdirSync(path.join(skill.dir, 'scripts'), { recursive: true });
-  config = resolveScriptsConfig(
+  config = resolveExecutionConfig(
     { sandbox: { backend: 'bwrap', timeoutMs: 4000, cpuSeconds: 3, memoryMb: 512 } },
     tmp,
     tmp,
@@ -39,10 +39,10 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function runWith(scripts: ScriptsConfig, file: string, source: string, args: string[] = []) {
+async function runWith(scripts: ExecutionConfig, file: string, source: string, args: string[] = []) {
   fs.writeFileSync(path.join(skill.dir, 'scripts', file), source);
   const chatId = `chat${++chat}`;
-  const result = await runSkillScript(skill, `scripts/${file}`, args, { chatId, scripts });
+  const result = await runSkillScript(skill, `scripts/${file}`, args, { chatId, execution: scripts });
   return { ...result, chatId };
 }
 
@@ -124,7 +124,7 @@ suite('escape suite (bubblewrap)', () => {
   it('an infinite loop is stopped by the CPU limit', async () => {
     const cpu = { ...config, sandbox: { ...config.sandbox, cpuSeconds: 1, timeoutMs: 15_000 } };
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'loop.py'), 'while True:\n  pass\n');
-    const r = await runSkillScript(skill, 'scripts/loop.py', [], { chatId: 'loopchat', scripts: cpu });
+    const r = await runSkillScript(skill, 'scripts/loop.py', [], { chatId: 'loopchat', execution: cpu });
     expect(r.errorCode).toBe('limit-exceeded');
     expect(r.error).toMatch(/CPU time/);
   }, 20_000);
@@ -150,7 +150,7 @@ suite('escape suite (bubblewrap)', () => {
   it('cannot write a file over the workspace limit', async () => {
     const small = { ...config, workspace: { ...config.workspace, maxWorkspaceBytes: 1024 * 1024 } };
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'big.sh'), 'head -c 5000000 /dev/zero > big.bin; echo rc=$?');
-    const r = await runSkillScript(skill, 'scripts/big.sh', [], { chatId: 'bigchat', scripts: small });
+    const r = await runSkillScript(skill, 'scripts/big.sh', [], { chatId: 'bigchat', execution: small });
     expect(r.stderr).toMatch(/File size limit exceeded/);
     expect(r.files[0]?.size ?? 0).toBeLessThanOrEqual(1024 * 1024);
   });
@@ -168,7 +168,7 @@ suite('escape suite (bubblewrap)', () => {
       path.join(skill.dir, 'scripts', 'fill.sh'),
       'i=0; while [ $i -lt 1000 ]; do head -c 131072 /dev/zero > f$i.bin; i=$((i+1)); sleep 0.02; done; echo finished',
     );
-    const r = await runSkillScript(skill, 'scripts/fill.sh', [], { chatId, scripts: small });
+    const r = await runSkillScript(skill, 'scripts/fill.sh', [], { chatId, execution: small });
     expect(r.errorCode).toBe('limit-exceeded');
     expect(r.error).toBe(
       `the workspace holds more than ${cap} bytes (the workspace limit); the files this run created were removed; the run was stopped`,
@@ -180,7 +180,7 @@ suite('escape suite (bubblewrap)', () => {
     expect(fs.readdirSync(dir)).toEqual(['mine.bin']); // the upload stays
     expect((await measureTree(dir, { maxBytes: cap, maxEntries: 100 })).over).toBeNull();
     fs.writeFileSync(path.join(skill.dir, 'scripts', 'after.sh'), 'echo fine > out.txt; cat out.txt');
-    const after = await runSkillScript(skill, 'scripts/after.sh', [], { chatId, scripts: small });
+    const after = await runSkillScript(skill, 'scripts/after.sh', [], { chatId, execution: small });
     expect(after).toMatchObject({ exitCode: 0, stdout: 'fine\n' });
     expect(after.error).toBeUndefined();
   }, 20_000);
@@ -192,7 +192,7 @@ suite('escape suite (bubblewrap)', () => {
       path.join(skill.dir, 'scripts', 'burst.sh'),
       'for i in 1 2 3 4; do head -c 524288 /dev/zero > b$i.bin; done; echo wrote',
     );
-    const r = await runSkillScript(skill, 'scripts/burst.sh', [], { chatId: 'burstchat', scripts: small });
+    const r = await runSkillScript(skill, 'scripts/burst.sh', [], { chatId: 'burstchat', execution: small });
     expect(r.errorCode).toBe('limit-exceeded');
     expect(r.error).toMatch(/more than 1048576 bytes .*the files this run created were removed/);
     expect(fs.readdirSync(workspaceDir(small.workspace.dir, 'burstchat'))).toEqual([]);
@@ -235,7 +235,7 @@ suite('escape suite (bubblewrap)', () => {
     setTimeout(() => controller.abort(), 300);
     const r = await runSkillScript(skill, 'scripts/wait.sh', [], {
       chatId: 'stopchat',
-      scripts: config,
+      execution: config,
       signal: controller.signal,
     });
     expect(r).toMatchObject({ errorCode: 'aborted', exitCode: 130 });
@@ -247,7 +247,7 @@ suite('escape suite (bubblewrap)', () => {
 /** The model's shell (`sandbox_exec`) takes the same path: the same walls for a command line as for a script. */
 suite('escape suite, through the shell tool (bubblewrap)', () => {
   const sh = (command: string, chatId: string, over: Partial<Parameters<typeof runCommand>[1]> = {}) =>
-    runCommand(command, { chatId, scripts: config, ...over });
+    runCommand(command, { chatId, execution: config, ...over });
 
   it('sees no host secrets, no network, no server environment', async () => {
     const r = await sh(
@@ -285,13 +285,13 @@ suite('escape suite, through the shell tool (bubblewrap)', () => {
   it('one chat holding 70 processes does not starve another chat', async () => {
     const many = { ...config, sandbox: { ...config.sandbox, timeoutMs: 20_000, maxProcesses: 64 } };
     const hog = sh('for i in $(seq 70); do sleep 6 & done; wait; echo hog-done', 'hog', {
-      scripts: many,
+      execution: many,
       owner: 'alice',
     });
     // Let the hog reach its process limit before the other chat starts.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const other = await sh('bash -c "echo child" && python3 -c "import os; print(os.getpid() > 0)"', 'other', {
-      scripts: many,
+      execution: many,
       owner: 'bob',
     });
     expect(other).toMatchObject({ exitCode: 0, stdout: 'child\nTrue\n' });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
+import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { safeFileName } from '../workspace/names';
 import { listWorkspace, saveUpload } from '../workspace/workspace';
@@ -19,14 +19,14 @@ const PDF_SKILL = { name: 'pdf', dir: path.join(APP, '.skills', 'pdf') };
 const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(APP, 'data', 'runtime');
 
 let tmp: string;
-let config: ScriptsConfig;
+let config: ExecutionConfig;
 const hasRuntime = await runtimeInstalled(RUNTIME);
 if (!hasRuntime) console.warn(`skills runtime not installed at ${RUNTIME}: run bin/skills runtime install`);
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-run-'));
 
-  config = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
+  config = resolveExecutionConfig({ sandbox: { backend: 'bwrap' } }, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -47,7 +47,7 @@ describe.skipIf(!hasRuntime)("the pdf skill's form scripts over the runtime", ()
     await upload('forms1', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
     const r = await runSkillScript(PDF_SKILL, 'scripts/list_fields.py', ['sample-form.pdf', 'fields.json'], {
       chatId: 'forms1',
-      scripts: config,
+      execution: config,
     });
     expect(r.stderr).toBe('');
     expect(r.backend).toBe('bwrap');
@@ -65,7 +65,7 @@ describe.skipIf(!hasRuntime)("the pdf skill's form scripts over the runtime", ()
 
   it('fills the form into a new PDF whose fields hold the values', async () => {
     await upload('forms2', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
-    const opts = { chatId: 'forms2', scripts: config };
+    const opts = { chatId: 'forms2', execution: config };
     const fill = await runSkillScript(
       PDF_SKILL,
       'scripts/fill_fields.py',
@@ -85,7 +85,7 @@ describe.skipIf(!hasRuntime)("the pdf skill's form scripts over the runtime", ()
     await upload('forms3', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
     const r = await runSkillScript(PDF_SKILL, 'scripts/fill_fields.py', ['sample-form.pdf', 'x.pdf', 'nmae=Ada'], {
       chatId: 'forms3',
-      scripts: config,
+      execution: config,
     });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/unknown field\(s\): nmae; the form has: full_name, email, plan, newsletter/);
@@ -111,20 +111,20 @@ describe.skipIf(!hasRuntime)('interpreters', () => {
   });
 
   it('runs node with the runtime on NODE_PATH', async () => {
-    const r = await runSkillScript(skill, 'scripts/pdf.mjs', ['out.pdf'], { chatId: 'node1', scripts: config });
+    const r = await runSkillScript(skill, 'scripts/pdf.mjs', ['out.pdf'], { chatId: 'node1', execution: config });
     expect(r.stdout).toBe('pages 1\n');
     expect(r.files.map((f) => [f.name, f.mediaType])).toEqual([['out.pdf', 'application/pdf']]);
   });
 
   it('picks the interpreter from the #! line when there is no extension', async () => {
-    const r = await runSkillScript(skill, 'scripts/tool', ['a b', '--help'], { chatId: 'sh1', scripts: config });
+    const r = await runSkillScript(skill, 'scripts/tool', ['a b', '--help'], { chatId: 'sh1', execution: config });
     expect(r.stdout).toBe("shebang ['a b', '--help']\n");
   });
 
   it('refuses files that are not scripts and paths out of the skill', async () => {
-    const notScript = await runSkillScript(skill, 'scripts/data.txt', [], { scripts: config });
+    const notScript = await runSkillScript(skill, 'scripts/data.txt', [], { execution: config });
     expect(notScript.errorCode).toBe('unsupported-script');
-    const out = await runSkillScript(skill, '../multi/scripts/tool', [], { scripts: config });
+    const out = await runSkillScript(skill, '../multi/scripts/tool', [], { execution: config });
     expect(out.errorCode).toBe('invalid-path');
   });
 });

@@ -28,7 +28,7 @@ import {
 } from '../workspace/workspace';
 import { argsProblem } from './args';
 import { isRoot } from './bwrap';
-import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from './config';
+import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
 import { chooseSandbox, createBwrapBackend, runSlots } from './select';
 import {
@@ -58,7 +58,7 @@ export interface RunOptions {
   /** The chat whose workspace is the working directory; without one a throwaway folder is used. */
   chatId?: string;
   /** Sandbox, workspace and runtime settings; defaults when absent (tests, CLI). */
-  scripts?: ScriptsConfig;
+  execution?: ExecutionConfig;
   /** Skills mounted read-only at `/skills/<name>`: the chat's activated ones. */
   skills?: ReadonlyArray<{ name: string; dir: string }>;
   /** Shorter than the configured time limit (never longer). */
@@ -88,10 +88,10 @@ function fail(errorCode: RunErrorCode, error: string, exitCode = 126): CodeRunRe
   };
 }
 
-function configOf(options: RunOptions): ScriptsConfig {
-  if (options.scripts) return options.scripts;
+function configOf(options: RunOptions): ExecutionConfig {
+  if (options.execution) return options.execution;
   const appDir = /*turbopackIgnore: true*/ process.cwd();
-  return resolveScriptsConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
+  return resolveExecutionConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
 }
 
 const filters = new Map<string, Promise<SeccompFilter>>();
@@ -212,7 +212,7 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
 }
 
 /** Whether code can run here at all, and the reason when it cannot (for tools deciding what to offer). */
-export async function sandboxReady(config: ScriptsConfig): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function sandboxReady(config: ExecutionConfig): Promise<{ ok: true } | { ok: false; reason: string }> {
   const choice = await chooseSandbox(config);
   return choice.backend ? { ok: true } : { ok: false, reason: choice.reason };
 }
@@ -252,7 +252,7 @@ async function runInWorkspace(
       { argv, mounts, env, workspaceDir: dir, limits, bytesLabel },
       {
         ...options,
-        scripts: config,
+        execution: config,
         // The workspace may change while a run waits (another run of the chat): compare with what it found.
         onStarted: async () => {
           before = await scanWorkspace(dir);

@@ -7,7 +7,7 @@
  * or the cap on concurrent runs would be per route.
  */
 import { type Availability, createBwrapBackend, probeBwrap } from './bwrap';
-import type { ScriptsConfig } from './config';
+import type { ExecutionConfig } from './config';
 import { createRunSlots, type RunSlots } from './slots';
 import type { BackendName } from './types';
 
@@ -32,7 +32,7 @@ export function bwrapAvailability(uid: number): Promise<Availability> {
   return state.probe;
 }
 
-export async function chooseSandbox(config: Pick<ScriptsConfig, 'sandbox'>): Promise<SandboxChoice> {
+export async function chooseSandbox(config: Pick<ExecutionConfig, 'sandbox'>): Promise<SandboxChoice> {
   const bwrap = await bwrapAvailability(config.sandbox.uid);
   if (!bwrap.ok) return { backend: null, reason: bwrap.reason, bwrap };
   const how = config.sandbox.backend === 'bwrap' ? 'chosen in the configuration' : 'chosen automatically';
@@ -40,7 +40,7 @@ export async function chooseSandbox(config: Pick<ScriptsConfig, 'sandbox'>): Pro
 }
 
 /** The process's run slots; a changed size or uid range (tests, a reloaded config) gets a fresh set. */
-export function runSlots(config: Pick<ScriptsConfig, 'sandbox'>): RunSlots {
+export function runSlots(config: Pick<ExecutionConfig, 'sandbox'>): RunSlots {
   const { maxConcurrentRuns, uid } = config.sandbox;
   const key = `${maxConcurrentRuns}:${uid}`;
   if (state.slots?.key !== key) state.slots = { key, slots: createRunSlots(maxConcurrentRuns, uid + 1) };

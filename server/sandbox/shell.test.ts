@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
-import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { runCommand } from './run';
 import { bwrapAvailability } from './select';
 import { shellModeFor } from './shell';
@@ -17,7 +17,7 @@ const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(APP, 'data', 'run
 
 describe('shell mode', () => {
   const shell = (file: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
-    resolveScriptsConfig({ shell: file }, '/app', '/app/data', env).shell;
+    resolveExecutionConfig({ shell: file }, '/app', '/app/data', env).shell;
 
   it('defaults to allow on a loopback install and ask on an exposed one', () => {
     expect(shellModeFor(shell(), { exposed: false })).toEqual({ mode: 'allow', source: 'default' });
@@ -43,11 +43,11 @@ describe('shell mode', () => {
 
 const ready = (await bwrapAvailability(100_000)).ok && (await runtimeInstalled(RUNTIME));
 let tmp: string;
-let config: ScriptsConfig;
+let config: ExecutionConfig;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-shell-'));
-  config = resolveScriptsConfig({}, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
+  config = resolveExecutionConfig({}, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -61,7 +61,7 @@ describe.skipIf(!ready)('commands as skills write them', () => {
         "cat > m.mjs <<'JS'\nimport pptxgen from 'pptxgenjs';\nconsole.log('import', typeof pptxgen);\nJS",
         'node m.mjs',
       ].join('\n'),
-      { scripts: config, chatId: 'runtime' },
+      { execution: config, chatId: 'runtime' },
     );
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('py ok\n/opt/skillchat-runtime/python\nrequire ok\nimport function\n');
@@ -72,7 +72,7 @@ describe.skipIf(!ready)('commands as skills write them', () => {
     async () => {
       const r = await runCommand(
         "printf '# Title\\n\\nBody text.\\n' | pandoc -o in.docx && soffice --headless --convert-to pdf in.docx >/dev/null && pdftotext in.pdf -",
-        { scripts: config, chatId: 'office' },
+        { execution: config, chatId: 'office' },
       );
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('Body text.');
@@ -82,22 +82,22 @@ describe.skipIf(!ready)('commands as skills write them', () => {
   );
 
   it("the runtime's console scripts run, and installing from inside fails at once with a hint", async () => {
-    const script = await runCommand('pdfplumber --help | head -1', { scripts: config, chatId: 'console' });
+    const script = await runCommand('pdfplumber --help | head -1', { execution: config, chatId: 'console' });
     expect(script.stdout).toMatch(/^usage: pdfplumber/);
-    const pip = await runCommand('pip install some-package', { scripts: config, chatId: 'console' });
+    const pip = await runCommand('pip install some-package', { execution: config, chatId: 'console' });
     expect(pip.exitCode).not.toBe(0);
     expect(pip.durationMs).toBeLessThan(15_000);
     expect(pip.hint).toMatch(/no network/);
-    const npm = await runCommand('npm install -g some-package', { scripts: config, chatId: 'console' });
+    const npm = await runCommand('npm install -g some-package', { execution: config, chatId: 'console' });
     expect(npm.hint).toMatch(/no network/);
     expect(npm.durationMs).toBeLessThan(15_000);
   }, 40_000);
 
   it('a script that fails for a missing package says how to install it', async () => {
-    const r = await runCommand('python3 -c "import pdf2image_not_here"', { scripts: config, chatId: 'hint' });
+    const r = await runCommand('python3 -c "import pdf2image_not_here"', { execution: config, chatId: 'hint' });
     expect(r.exitCode).not.toBe(0);
     expect(r.hint).toMatch(/bin\/skills runtime install/);
-    const module = await runCommand('python -m not_a_module_here', { scripts: config, chatId: 'hint' });
+    const module = await runCommand('python -m not_a_module_here', { execution: config, chatId: 'hint' });
     expect(module.hint).toMatch(/`not_a_module_here` is not in the skills runtime/);
   });
 });

@@ -6,7 +6,7 @@
 import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
 import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
 import { isRoot } from './bwrap';
-import type { ScriptsConfig, ShellMode } from './config';
+import type { ExecutionConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
@@ -27,7 +27,7 @@ export interface SandboxStatus {
 }
 
 export async function loadSandboxStatus(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   server: { exposed: boolean } = { exposed: false },
 ): Promise<SandboxStatus> {
   const choice = await chooseSandbox(config);

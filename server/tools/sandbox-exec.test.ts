@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
-import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
+import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import type { SkillToolContext } from './context';
@@ -15,12 +15,12 @@ import { type ShellOutput, shellApproval, shellTool } from './sandbox-exec';
 
 const ready = (await bwrapAvailability(100_000)).ok;
 let tmp: string;
-let scripts: ScriptsConfig;
+let execution: ExecutionConfig;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-shell-tool-'));
   // One slot, and a uid range of its own so the process's other tests' slots are not this one.
-  scripts = resolveScriptsConfig({ sandbox: { maxConcurrentRuns: 1, uid: 120_000 } }, tmp, tmp, {});
+  execution = resolveExecutionConfig({ sandbox: { maxConcurrentRuns: 1, uid: 120_000 } }, tmp, tmp, {});
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -32,7 +32,7 @@ const ctx = (owner: string, chatId: string): SkillToolContext => ({
   display: { appDir: tmp, home: tmp },
   onActivated: () => {},
   chatId,
-  scripts,
+  execution,
   shell: 'allow',
   owner,
 });
@@ -48,7 +48,7 @@ describe('shell approval', () => {
 
 describe.skipIf(!ready)('sandbox_exec card states', () => {
   it('a command behind a full server shows queued, then its output, then the result', async () => {
-    const busy = runCommand('sleep 1.5; echo first-done', { scripts, chatId: 'busy', owner: 'ann' });
+    const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const states: ShellOutput[] = [];
     const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });

@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { KeptMap } from '../kept-map';
-import type { ScriptsConfig } from '../sandbox/config';
+import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
@@ -187,7 +187,7 @@ function failureReason(kind: DocumentKind, stderr: string): string {
 type Attempt = { text: DocumentText; keep: 'disk' | 'memory' | 'no' };
 
 async function readInSandbox(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   name: string,
   kind: Exclude<DocumentKind, 'text'>,
@@ -205,7 +205,7 @@ async function readInSandbox(
         maxOutputBytes: MAX_OUTPUT_BYTES,
       },
     },
-    { scripts: config, chatId, owner: options.owner ?? `documents:${chatId}`, signal: options.signal },
+    { execution: config, chatId, owner: options.owner ?? `documents:${chatId}`, signal: options.signal },
   );
   if (!run.ok) {
     const why = run.result.errorCode === 'aborted' ? 'stopped before it was read' : (run.result.error ?? 'no sandbox');
@@ -230,7 +230,7 @@ async function readInSandbox(
   return { text: readResult(output.stdout, kind, true), keep: 'disk' };
 }
 
-async function readPlainText(config: ScriptsConfig, chatId: string, name: string): Promise<Attempt> {
+async function readPlainText(config: ExecutionConfig, chatId: string, name: string): Promise<Attempt> {
   const opened = await openWorkspaceFile(config.workspace.dir, chatId, name);
   if (!opened) return { text: { state: 'failed', reason: 'the file is gone' }, keep: 'no' };
   try {
@@ -319,7 +319,7 @@ export interface ReadOptions {
  * now. Null when the file is missing, not a regular file, or not a kind that is read.
  */
 export async function readDocument(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   name: string,
   options: ReadOptions = {},
@@ -349,7 +349,7 @@ export async function readDocument(
 }
 
 /** What the files list says of a file's text, without waiting: `pending` starts the read in the background. */
-export async function documentState(config: ScriptsConfig, chatId: string, name: string): Promise<FileTextState> {
+export async function documentState(config: ExecutionConfig, chatId: string, name: string): Promise<FileTextState> {
   if (!documentKind(name) || !isSafeFileName(name)) return { state: 'none' };
   const root = config.workspace.dir;
   const print = await fingerprint(root, chatId, name);
@@ -371,7 +371,7 @@ export async function documentState(config: ScriptsConfig, chatId: string, name:
 
 /** The files list with each upload's text state (script outputs are never attached, so never read for it). */
 export function withTextStates(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   files: WorkspaceFile[],
 ): Promise<(WorkspaceFile & { text: FileTextState })[]> {

@@ -4,7 +4,7 @@
  * preview: not a PDF, bwrap unavailable, or pdftoppm failed.
  */
 import fs from 'node:fs';
-import type { ScriptsConfig } from '../sandbox/config';
+import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
@@ -12,7 +12,7 @@ import { workspaceDir } from './workspace';
 
 const MAX_PNG_BYTES = 8 * 1024 * 1024;
 
-export async function renderPreview(config: ScriptsConfig, chatId: string, name: string): Promise<Buffer | null> {
+export async function renderPreview(config: ExecutionConfig, chatId: string, name: string): Promise<Buffer | null> {
   if (!name.toLowerCase().endsWith('.pdf')) return null;
   const dir = workspaceDir(config.workspace.dir, chatId);
   const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ `${dir}/${name}`).catch(() => null);
@@ -36,7 +36,7 @@ export async function renderPreview(config: ScriptsConfig, chatId: string, name:
       workspaceDir: dir,
       limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },
     },
-    { scripts: config, chatId, owner: `preview:${chatId}` },
+    { execution: config, chatId, owner: `preview:${chatId}` },
   );
   if (!run.ok) return null;
   const result = run.output;

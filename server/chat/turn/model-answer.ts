@@ -54,8 +54,8 @@ export async function readPromptParts(turn: TurnContext): Promise<PromptParts> {
 }
 
 async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
-  if (!config.scripts) return '';
-  const files = await listWorkspace(config.scripts.workspace.dir, chatId);
+  if (!config.execution) return '';
+  const files = await listWorkspace(config.execution.workspace.dir, chatId);
   if (files.length === 0) return '';
   const listed = files.slice(0, 100).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
   return `\n\nworkspace_files (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
@@ -171,10 +171,10 @@ export async function streamAnswer(
  */
 async function withAttachedDocuments(messages: ChatMessage[], turn: TurnContext): Promise<ChatMessage[]> {
   const { deps, chatId } = turn;
-  const scripts = deps.config.scripts;
-  if (!scripts) return messages;
+  const execution = deps.config.execution;
+  if (!execution) return messages;
   return attachDocuments(messages, {
-    read: (name) => readDocument(scripts, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
+    read: (name) => readDocument(execution, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
     contextWindow: deps.model.contextWindow,
   });
 }

@@ -23,10 +23,10 @@ export const GET = handle(async (request: Request, { params }: Params) => {
   const id = await existingChat(request, params);
   const { name } = await params;
   if (!isSafeFileName(name)) throw new AppError('bad_request:file', 'Invalid file name');
-  const { scripts } = (await getApp()).config;
-  const dir = scripts.workspace.dir;
+  const { execution } = (await getApp()).config;
+  const dir = execution.workspace.dir;
   if (new URL(request.url).searchParams.get('preview') === '1') {
-    const png = await renderPreview(scripts, id, name);
+    const png = await renderPreview(execution, id, name);
     if (!png) throw new AppError('not_found:preview', `No preview for "${name}"`);
     return new Response(new Uint8Array(png), { headers: { ...SAFE_HEADERS, 'content-type': 'image/png' } });
   }
