@@ -11,7 +11,7 @@
  * `FALLBACK_DOCUMENT_CHARS` when the window is unknown, shared fairly (a short document takes what it needs, the
  * others split the rest), each cut document ending with a note of what was left out.
  */
-import type { DocumentText } from '../workspace/extract';
+import type { DocumentText } from '../documents/extract';
 import type { ChatMessage } from './types';
 
 export const DOCUMENT_SHARE = 0.25;

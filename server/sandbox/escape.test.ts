@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureTree } from '../workspace/usage';
 import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { runCommand, runSkillScript } from './run';
 import { bwrapAvailability } from './select';
-import { measureTree } from './usage';
 
 const SECRET = 'SERVER-SECRET-9c1e';
 process.env.SKILLCHAT_ESCAPE_SECRET = SECRET;

@@ -5,7 +5,6 @@
 
 import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
 import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
-import { isRoot } from './bwrap';
 import type { ExecutionConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
 import { chooseSandbox, runSlots } from './select';
@@ -36,14 +35,14 @@ export async function loadSandboxStatus(
   const { mode, source } = shellModeFor(config.shell, { exposed: server.exposed });
   return {
     configured: config.sandbox.backend,
-    backend: choice.backend,
+    backend: choice.backend?.name ?? null,
     reason: choice.reason,
-    bubblewrap: choice.bwrap.ok ? choice.bwrap.version : null,
+    bubblewrap: choice.availability.ok && choice.backend?.name === 'bwrap' ? choice.availability.version : null,
     runs: {
       maxConcurrent: maxConcurrentRuns,
       running: slots.running,
       waiting: slots.waiting,
-      perRunUid: isRoot(),
+      perRunUid: choice.availability.ok && choice.availability.perRunUid,
       uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
     },
     shell: { mode, source, people: config.shell.people },

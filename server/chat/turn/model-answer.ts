@@ -13,10 +13,10 @@ import {
 } from 'ai';
 import type { AppConfig } from '../../config';
 import { deriveTitle } from '../../db/title';
+import { readDocument } from '../../documents/extract';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
-import { readDocument } from '../../workspace/extract';
 import { listWorkspace } from '../../workspace/workspace';
 import { createToolApproval } from '../approvals';
 import { attachDocuments } from '../attached-documents';

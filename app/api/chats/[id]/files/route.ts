@@ -1,8 +1,8 @@
 import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
+import { readDocument, withTextStates } from '@/server/documents/extract';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { readDocument, withTextStates } from '@/server/workspace/extract';
 import { safeFileName } from '@/server/workspace/names';
 import { listWorkspace, saveUpload } from '@/server/workspace/workspace';
 import { existingChat } from './chat';

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { getApp } from '@/server/app';
+import { renderPreview } from '@/server/documents/preview';
 import { AppError } from '@/server/errors';
 import { handle } from '@/server/http';
 import { isSafeFileName } from '@/server/workspace/names';
-import { renderPreview } from '@/server/workspace/preview';
 import { openWorkspaceFile } from '@/server/workspace/workspace';
 import { existingChat } from '../chat';
 

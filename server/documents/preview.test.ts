@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { resolveExecutionConfig } from '../sandbox/config';
 import { bwrapAvailability } from '../sandbox/select';
+import { saveUpload } from '../workspace/workspace';
 import { renderPreview } from './preview';
-import { saveUpload } from './workspace';
 
 const FORM = path.join(import.meta.dirname, '..', '..', '.skills', 'pdf', 'assets', 'sample-form.pdf');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-preview-'));

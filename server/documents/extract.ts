@@ -1,8 +1,8 @@
 /**
  * The text of a document in a chat's workspace, for the model: PDF, Word/ODT, Excel, PowerPoint and plain text.
  *
- * A document is untrusted input for a parser, so every parser runs in the sandbox (`runSandboxed`: a run slot,
- * bubblewrap, seccomp, a short time limit and an output cap), never in the server process: PDF with pdftotext,
+ * A document is untrusted input for a parser, so every parser runs in the sandbox (`runSandboxed`: a run slot, the
+ * process's backend, a short time limit and an output cap), never in the server process: PDF with pdftotext,
  * DOCX/ODT with pandoc, XLSX with openpyxl from the skills runtime, PPTX with Python's zipfile and ElementTree (the
  * runtime has no python-pptx). Plain text (Markdown, CSV, JSON, ...) needs no parser: the server reads its bytes,
  * capped, through the same no-links open that serves downloads, so it reads even where no sandbox can start.
@@ -26,8 +26,9 @@ import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
 import { guessMediaType } from '../skills/resources/resources';
-import { isSafeFileName } from './names';
-import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from './workspace';
+import { isSafeFileName } from '../workspace/names';
+import { folderFiles } from '../workspace/run-files';
+import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from '../workspace/workspace';
 
 export type DocumentKind = 'pdf' | 'word' | 'spreadsheet' | 'slides' | 'text';
 
@@ -198,7 +199,10 @@ async function readInSandbox(
     {
       argv: argvFor(kind, `${SANDBOX_PATHS.workspace}/${name}`),
       mounts: [],
-      workspaceDir: workspaceDir(config.workspace.dir, chatId),
+      workspace: folderFiles(workspaceDir(config.workspace.dir, chatId), {
+        maxBytes: limits.maxWorkspaceBytes,
+        maxEntries: limits.maxWorkspaceEntries,
+      }),
       limits: {
         ...limits,
         timeoutMs: Math.min(limits.timeoutMs, EXTRACT_TIMEOUT_MS),

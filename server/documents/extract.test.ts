@@ -12,8 +12,8 @@ import { attachDocuments, documentBudget, fairShares, renderDocument } from '../
 import type { ChatMessage } from '../chat/types';
 import { resolveExecutionConfig } from '../sandbox/config';
 import { bwrapAvailability } from '../sandbox/select';
+import { chatFolder, saveUpload, workspaceDir } from '../workspace/workspace';
 import { type DocumentText, documentKind, documentState, readDocument } from './extract';
-import { chatFolder, saveUpload, workspaceDir } from './workspace';
 
 const sandboxRuns = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../sandbox/run', async (original) => {
