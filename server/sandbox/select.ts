@@ -12,8 +12,10 @@ import type { ExecutionConfig, SandboxBackendName } from './config';
 import { createRunSlots, type RunSlots } from './slots';
 import type { Availability, SandboxBackend } from './types';
 
+type MakeBackend = (config: SandboxSettings) => SandboxBackend;
+
 /** Every backend by its `sandbox.backend` name, in the order `auto` tries them. */
-const BACKENDS: Record<SandboxBackendName, (config: SandboxSettings) => SandboxBackend> = {
+const BACKENDS: Record<SandboxBackendName, MakeBackend> = {
   bwrap: (config) => createBwrapBackend({ sandboxGid: config.sandbox.uid, runtimeDir: config.runtime.dir }),
 };
 
@@ -29,8 +31,8 @@ export interface SandboxChoice {
 interface SandboxState {
   probes: Map<string, Promise<Availability>>;
   slots?: { key: string; slots: RunSlots };
-  /** A backend put in place of the configured one (`useSandboxBackend`). */
-  replaced?: SandboxBackend;
+  /** What makes the backend in place of the configured one (`replaceSandboxBackend`). */
+  replaced?: MakeBackend;
 }
 
 const g = globalThis as typeof globalThis & { __skillchatSandbox?: SandboxState };
@@ -56,7 +58,7 @@ export function bwrapAvailability(uid: number): Promise<Availability> {
 export async function chooseSandbox(config: SandboxSettings): Promise<SandboxChoice> {
   const setting = config.sandbox.backend;
   const candidates = state.replaced
-    ? [state.replaced]
+    ? [state.replaced(config)]
     : (setting === 'auto' ? (Object.keys(BACKENDS) as SandboxBackendName[]) : [setting]).map((name) =>
         BACKENDS[name](config),
       );
@@ -73,11 +75,11 @@ export async function chooseSandbox(config: SandboxSettings): Promise<SandboxCho
 }
 
 /**
- * Puts `backend` in place of the configured one for this process (null: back to the configuration). For tests that
- * run the same suites through a second backend (test/sandbox/).
+ * Puts the backend `make` returns (for each run's settings) in place of the configured one for this process (null:
+ * back to the configuration). For tests that run the same suites through a second backend (test/sandbox/).
  */
-export function useSandboxBackend(backend: SandboxBackend | null): void {
-  if (backend) state.replaced = backend;
+export function replaceSandboxBackend(make: MakeBackend | null): void {
+  if (make) state.replaced = make;
   else delete state.replaced;
 }
 

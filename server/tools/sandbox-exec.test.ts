@@ -1,11 +1,13 @@
 /**
  * The shell tool's card states: a command that waits for a run slot reports `queued` (with how many are ahead),
- * then its output while it runs, then the result. Runs against the real sandbox with one slot.
+ * then its output while it runs, then the result. Runs against the real sandbox with one slot, on bubblewrap and
+ * through the piped backend (test/sandbox/).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forEachBackend } from '../../test/sandbox/backends';
 import { DEFAULT_LIMITS } from '../config';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
@@ -46,20 +48,28 @@ describe('shell approval', () => {
   });
 });
 
-describe.skipIf(!ready)('sandbox_exec card states', () => {
-  it('a command behind a full server shows queued, then its output, then the result', async () => {
-    const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const states: ShellOutput[] = [];
-    const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });
-    for await (const state of run as AsyncIterable<ShellOutput>) states.push(state);
-    expect((await busy).stdout).toBe('first-done\n');
-    const kinds = states.map((s) => s.state);
-    expect(kinds[0]).toBe('queued');
-    expect(states[0]?.ahead).toBe(0);
-    expect(kinds).toContain('running');
-    expect(states.some((s) => s.state === 'running' && s.stdout === 'one\n')).toBe(true);
-    expect(states.at(-1)).toMatchObject({ state: 'done', exitCode: 0, stdout: 'one\ntwo\n' });
-    expect(states.at(-1)?.queuedMs).toBeGreaterThan(500);
-  }, 30_000);
-});
+forEachBackend(
+  'sandbox_exec card states',
+  (backend) => {
+    beforeAll(() => {
+      execution.workspace.dir = path.join(tmp, 'workspaces', backend);
+    });
+
+    it('a command behind a full server shows queued, then its output, then the result', async () => {
+      const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const states: ShellOutput[] = [];
+      const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });
+      for await (const state of run as AsyncIterable<ShellOutput>) states.push(state);
+      expect((await busy).stdout).toBe('first-done\n');
+      const kinds = states.map((s) => s.state);
+      expect(kinds[0]).toBe('queued');
+      expect(states[0]?.ahead).toBe(0);
+      expect(kinds).toContain('running');
+      expect(states.some((s) => s.state === 'running' && s.stdout === 'one\n')).toBe(true);
+      expect(states.at(-1)).toMatchObject({ state: 'done', exitCode: 0, stdout: 'one\ntwo\n' });
+      expect(states.at(-1)?.queuedMs).toBeGreaterThan(500);
+    }, 30_000);
+  },
+  !ready,
+);
