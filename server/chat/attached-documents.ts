@@ -1,6 +1,6 @@
 /**
  * The documents a person attached to their messages, in what the model is sent: each file's text (read in the
- * sandbox by workspace/extract.ts, kept per file) goes before the words of the message it came with, as
+ * sandbox by documents/extract.ts, kept per file) goes before the words of the message it came with, as
  *
  *   <attached_document name="report.pdf" pages="3">…</attached_document>
  *
