@@ -24,8 +24,8 @@ export async function register() {
   const { installGracefulShutdown } = await import('./server/shutdown');
   installGracefulShutdown({ graceMs: app.config.server.shutdownGraceMs });
   // Running-turn leases shared by instances: the sweep for answers of crashed instances and, on PostgreSQL, the
-  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/turn/leases.ts).
-  const { turnLeasesFor } = await import('./server/chat/turn/leases');
+  // LISTEN connection that delivers a Stop pressed on another instance (server/chat/running/leases.ts).
+  const { turnLeasesFor } = await import('./server/chat/running/leases');
   await turnLeasesFor(app.db).start();
   const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;
   if (report?.interruptedMessages) {

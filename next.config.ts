@@ -12,8 +12,8 @@ const nextConfig: NextConfig = {
   experimental: {
     // `forbidden()`: a member on an admin page gets HTTP 403 with app/forbidden.tsx, not a 200 saying "Admins only".
     authInterrupts: true,
-    // `npm start` builds without Turbopack's build cache (bin/start.ts): it costs a first build ~15 s of CPU (of
-    // ~105) and 230 MB of disk, and pays off only on a rebuild, which a start does only after an update.
+    // `npm start` builds without Turbopack's build cache (bin/start.ts): it costs a first build CPU time and disk,
+    // and pays off only on a rebuild, which a start does only after an update.
     turbopackFileSystemCacheForBuild: process.env.SKILLCHAT_BUILD_CACHE !== '0',
   },
   // `npm start` builds without Next's type check (bin/start.ts); `npm test` and CI type-check with tsc instead.

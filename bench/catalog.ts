@@ -2,7 +2,7 @@
  * Catalog figures: o200k tokens per skill for our JSON block against skills-ref's `<available_skills>` XML, and
  * the catalog and instructions the model gets with 10 / 1,000 / 10,000 skills under the default budgets.
  */
-import { buildInstructions } from '../server/chat/instructions';
+import { buildInstructions } from '../server/prompt/instructions';
 import { buildBudgetedCatalog, catalogBudget } from '../server/skills/catalog/budget';
 import { countTokens, renderCatalog } from '../server/skills/catalog/catalog';
 import { createMatcher } from '../server/skills/catalog/match';

@@ -4,7 +4,7 @@
  * user message, streams the answer and stores it, as any chat app must). Time to first byte and total (stream end),
  * p50 and p99, at 1 and 20 concurrent chats, and where a turn's time goes (`TurnPhases`). At 1 chat both routes run
  * once more with `fixedAnswerModel`, so the comparison can also be read without the offline model's own choices.
- * The turn is timed from what app/api/chat/route.ts does per request (server/chat/turn-deps.ts: the person's store,
+ * The turn is timed from what app/api/chat/route.ts does per request (server/chat/turn/deps.ts: the person's store,
  * the chat's model, the person's switched-off skills), not from `runChatTurn` alone.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,8 +26,8 @@ import type { ChatMessage } from '../server/chat/types';
 import { loadConfig } from '../server/config';
 import { activationCountsBySkill, closeDb, openDb, sqliteDatabase, usageCounts } from '../server/db';
 import { LOCAL_USER_ID } from '../server/db/local-user';
-import { chunkText } from '../server/model/offline-model';
 import { getLanguageModel, type LanguageModelSelection } from '../server/model/provider';
+import { chunkText } from '../server/offline-model/model';
 import { createMatcher } from '../server/skills/catalog/match';
 import type { DiscoveryResult, Skill } from '../server/skills/types';
 
@@ -302,7 +302,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     }
     return registry;
   };
-  /** The app as a chat request sees it (server/chat/turn-deps.ts), with these skills and this model. */
+  /** The app as a chat request sees it (server/chat/turn/deps.ts), with these skills and this model. */
   const appFor = (skills: readonly Skill[], model: LanguageModelSelection): TurnApp => {
     const choice = { id: model.label, label: model.label, provider: 'offline' as const, model: model.model };
     return {

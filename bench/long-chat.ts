@@ -1,5 +1,5 @@
 /**
- * Issue 26, a long chat: 2,000 messages (`test/long-chat.ts`: realistic sizes, a shell run in every eighth answer)
+ * A long chat: 2,000 messages (`test/long-chat.ts`: realistic sizes, a shell run in every eighth answer)
  * written into a fresh database, then `next start` on the production build. Measured: the chat page's HTML (bytes,
  * and the server's time for it), the first contentful paint in real Chromium (/usr/bin/chromium, a fresh context
  * per round), an older page from `GET /api/chats/:id/messages`, and the whole chat (`GET /api/chats/:id`, what the

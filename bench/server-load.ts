@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { chunkText } from '../server/model/offline-model';
+import { chunkText } from '../server/offline-model/model';
 import { FIXED_ANSWER } from './chat';
 import { freePort, SERVER_ENV, spawnBuiltServer, treeRssMB } from './server-start';
 

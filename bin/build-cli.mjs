@@ -1,19 +1,17 @@
 #!/usr/bin/env node
 /**
  * Bundles the `skills` CLI (bin/skills.ts and the server/ modules it uses) into bin/dist/ with esbuild, so
- * `bin/skills` starts with plain `node` instead of compiling TypeScript through tsx at every call (~1 s on a
- * slow machine). Runs at `npm install` (postinstall) and as `npm run build:cli`; plain JavaScript so it needs
+ * `bin/skills` starts with plain `node` instead of compiling TypeScript through tsx at every call. Runs at `npm install` (postinstall) and as `npm run build:cli`; plain JavaScript so it needs
  * nothing but esbuild.
  *
- * What a call costs before it does any work is most of what `skills validate` costs (a bare `node -e 0` is ~110 ms
- * of the 150 ms target here), so the layout is chosen for start-up:
- * - CommonJS, not ES modules: Node 20's ES module loader costs ~20 ms more for the same code (measured on this
- *   CLI's `validate`: 145 ms as ESM chunks, 127 ms as CommonJS).
+ * What a call costs before it does any work is most of what `skills validate` costs (starting a bare `node -e 0` is
+ * most of the 150 ms target here), so the layout is chosen for start-up:
+ * - CommonJS, not ES modules: Node 20's ES module loader takes longer to start the same code.
  * - One file per command module: bin/dist/skills.cjs is the dispatcher (bin/skills.ts: usage, `--version`, exit
  *   codes) and each `import('./cli/X')` in it becomes `require('./X.cjs')`, a bundle of that module and what it
  *   uses. esbuild cannot split CommonJS output into shared chunks, so shared code (bin/cli/command.ts, the skill
  *   parser) is copied into each file; a call loads the dispatcher and one command file, and one big file would
- *   make every call parse every command (~250 ms for `validate`, measured).
+ *   make every call parse every command.
  * - Heavy libraries used on one path only (`yaml` for frontmatter the fast path cannot read, the 2.7 MB o200k token
  *   table for `list`) are files of their own, loaded on first use through a stand-in (`lazyLibrary` below).
  *
@@ -40,12 +38,12 @@ const minify = process.env.SKILLS_CLI_MINIFY !== '0'; // 0: readable bundle, for
 const LAZY = {
   yaml: 'yaml.cjs',
   'gpt-tokenizer/encoding/o200k_base': 'o200k.cjs',
-  // The confusables table (115 kB, ~35 ms to load): only a scan that parses skills needs it, not a kept answer.
+  // The confusables table (115 kB): only a scan that parses skills needs it, not a kept answer.
   unhomoglyph: 'unhomoglyph.cjs',
 };
 
 /**
- * `yaml` (130 kB minified, ~40 ms of a `validate` call to compile), the token table and the confusables are
+ * `yaml` (130 kB minified, a good part of a `validate` call to compile), the token table and the confusables are
  * synchronous libraries, so a dynamic import() cannot defer them. In the bundle, `import ... from 'yaml'` gets a
  * stand-in whose exports require() the library's own file on first use. The stand-in exports every name the library
  * exports (listed from the package at build time), so an import of a name it lacks still fails the build; a library

@@ -5,7 +5,7 @@
  * scripts), the tests' global setup and the image run this. Plain JavaScript: it needs nothing installed.
  *
  * Why not at `npm install`: on a machine that cannot download better-sqlite3's prebuilt binary (no access to GitHub)
- * its install script compiles SQLite, about 45 s of one core, and `npm install && npm start` would wait for it
+ * its install script compiles SQLite, which takes a while, and `npm install && npm start` would wait for it
  * before the build could start. `next build` does not load the binding (better-sqlite3 loads it in its constructor),
  * so package.json denies better-sqlite3's install script (`allowScripts`, npm 11; an older npm runs it and this finds
  * the binding in place) and this runs the same script (`prebuild-install || node-gyp rebuild --release`, through

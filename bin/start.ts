@@ -24,6 +24,7 @@ import { supervise } from './supervise';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(appDir, 'node_modules', '.bin', 'next');
+const BWRAP = '/usr/bin/bwrap';
 
 let config!: ReturnType<typeof loadConfig>;
 refuseInvalidConfig(() => {
@@ -66,10 +67,13 @@ function build(): Promise<number> {
     });
 }
 
-/** The first start installs the runtime; later starts leave it to `bin/skills runtime install`, run by hand. */
+/**
+ * The first start installs the runtime, and so does a start on a machine without bubblewrap (no code could run);
+ * later starts leave it to `bin/skills runtime install`, run by hand.
+ */
 function needsRuntime(): boolean {
   if (process.env.SKILLCHAT_RUNTIME_INSTALL === '0') return false;
-  return !fs.existsSync(path.join(config.execution.runtime.dir, 'install.json'));
+  return !fs.existsSync(path.join(config.execution.runtime.dir, 'install.json')) || !fs.existsSync(BWRAP);
 }
 
 function installRuntime(): Promise<number> {
@@ -111,6 +115,12 @@ if (built !== 0) process.exit(built);
 if (sqlite !== 0) process.exit(sqlite);
 // A runtime that could not be installed is not fatal: the chat works, and scripts say what they miss.
 if (runtime !== 0) console.warn(`skillchat: the runtime install ended with status ${runtime}; see its lines above`);
+if (process.platform === 'linux' && !fs.existsSync(BWRAP)) {
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  console.warn(
+    `skillchat: bubblewrap is missing, so no script or command will run; run: ${sudo}apt-get install -y bubblewrap`,
+  );
+}
 
 const { host, port } = config.server;
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -1,5 +1,5 @@
 /**
- * Writing skills in the browser (issue 14): a new skill from the template, its description edited with live
+ * Writing skills in the browser: a new skill from the template, its description edited with live
  * checks and saved, and the slash menu showing the change (with its argument-hint) without a restart; a skill with
  * hidden tag characters is flagged in the editor and on the approval card. Runs its own `next start` whose install
  * root is a temporary skill root, with the hidden-text skill under `ask`.

@@ -93,7 +93,7 @@ test('Regenerate answers again; New chat starts over; Back returns to the first 
 
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/chat/${firstId}$`));
-  // The message also shows its time (issue 13): compare the words, not the whole element.
+  // The message also shows its time: compare the words, not the whole element.
   await expect(chat.userMessages).toHaveCount(1);
   await expect(chat.userMessages.first()).toContainText("hello there, what's the weather like?");
   // The regenerated answer replaced the first one on the server too.

@@ -1,4 +1,4 @@
-/** Issue 13, the chat people expect: skills across a long chat, search, export, timestamps. */
+/** The chat people expect: skills across a long chat, search, export, timestamps. */
 import { expect, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
 import { screenshotPath } from './screenshot-path';
@@ -59,7 +59,7 @@ test('the sidebar search finds chats by title and by what was said in them', asy
 
   await search.fill(`hello quokka${word}`);
   await expect(hits).toHaveCount(1);
-  // A hit in what was said opens the chat at that message (issue 26).
+  // A hit in what was said opens the chat at that message.
   await expect(hits.first()).toHaveAttribute('href', new RegExp(`^/chat/${second}\\?message=`));
   await search.fill('qqqnomatchqqq');
   await expect(page.getByTestId('chat-search-empty')).toBeVisible();

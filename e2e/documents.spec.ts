@@ -2,7 +2,7 @@
  * Skills run the way they are written: a person attaches a document and the offline model runs `/NAME $ COMMAND`
  * in the chat's sandbox with the bundled document skills (LibreOffice, Python, Node from the runtime). What comes
  * back is checked as a person would: the artifact card, its preview, and the downloaded file's content.
- * Needs bubblewrap, LibreOffice, pandoc and the skills runtime (`bin/skills runtime install`; `.ci/run` does it).
+ * Needs bubblewrap, LibreOffice, pandoc and the skills runtime (`bin/skills runtime install`; `npm test` does it first).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

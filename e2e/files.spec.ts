@@ -1,7 +1,7 @@
 /**
  * Files in and out of a chat: upload a PDF form, run the bundled pdf skill's Python script on it in the
  * sandbox, see the artifact card with the first page previewed, download the filled PDF and check its content.
- * Needs bubblewrap and the skills runtime (`bin/skills runtime install`; `.ci/run` installs both).
+ * Needs bubblewrap and the skills runtime (`bin/skills runtime install`; `npm test` installs both first).
  */
 import fs from 'node:fs';
 import path from 'node:path';

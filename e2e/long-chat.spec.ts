@@ -3,7 +3,7 @@
  * after the first exchange the sidebar shows the title the model wrote; a chat that outgrows the model's small
  * context window gets its earlier messages summarised by the model, shown as a divider whose summary can be read.
  * The fake answers the streamed chat from a recorded fixture and the two side calls (title, summary) as plain JSON.
- * Issue 26: a chat of hundreds of messages (written into the server's database) opens with its newest page only;
+ * A chat of hundreds of messages (written into the server's database) opens with its newest page only;
  * older pages load on scroll without moving what is read, a search hit opens the chat at an old message, export
  * has everything, and Continue, Regenerate, versions and editing an old message still work.
  */
@@ -126,7 +126,6 @@ test('a real model names the chat after the first answer, and summarises it when
   await expect(page.getByTestId('compaction-divider').last()).toHaveText(/Earlier messages summarised/);
 });
 
-/** Issue 26. */
 const LONG = 'long-history';
 const COUNT = 300;
 const FIRST_WORDS = 'Where is the narwhalfirst budget from March?';

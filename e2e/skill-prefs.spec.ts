@@ -1,5 +1,5 @@
 /**
- * A person switches a skill off for themselves (issue 11), from "Manage skills…" at the foot of the slash menu: the
+ * A person switches a skill off for themselves, from "Manage skills…" at the foot of the slash menu: the
  * skill leaves their slash menu, `/name` typed by hand is refused with a message saying how to switch it back on,
  * the choice survives a reload, and switching it back on brings it back. Runs as the local person (loopback).
  */

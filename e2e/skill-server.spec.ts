@@ -1,5 +1,5 @@
 /**
- * skillchat as the team's skill server (issue 23), on an exposed server (`next start -H 0.0.0.0`): the admin signs
+ * skillchat as the team's skill server, on an exposed server (`next start -H 0.0.0.0`): the admin signs
  * in, makes a personal access token on /settings/tokens (from the account menu), and an MCP SDK client in this test
  * process connects to `/mcp` with it, lists the skills and reads every file (the SDK's SkillsClient checks every
  * digest). A member's token sees only what the member may use; no token is a 401. The well-known index's digests

@@ -1,4 +1,4 @@
-/** Issue 13: edit a sent message and resend; Regenerate keeps the previous answer; both browsable as 1/2, 2/2. */
+/** Edit a sent message and resend; Regenerate keeps the previous answer; both browsable as 1/2, 2/2. */
 import { expect, type Page, test } from '@playwright/test';
 import { ChatPage } from './chat-page';
 import { screenshotPath } from './screenshot-path';

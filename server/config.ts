@@ -50,7 +50,7 @@ const limitsSchema = z.strictObject({
   hiddenText: z._default(z.enum(['warn', 'block']), DEFAULT_LIMITS.hiddenText),
   /**
    * Folders discovery visits per root before it stops with a `visit-cap` warning: a root (or a link in it) that
-   * reaches a system folder must not load the disk. 2.5 times the largest collection measured (10,000 skills).
+   * reaches a system folder must not load the disk. 2.5 times the largest collection the bench loads (10,000 skills).
    */
   maxFoldersPerRoot: count(DEFAULT_LIMITS.maxFoldersPerRoot),
 });

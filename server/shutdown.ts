@@ -6,8 +6,8 @@
  * as `interrupted`, and only then hands the signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE
  * turned Next's handling off).
  */
-import { drainTurns } from './chat/turn/active-turns';
-import { turnProcess } from './chat/turn/process';
+import { drainTurns } from './chat/running/active-turns';
+import { turnProcess } from './chat/running/process';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 const EXIT_CODES = { SIGTERM: 143, SIGINT: 130 } as const;

@@ -1,5 +1,5 @@
 /**
- * For the e2e spec and the bench (issue 26): a long chat written straight into a database, through the same message
+ * For the e2e spec and the bench: a long chat written straight into a database, through the same message
  * query the turn uses. Messages have realistic sizes (questions of a line or three; answers of a few paragraphs with
  * lists and code; every eighth answer ran a shell command and carries its tool part), the same on every run.
  * The last answer can be left `interrupted`, as a restart leaves one, so Continue is offered.

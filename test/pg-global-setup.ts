@@ -18,7 +18,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (!server) {
     const bar = '!'.repeat(78);
     console.warn(
-      `\n${bar}\n  PostgreSQL server binaries not found (no initdb under /usr/lib/postgresql/*/bin, PG_BIN unset):\n  SKIPPING every *.pg.test.ts. Install Debian's \`postgresql\` package (.ci/run does).\n${bar}\n`,
+      `\n${bar}\n  PostgreSQL server binaries not found (no initdb under /usr/lib/postgresql/*/bin, PG_BIN unset):\n  SKIPPING every *.pg.test.ts. Install Debian's \`postgresql\` package (\`npm test\` does first).\n${bar}\n`,
     );
     project.provide('pgUrl', '');
     return () => {};

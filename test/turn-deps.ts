@@ -5,7 +5,7 @@ import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
 import type { ApprovalAnswer } from '../server/chat/types';
 import { loadConfig } from '../server/config';
-import { createOfflineModel } from '../server/model/offline-model';
+import { createOfflineModel } from '../server/offline-model/model';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 

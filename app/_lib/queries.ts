@@ -10,7 +10,7 @@ import { storeFor } from './store';
 /** The viewer's store, looked up once per request (one session check however many reads a page makes). */
 const pageStore = cache(async () => storeFor(await headers()));
 
-/** The chat page's view (issue 26): the newest page of messages, and the window around a search hit above it. */
+/** The chat page's view: the newest page of messages, and the window around a search hit above it. */
 export async function loadChatPage(id: string, around?: string): Promise<ChatPageView | null> {
   return (await pageStore()).loadChatPage(id, around ? { around } : undefined);
 }

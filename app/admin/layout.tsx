@@ -1,6 +1,9 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import './admin.css';
+import './tables.css';
+import './pills.css';
+import './lists.css';
 
 export const metadata: Metadata = { title: 'Admin · skillchat' };
 

@@ -1,5 +1,5 @@
 /**
- * skillchat as a skill server, at the route level (issue 23): the real `POST /mcp` and
+ * skillchat as a skill server, at the route level: the real `POST /mcp` and
  * `GET /.well-known/agent-skills/...` handlers, given `Request`s. An MCP SDK client (`Client`, its Streamable HTTP
  * transport and `SkillsClient`, which checks every digest) talks to `POST /mcp` through a fetch that calls the
  * handler. Loopback answers without a login; an exposed server wants a personal access token, and each token sees

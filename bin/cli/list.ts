@@ -44,7 +44,7 @@ export function skillStatus(skill: Skill): SkillStatus {
 
 /**
  * The catalog is left out of the prompt when there are no skills, so it costs nothing then. Counted in this thread:
- * a worker counting while the scan ran (as `list` once did) was faster only with a core to spare, and cost more CPU
+ * a worker counting while the scan runs is faster only with a core to spare, and costs more CPU
  * in all (its own isolate, heap and compiled tokenizer), which is what a run waits for on a busy machine.
  */
 export async function catalogTokens(skills: readonly Skill[], tokens?: Discovered['tokens']): Promise<number> {

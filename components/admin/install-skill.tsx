@@ -6,6 +6,7 @@
  */
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useRef, useState, useTransition } from 'react';
+import './install.css';
 
 type Mode = 'install' | 'preview' | 'update';
 

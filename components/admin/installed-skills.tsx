@@ -7,6 +7,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { errorMessageFrom } from '@/components/lib/api';
+import './install.css';
 
 export function InstalledSkills({ names }: { names: string[] }) {
   const router = useRouter();

@@ -11,6 +11,7 @@ import type { Permission, SkillMode } from '@/server/config';
 import { PermissionBadge, ScopeLabel, StatusBadge } from './badges';
 import { LocalTime } from './local-time';
 import { ModeSelect } from './mode-select';
+import './skills-table.css';
 
 type SortKey =
   | 'name'

@@ -5,6 +5,7 @@
  */
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
+import './users-section.css';
 
 export interface UserRowView {
   id: string;

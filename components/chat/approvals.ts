@@ -37,7 +37,7 @@ export function chatRequestBody(
     id: string;
     messages: ChatMessage[];
     trigger: 'submit-message' | 'regenerate-message';
-    /** Set by `sendMessage({ messageId })`: the message edits a sent one (issue 13). */
+    /** Set by `sendMessage({ messageId })`: the message edits a sent one. */
     messageId?: string;
   },
   unsent: UnsentApprovals,

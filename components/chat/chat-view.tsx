@@ -48,14 +48,14 @@ export interface ChatViewProps {
   /** The chat does not exist on the server yet: the first send creates it. */
   isNew: boolean;
   initialTitle: string;
-  /** The newest messages (issue 26: a long chat's newest page), which `useChat` holds and answers stream into. */
+  /** The newest messages (a long chat's newest page), which `useChat` holds and answers stream into. */
   initialMessages: ChatMessage[];
-  /** Issue 26: messages shown above them (a search hit's window); older pages load as the person scrolls up. */
+  /** Messages shown above them (a search hit's window); older pages load as the person scrolls up. */
   initialEarlier?: EarlierMessages;
   /** A search hit's message: the chat opens scrolled to it. */
   target?: string;
   initialActivations: ChatActivation[];
-  /** Issue 13: the groups of versions on the chat's path (edited messages, regenerated answers). */
+  /** The groups of versions on the chat's path (edited messages, regenerated answers). */
   initialVersions?: VersionGroup[];
   /** The models to pick from, and the default for a chat that has not picked one. */
   models: ModelMenu;
@@ -262,7 +262,7 @@ export function ChatView({
     void regenerate();
   }, [clearError, regenerate]);
 
-  // Issue 13: an edit or a regenerated answer made a version on the server; fetch the switchers' counts.
+  // An edit or a regenerated answer made a version on the server; fetch the switchers' counts.
   const wasBusy = useRef(false);
   useEffect(() => {
     const nowBusy = status === 'submitted' || status === 'streaming';

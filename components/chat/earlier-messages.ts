@@ -1,5 +1,5 @@
 /**
- * Issue 26: the messages shown above `useChat`'s tail in a long chat. The tail is the page the server rendered (and
+ * The messages shown above `useChat`'s tail in a long chat. The tail is the page the server rendered (and
  * what streams into it); older pages arrive above it as the person scrolls up, and a search hit's window sits above
  * it with a gap until the messages between are loaded. These functions say how each arrival changes what is shown;
  * `use-earlier-messages.ts` fetches.

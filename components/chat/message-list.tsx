@@ -24,12 +24,12 @@ interface MessageListProps {
   /** Asks for the rest of an answer that was cut short (interrupted by a restart, or stopped). */
   onContinue: () => void;
   empty: ReactNode;
-  /** Issue 13: the groups of versions on this path, by the message they follow (`''`: the chat's start). */
+  /** The groups of versions on this path, by the message they follow (`''`: the chat's start). */
   versions?: VersionGroup[];
   onSwitchVersion?: (parentId: string, version: number) => void;
   /** Sends an edited message again; the later answers become a version. */
   onEditMessage?: (messageId: string, text: string) => void;
-  /** Issue 26: the messages shown above `messages` in a long chat, and how to load more of them. */
+  /** The messages shown above `messages` in a long chat, and how to load more of them. */
   history?: EarlierHistory;
   /** A search hit's message: scrolled to when the list first shows, and marked. */
   target?: string;
@@ -104,7 +104,7 @@ export function MessageList({
     following.current = false;
   }, [target]);
 
-  // Issue 26: a page arriving above what is read (older messages, or the gap filled above the tail) must not move
+  // A page arriving above what is read (older messages, or the gap filled above the tail) must not move
   // it: the first message in view is measured before the page shows and put back in the same place after.
   const earlier = history?.earlier ?? NO_EARLIER;
   const anchor = useRef<ScrollAnchor | null>(null);

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Issue 13: editing a sent message, and the switcher between versions ("1/2") under an edited message or a
+ * Editing a sent message, and the switcher between versions ("1/2") under an edited message or a
  * regenerated answer. The server keeps every version (`/api/chats/:id/versions`); these only ask for one.
  */
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';

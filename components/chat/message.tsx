@@ -43,7 +43,7 @@ function MessageTime({ at }: { at: number | undefined }) {
   );
 }
 
-/** Issue 13: what a message offers besides its text: Edit (a sent message) and the versions switcher. */
+/** What a message offers besides its text: Edit (a sent message) and the versions switcher. */
 export interface MessageVersionProps {
   /** The group of versions that starts at this message, if any. */
   group?: VersionGroup;

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeAnswer } from '@/server/model/offline-answer';
-import type { PromptView } from '@/server/model/offline-prompt';
+import { composeAnswer } from '@/server/offline-model/answer';
+import type { PromptView } from '@/server/offline-model/prompt-reader';
 import { ADD_MODEL_HINTS, needsModelHint } from './model-hint';
 
 const registrySource = fs.readFileSync(path.resolve(import.meta.dirname, '../../server/model/registry.ts'), 'utf8');

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Issue 26: where a long chat's unloaded messages are, a button that loads the next page of them, pressed by itself
+ * Where a long chat's unloaded messages are, a button that loads the next page of them, pressed by itself
  * when it comes near the view (an IntersectionObserver on the message list), and a place for the error when a load
  * fails (then only the button loads again).
  */

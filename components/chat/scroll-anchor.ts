@@ -1,5 +1,5 @@
 /**
- * Keeping the reader's place when messages are added above it (issue 26: an older page of a long chat arrives at the
+ * Keeping the reader's place when messages are added above it (an older page of a long chat arrives at the
  * top). Browsers with CSS scroll anchoring do this themselves, Safari does not: the first message in view is noted
  * before the change and scrolled back to the same offset after it.
  */
@@ -38,7 +38,7 @@ const HOLD_MS = 2000;
  * Keeps the anchor's message in place while what arrived above it settles after the first paint, until the reader
  * scrolls or `ms` pass. Markdown code blocks are drawn with `content-visibility: auto` and a 200 px stand-in height,
  * and take their real height only when they come near the view: the one just above the message would otherwise pull
- * it up by the difference a frame after it was put back (85 px measured in the long-chat e2e). Returns the disposer.
+ * it up by the difference a frame after it was put back. Returns the disposer.
  */
 export function holdAnchor(container: HTMLElement, anchor: ScrollAnchor, ms = HOLD_MS): () => void {
   const content = container.firstElementChild;

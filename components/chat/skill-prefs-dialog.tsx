@@ -1,7 +1,7 @@
 'use client';
 /**
- * "Manage skills…" from the slash menu: one switch per skill, to switch a skill off (or back on) for oneself only
- * (issue 11). A modal <dialog>: Esc closes it, and the composer gets focus back (the caller's `onClose`).
+ * "Manage skills…" from the slash menu: one switch per skill, to switch a skill off (or back on) for oneself only.
+ * A modal <dialog>: Esc closes it, and the composer gets focus back (the caller's `onClose`).
  */
 import { useEffect, useRef, useState } from 'react';
 import { listSkillPrefs, type SkillPref, setSkillPref } from '@/components/lib/api';

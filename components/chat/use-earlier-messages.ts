@@ -1,6 +1,6 @@
 'use client';
 /**
- * Issue 26: loads a long chat's older pages (and fills the gap below a search hit's window) into the messages shown
+ * Loads a long chat's older pages (and fills the gap below a search hit's window) into the messages shown
  * above `useChat`'s tail. One load at a time; a load that returns after the shown messages were replaced (a version
  * switch, an edit of an older message) is dropped.
  */

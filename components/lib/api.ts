@@ -104,7 +104,7 @@ export function listModels(signal?: AbortSignal): Promise<ModelMenu> {
   return request<ModelMenu>('/api/models', { signal });
 }
 
-/** Issue 13: the chat's groups of versions (edited messages, regenerated answers). */
+/** The chat's groups of versions (edited messages, regenerated answers). */
 export function listVersions(id: string): Promise<VersionGroup[]> {
   return request<{ versions: VersionGroup[] }>(`/api/chats/${encodeURIComponent(id)}/versions`).then((r) => r.versions);
 }
@@ -124,7 +124,7 @@ export function switchVersion(
   });
 }
 
-/** Issue 26: a page of a long chat's messages, before or after one of them (oldest first). */
+/** A page of a long chat's messages, before or after one of them (oldest first). */
 export function loadMessagePage(
   id: string,
   cursor: { before: string } | { after: string },
@@ -135,7 +135,7 @@ export function loadMessagePage(
   return request<MessagePage>(`/api/chats/${encodeURIComponent(id)}/messages?${query}`, { signal });
 }
 
-/** A skill the person may switch off for themselves (issue 11). */
+/** A skill the person may switch off for themselves. */
 export interface SkillPref {
   name: string;
   description: string;

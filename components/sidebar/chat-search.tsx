@@ -78,7 +78,7 @@ export function ChatSearch({ children, activeChatId }: { children: ReactNode; ac
           {results.map((chat) => (
             <li key={chat.id} className={`chat-item${chat.id === activeChatId ? ' chat-item--active' : ''}`}>
               <Link
-                // A message hit opens the chat at that message (issue 26: however far up a long chat it is).
+                // A message hit opens the chat at that message (however far up a long chat it is).
                 href={
                   chat.messageId ? `/chat/${chat.id}?message=${encodeURIComponent(chat.messageId)}` : `/chat/${chat.id}`
                 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listedInCatalog, modelMayActivate, resolveMode, SKILL_MODES, searchable, userInvocable } from './modes';
+import { SKILL_MODES } from '../config';
+import { listedInCatalog, modelMayActivate, resolveMode, searchable, userInvocable } from './modes';
 
 const config = (modes: Record<string, (typeof SKILL_MODES)[number]>) => ({ skills: { modes } });
 

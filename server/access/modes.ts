@@ -21,7 +21,7 @@
 import type { SkillMode } from '../config';
 import { compileGlobRules } from './globs';
 
-export { SKILL_MODES, type SkillMode } from '../config';
+export type { SkillMode } from '../config';
 
 export const DEFAULT_MODE: SkillMode = 'auto';
 

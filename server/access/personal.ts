@@ -1,5 +1,5 @@
 /**
- * The personal layer of access (issue 11): the skills a person switched off for themselves, read from the database
+ * The personal layer of access: the skills a person switched off for themselves, read from the database
  * and handed to the resolver as `AccessOptions` (`person`, `switchedOff`). Modes, permissions and roots stay the
  * operator's; a person can only narrow what the operator leaves them.
  */

@@ -6,7 +6,7 @@
  * `npm run user`.
  */
 
-import { turnLeasesFor } from '../chat/turn/leases';
+import { turnLeasesFor } from '../chat/running/leases';
 import { stopChat } from '../chat/turn/stop';
 import type { Database } from '../db';
 import { deleteUserData, listChats } from '../db/chats';

@@ -1,5 +1,5 @@
 /**
- * Writing skills in the browser (issue 14). Only skills inside a writable root can be edited or created: today that
+ * Writing skills in the browser. Only skills inside a writable root can be edited or created: today that
  * is the install root (`install.root`, `~/.skillchat/skills` by default), the one folder the app already owns.
  * A draft is checked by the loader discovery uses, on a private copy, so the editor shows exactly the diagnostics
  * the skill will get; a save is refused when the draft would not load (the skill would vanish from the editor), and

@@ -1,5 +1,5 @@
 /**
- * Editing a skill's other text files in the browser (issue 14): references, scripts, assets. Reads go through the
+ * Editing a skill's other text files in the browser: references, scripts, assets. Reads go through the
  * one confined reader (`readSkillResource`); writes only land under the folder of a skill in a writable root, by
  * the same atomic writer as SKILL.md. The relative path is untrusted: the reader's syntactic rules apply, plus no
  * hidden segments (dot files are not part of a skill), and every existing folder on the way must be a real folder,

@@ -6,7 +6,7 @@ import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import type { AppError } from '../errors';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { createSkillRegistry } from '../skills/registry';
 import { runStoredTriggerCheck, storedTriggerChecks } from './trigger-admin';
 import { descriptionHash } from './trigger-check';

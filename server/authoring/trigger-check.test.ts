@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { renderCatalog } from '../skills/catalog/catalog';
 import { createMatcher } from '../skills/catalog/match';
 import { descriptionHash, runTriggerCheck, scores } from './trigger-check';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { generateText, type LanguageModel, tool } from 'ai';
 import { z } from 'zod';
-import { buildInstructions } from '../chat/instructions';
+import { buildInstructions } from '../prompt/instructions';
 import type { Matcher } from '../skills/catalog/match';
 import { TOOL_ACTIVATE } from '../tools/names';
 

@@ -11,7 +11,7 @@ import { runTurnToEnd } from '../../test/turn-deps';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { acquireTurnLease, type Database, listDecisions, openDb, releaseTurnLease, sqliteDatabase } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';

@@ -11,7 +11,9 @@
  * `FALLBACK_DOCUMENT_CHARS` when the window is unknown, shared fairly (a short document takes what it needs, the
  * others split the rest), each cut document ending with a note of what was left out.
  */
+
 import type { DocumentText } from '../documents/extract';
+import { DOCUMENT_TAG, UNREADABLE_LABEL } from '../prompt/keys';
 import type { ChatMessage } from './types';
 
 export const DOCUMENT_SHARE = 0.25;
@@ -47,9 +49,11 @@ function attribute(value: string): string {
     .replace(/>/g, '&gt;');
 }
 
+const WRAPPER = new RegExp(`<(\\s*\\/?\\s*${DOCUMENT_TAG})`, 'gi');
+
 /** A document cannot open or close the wrapper: `</attached_document` in its text is written `&lt;/attached_document`. */
 function neutralise(text: string): string {
-  return text.replace(/<(\s*\/?\s*attached_document)/gi, '&lt;$1');
+  return text.replace(WRAPPER, '&lt;$1');
 }
 
 /** The first `chars` characters, never half of a surrogate pair. */
@@ -60,9 +64,9 @@ function head(text: string, chars: number): string {
 
 /** One document as the model reads it, its text cut to `keep` characters with a note when that leaves some out. */
 export function renderDocument(name: string, document: DocumentText, keep: number): string {
-  const open = `<attached_document name="${attribute(name)}"`;
+  const open = `<${DOCUMENT_TAG} name="${attribute(name)}"`;
   if (document.state === 'failed') {
-    return `${open} unreadable="true">The file could not be read: ${neutralise(document.reason)}</attached_document>`;
+    return `${open} unreadable="true">${UNREADABLE_LABEL}${neutralise(document.reason)}</${DOCUMENT_TAG}>`;
   }
   const { text, parts, complete } = document;
   const counted = parts ? ` ${parts.unit}="${parts.count}"` : '';
@@ -72,7 +76,7 @@ export function renderDocument(name: string, document: DocumentText, keep: numbe
     complete ? '' : `[the file's text goes on past the ${count(text.length)} characters read from it]`,
   ].filter(Boolean);
   const body = neutralise(head(text, keep));
-  return `${open}${counted}>\n${body}${notes.length ? `\n${notes.join('\n')}` : ''}\n</attached_document>`;
+  return `${open}${counted}>\n${body}${notes.length ? `\n${notes.join('\n')}` : ''}\n</${DOCUMENT_TAG}>`;
 }
 
 export interface AttachOptions {

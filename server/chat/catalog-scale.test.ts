@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessResolver } from '../access/resolver';
 import { type AppConfig, loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { countTokens } from '../skills/catalog/catalog';
 import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';

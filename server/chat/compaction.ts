@@ -59,11 +59,6 @@ export function compactHistory(
   return start === 0 ? { messages, dropped: 0 } : { messages: messages.slice(start), dropped: start };
 }
 
-/** The line added to the instructions when turns were left out. */
-export function compactionNote(dropped: number): string {
-  return `\n\nearlier_messages_left_out: ${dropped} (the chat is longer than the model's context window allows; earlier messages were left out of this request. Activated skills' instructions above are complete.)`;
-}
-
 /** A summary of a chat's first messages, up to and including the message `through`. */
 export interface ConversationSummary {
   summary: string;

@@ -42,9 +42,9 @@ import {
 } from '../db';
 import { LOCAL_USER_ID } from '../db/local-user';
 import { notFound } from '../http';
-import { budgetPage, loadChatWindow, type PageLoader } from './history';
+import { budgetPage, loadChatWindow, type PageLoader } from './message-pages';
+import { type TurnLeases, turnLeasesFor } from './running/leases';
 import type { ChatStore, ChatStores } from './store';
-import { type TurnLeases, turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */

@@ -20,10 +20,10 @@ import {
 } from '../db';
 import { createDbChatStore } from './db-store';
 import { answerProgress } from './progress';
+import { drainTurns, resetShutdownForTests } from './running/active-turns';
+import { createInProcessStreams } from './running/resumable';
 import type { ChatStore } from './store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
-import { drainTurns, resetShutdownForTests } from './turn/active-turns';
-import { createInProcessStreams } from './turn/resumable';
 import type { ChatMessage } from './types';
 
 let tmp: string;

@@ -36,7 +36,7 @@ const userMessageSchema = z
   })
   .loose();
 
-/** Issue 10: the files a person attached (already in the workspace), kept as message metadata for the chips. */
+/** The files a person attached (already in the workspace), kept as message metadata for the chips. */
 const attachmentsSchema = z
   .array(z.object({ name: z.string().min(1).max(255), size: z.number().int().min(0), mediaType: z.string().max(200) }))
   .max(100);

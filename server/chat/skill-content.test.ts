@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
+import { buildInstructions } from '../prompt/instructions';
+import { neutraliseWrapper } from '../prompt/skill-block';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { HIDDEN_CHARACTER, hiddenTextSkill } from '../skills/testing';
 import type { Skill } from '../skills/types';
-import { buildInstructions } from './instructions';
-import { neutraliseWrapper, renderActiveSkills } from './skill-content';
+import { renderActiveSkills } from './skill-content';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;

@@ -4,8 +4,8 @@
  */
 import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
-import type { WindowStart } from './history';
-import type { TurnLeases } from './turn/leases';
+import type { WindowStart } from './message-pages';
+import type { TurnLeases } from './running/leases';
 import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
@@ -14,11 +14,11 @@ export interface ChatView {
   chat: ChatSummary;
   messages: ChatMessage[];
   activations: ChatActivation[];
-  /** Issue 13: the groups of versions on the active path (edited messages, regenerated answers). */
+  /** The groups of versions on the active path (edited messages, regenerated answers). */
   versions?: VersionGroup[];
 }
 
-/** Issue 26: what the chat page starts with: `ChatView` with only the newest messages and the window at a start. */
+/** What the chat page starts with: `ChatView` with only the newest messages and the window at a start. */
 export interface ChatPageView extends ChatWindow {
   chat: ChatSummary;
   activations: ChatActivation[];
@@ -32,7 +32,7 @@ export interface ChatPageView extends ChatWindow {
 export interface ChatStore {
   /** The person this store acts for. */
   readonly userId: string;
-  /** The running-turn leases shared by instances (`turn/leases.ts`); absent, only this process's slots guard. */
+  /** The running-turn leases shared by instances (`running/leases.ts`); absent, only this process's slots guard. */
   readonly leases?: TurnLeases;
   /**
    * Takes this instance's lease of the chat for a turn: false while a live turn of another instance holds it. In
@@ -54,10 +54,10 @@ export interface ChatStore {
   deleteChat(id: string): Promise<boolean>;
   /** Every message of the chat (export, `GET /api/chats/:id`). */
   loadChatView(id: string): Promise<ChatView | null>;
-  /** Issue 26: the chat page's view: the newest page of messages, and a window at `start` above it (`history.ts`). */
+  /** The chat page's view: the newest page of messages, and a window at `start` above it (`message-pages.ts`). */
   loadChatPage(id: string, start?: WindowStart): Promise<ChatPageView | null>;
   /**
-   * Issue 26: at most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.
+   * At most `limit` messages next to `cursor`, within the page budget, shown as `loadChatView` shows them.
    * Null when the chat is not the person's; throws `not_found:message` when the cursor's message is not in it.
    */
   loadMessagePage(chatId: string, cursor: MessageCursor, limit: number): Promise<MessagePage | null>;
@@ -69,7 +69,7 @@ export interface ChatStore {
   renameChatIfTitle(chatId: string, expected: string, title: string): Promise<boolean>;
   deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;
   /**
-   * Issue 13: keeps the tail after `parentId` (`''`: the chat's start) as a version and puts `replacement` in its
+   * Keeps the tail after `parentId` (`''`: the chat's start) as a version and puts `replacement` in its
    * place (null: nothing yet, the answer about to stream). Throws `chat-not-found` for another person's chat.
    */
   replaceTail(chatId: string, parentId: string, replacement: ChatMessage | null): Promise<void>;

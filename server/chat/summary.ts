@@ -123,14 +123,3 @@ export async function summariseMessages(
   // A model that ignores the length asked for must not fill the window it is meant to save.
   return clip(summary, SUMMARY_MAX_TOKENS * 4);
 }
-
-/** Summary text is the model's words about untrusted content: it must not close its wrapper in the instructions. */
-export function summaryBlock(summary: string): string {
-  const body = summary.replace(/<\/?conversation_summary\b/gi, (tag) => tag.replace('<', '&lt;'));
-  return [
-    "conversation_summary (the chat's earlier messages, summarised to fit the context window; the messages continue from here):",
-    '<conversation_summary>',
-    body,
-    '</conversation_summary>',
-  ].join('\n');
-}

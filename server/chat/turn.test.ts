@@ -19,14 +19,14 @@ import {
   releaseTurnLease,
   sqliteDatabase,
 } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
+import { createTurnLeases } from './running/leases';
 import type { ChatStore } from './store';
 import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
-import { createTurnLeases } from './turn/leases';
 import type { ChatMessage } from './types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
@@ -283,7 +283,7 @@ describe('runChatTurn', () => {
     const messages = await store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
-    // Issue 13: the previous answer is kept as version 1 of 2, and can be shown again.
+    // The previous answer is kept as version 1 of 2, and can be shown again.
     expect((await store.loadChatView(chat.id))!.versions).toEqual([{ parentId: messages[0]!.id, index: 2, count: 2 }]);
     await store.switchVersion(chat.id, messages[0]!.id, 1);
     expect((await store.getMessages(chat.id)).map((m) => m.id)).toEqual([messages[0]!.id, answer.id]);

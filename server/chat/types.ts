@@ -85,12 +85,12 @@ export interface ChatRequestBody {
   message?: ChatMessage;
   trigger: 'submit-message' | 'regenerate-message' | 'approval-response';
   approvals?: ApprovalAnswer[];
-  /** Issue 13: set (to `message.id`) when the message edits a sent one; the later answers become a version. */
+  /** Set (to `message.id`) when the message edits a sent one; the later answers become a version. */
   messageId?: string;
 }
 
 /**
- * Issue 13: a group of versions on the chat's path, shown under the first message after `parentId` (`''`: the
+ * A group of versions on the chat's path, shown under the first message after `parentId` (`''`: the
  * chat's first message): version `index` of `count`, 1-based.
  */
 export interface VersionGroup {
@@ -113,7 +113,7 @@ export interface ChatSummary {
 }
 
 /**
- * Issue 26: a long chat is loaded a page at a time. A page of messages, oldest first, and whether the chat has more
+ * A long chat is loaded a page at a time. A page of messages, oldest first, and whether the chat has more
  * before its first or after its last (`GET /api/chats/:id/messages`).
  */
 export interface MessagePage {

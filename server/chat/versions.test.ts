@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTurnLease, closeDb, type Database, openDb, releaseTurnLease, sqliteDatabase } from '../db';
 import { createDbChatStore } from './db-store';
+import { claimTurn } from './running/active-turns';
 import type { ChatStore } from './store';
-import { claimTurn } from './turn/active-turns';
 import { switchChatVersion } from './versions';
 
 let tmp: string;

@@ -1,12 +1,12 @@
 /**
- * Issue 13: browsing versions of a chat (edited messages, regenerated answers). The switch takes the chat's turn
+ * Browsing versions of a chat (edited messages, regenerated answers). The switch takes the chat's turn
  * slot and its lease (shared by instances) for its few queries, so it never moves a tail an answer is being written into (409 while one runs).
  */
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { notFound } from '../http';
+import { claimTurn } from './running/active-turns';
 import type { ChatStore } from './store';
-import { claimTurn } from './turn/active-turns';
 import type { ChatWindow, VersionGroup } from './types';
 
 export const switchVersionSchema = z
@@ -18,7 +18,7 @@ export const switchVersionSchema = z
   .strict();
 
 /**
- * The chat after a switch (issue 26: a long chat is not sent whole): the newest page, and above it the window from
+ * The chat after a switch (a long chat is not sent whole): the newest page, and above it the window from
  * the switched group on (`earlier`), so the page can keep what it shows before the group and replace the rest.
  */
 export interface VersionsView extends ChatWindow {

@@ -221,7 +221,7 @@ const readingUsage = new WeakMap<object, Promise<KeptUsage>>();
 
 /**
  * Activations per skill over all chats (`count`), which orders the catalog when skills must be left out. Read at each
- * new chat's first turn, it was a GROUP BY over every chat's activations (about 50 ms at 150,000 rows), so it is kept
+ * new chat's first turn, it is a GROUP BY over every chat's activations (slow once there are many), so it is kept
  * per database handle: only the first call waits for a read. Uses recorded by this process count at once
  * (`recordActivation`); once the counts are `USAGE_KEPT_MS` old, a call gets them as kept and starts a read in the
  * background, so another instance's uses (and deleted chats) show within about that time. One read at a time.

@@ -53,7 +53,7 @@ export async function getMessageRecords<M extends UIMessage = UIMessage>(
 }
 
 /**
- * Where a page of a chat's messages starts (issue 26: a long chat is shown a page at a time): the newest ones
+ * Where a page of a chat's messages starts (a long chat is shown a page at a time): the newest ones
  * (`last`), the ones before or after a message (not including it; after `''`: from the chat's start), or from a
  * message on (including it).
  */

@@ -1,5 +1,5 @@
 /**
- * Personal access tokens (issue 23): rows of `personal_tokens`, looked up by the token's SHA-256. Making and checking
+ * Personal access tokens: rows of `personal_tokens`, looked up by the token's SHA-256. Making and checking
  * tokens is `server/auth/personal-tokens.ts`; these are only the queries.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL connection (`DATABASE_URL=postgres://...`): a `pg` pool wrapped by drizzle's node-postgres
- * driver, migrated from `drizzle-pg/` on open. Not wired into `getDb()` yet: see docs/TEAM-SERVER.md for how the
- * named queries become one async layer over both dialects.
+ * driver, migrated from `drizzle-pg/` on open. `openDatabase` (client.ts) opens it when `DATABASE_URL` is a
+ * PostgreSQL URL; the named queries are written once over both dialects (docs/TEAM-SERVER.md).
  *
  * Several instances may start at once against one database, so migrations run while holding a session-level
  * advisory lock on a dedicated connection: the second instance waits, then finds everything applied.

@@ -2,7 +2,7 @@
  * Recovery after a crash, written once: drop the leases of this host's dead processes (a `kill -9` and a restart:
  * their answers need not wait for the expiry), then mark `interrupted` every `streaming` answer whose chat has no
  * live lease. Answers another live instance is writing (its lease's heartbeat is fresh) are spared. Run when the
- * database opens (both dialects) and by the running server's sweep (`server/chat/turn/leases.ts`).
+ * database opens (both dialects) and by the running server's sweep (`server/chat/running/leases.ts`).
  *
  * The steps are a generator of queries, so the same steps run synchronously on SQLite inside `openDb` (which
  * reports the count at once) and awaited on PostgreSQL.

@@ -221,7 +221,7 @@ export const chatTurns = pgTable('chat_turns', {
   stopRequestedAt: timestamp('stop_requested_at'),
 });
 
-/** Skills a person switched off for themselves (issue 11): a personal preference, never an operator setting. */
+/** Skills a person switched off for themselves: a personal preference, never an operator setting. */
 export const userSkillPrefs = pgTable(
   'user_skill_prefs',
   {
@@ -234,7 +234,7 @@ export const userSkillPrefs = pgTable(
 );
 
 /**
- * Personal access tokens (issue 23): what an MCP client or an installer sends as `Authorization: Bearer sc_...` to
+ * Personal access tokens: what an MCP client or an installer sends as `Authorization: Bearer sc_...` to
  * reach the skills its person may use. Only the token's SHA-256 is stored (`token_hash`, looked up by equality: the
  * hash is what is compared, so no timing leak of the token); `hint` is its last characters, for the list.
  */

@@ -87,7 +87,7 @@ export const messages = sqliteTable(
 );
 
 /**
- * Versions of a chat's tail (issue 13: edit and resend, Regenerate). `messages` is the active path; a group of
+ * Versions of a chat's tail (edit and resend, Regenerate). `messages` is the active path; a group of
  * versions hangs after `parent_id` (the message before the tail, `''` for the chat's start). Each row is one
  * version: `messages` holds the JSON of its stored rows, NULL for the version now active (its rows are in
  * `messages`). `owner_id` is the version row whose stored tail contains `parent_id`: a group nested in a tail that
@@ -212,7 +212,7 @@ export const skillModes = sqliteTable('skill_modes', {
   updatedAt: timestamp('updated_at').notNull(),
 });
 
-/** Skills a person switched off for themselves (issue 11): a personal preference, never an operator setting. */
+/** Skills a person switched off for themselves: a personal preference, never an operator setting. */
 export const userSkillPrefs = sqliteTable(
   'user_skill_prefs',
   {
@@ -302,7 +302,7 @@ export type PermissionDecisionRow = typeof permissionDecisions.$inferSelect;
 export type ScriptRunRow = typeof scriptRuns.$inferSelect;
 
 /**
- * Personal access tokens (issue 23): what an MCP client or an installer sends as `Authorization: Bearer sc_...` to
+ * Personal access tokens: what an MCP client or an installer sends as `Authorization: Bearer sc_...` to
  * reach the skills its person may use. Only the token's SHA-256 is stored (`token_hash`, looked up by equality: the
  * hash is what is compared, so no timing leak of the token); `hint` is its last characters, for the list.
  */

@@ -11,7 +11,7 @@ export interface ChatSearchHit {
   chat: Chat;
   /** Words around the match in the latest matching message; absent when only the title matched. */
   snippet?: string;
-  /** That message (issue 26: the hit opens the chat at it). */
+  /** That message (the hit opens the chat at it). */
   messageId?: string;
 }
 
@@ -40,7 +40,8 @@ export function tsQuery(text: string): string | null {
 
 /**
  * Matching chats, most recently active first (only `userId`'s when given). SQLite: the FTS5 tables of migration
- * 0006; PostgreSQL: the tsvector column and title index of drizzle-pg/0003 (prefix terms, all required).
+ * drizzle/0006_chat_search.sql; PostgreSQL: the tsvector column and title index of drizzle-pg/0003_chat_search.sql
+ * (prefix terms, all required).
  */
 export async function searchChats(
   text: string,

@@ -1,4 +1,4 @@
-/** Skills a person switched off for themselves (issue 11). Operator settings (modes, permissions) live elsewhere. */
+/** Skills a person switched off for themselves. Operator settings (modes, permissions) live elsewhere. */
 import { and, eq } from 'drizzle-orm';
 import { type Database, withDb } from './client';
 

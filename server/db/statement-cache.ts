@@ -1,7 +1,7 @@
 /**
  * Prepared statements kept per SQLite connection. drizzle's better-sqlite3 session prepares every query it runs
  * (`client.prepare(sql)` per call); a chat turn runs the same few dozen statements each time, and preparing them
- * was about a third of drizzle's cost per query (`npm run bench -- --only=chat`). Statements are kept by their SQL
+ * is a large part of drizzle's cost per query. Statements are kept by their SQL
  * text, the most recently used first, up to `max`.
  *
  * A statement's modes persist (drizzle turns on `raw()` for the queries it maps itself), so a kept statement is

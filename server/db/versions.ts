@@ -1,5 +1,5 @@
 /**
- * Versions of a chat's tail (issue 13), as sibling branches: `messages` stays the active path; editing message N or
+ * Versions of a chat's tail, as sibling branches: `messages` stays the active path; editing message N or
  * answering N again stores the tail from N on as a version and puts the new one in its place; switching swaps the
  * active tail with a stored one (both kept). A group of versions hangs after a parent message (`''`: the start of
  * the chat). Groups nested inside a stored tail are owned by that version row and come back with it.

@@ -1,5 +1,5 @@
 /**
- * Installing from a skills index (issue 23): skillchat's own `/.well-known/agent-skills/index.json` (v0.2.0, every
+ * Installing from a skills index: skillchat's own `/.well-known/agent-skills/index.json` (v0.2.0, every
  * file with its digest), built here by the same code the route uses and served from 127.0.0.1, and the RFC's
  * newer `$schema` form (one SKILL.md or one archive per skill). Every digest is checked; a tampered file or index
  * is refused before anything is installed.

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
-import { mcpWireName, nameTools } from './names';
 import { createMcpPolicy } from './permissions';
+import { mcpWireName, nameTools } from './tool-names';
 
 function load(file: unknown) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-mcp-config-'));

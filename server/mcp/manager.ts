@@ -21,14 +21,14 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stripHiddenText } from '../skills/load/hidden-text';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
-import { nameTools } from './names';
+import { nameTools } from './tool-names';
 
 export type McpStatus = 'connecting' | 'connected' | 'failed' | 'disabled';
 
 export interface McpTool {
   /** The tool's own name on its server. */
   name: string;
-  /** `mcp_<label>_<tool>`, what the model calls (names.ts). */
+  /** `mcp_<label>_<tool>`, what the model calls (tool-names.ts). */
   wireName: string;
   /** As the server wrote it (hidden characters removed, capped): untrusted text. */
   description: string;
@@ -61,7 +61,7 @@ export interface McpServerState {
   /** `name version` the server reports. */
   serverInfo?: string;
   tools: McpTool[];
-  /** Tools left out of the tool set, with why (names.ts). */
+  /** Tools left out of the tool set, with why (tool-names.ts). */
   skipped: { name: string; reason: string }[];
   stats: Record<string, McpToolStats>;
 }

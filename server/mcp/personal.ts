@@ -1,5 +1,5 @@
 /**
- * A person's own switch per MCP server (like their switched-off skills, issue 11): stored in `user_skill_prefs`
+ * A person's own switch per MCP server (like their switched-off skills): stored in `user_skill_prefs`
  * under `mcp:<label>` (skill names never hold `:`), so no new table. The turn reads them with the person's skills
  * (`personalAccess`) and leaves those servers' tools out. Only servers the operator left enabled are listed.
  */

@@ -1,5 +1,5 @@
 /**
- * MCP servers as a source of skills (issue 23), end to end on the server: a real MCP server written with the
+ * MCP servers as a source of skills, end to end on the server: a real MCP server written with the
  * official SDK serves skills (the skills extension); the app's connection manager, the served-skills source in the
  * registry next to the bundled `.skills`, and `runChatTurn` with the offline model list, activate, read and run
  * them; tampered files are refused; "Always allow" is bound to the served resources; a hanging server holds nothing.
@@ -19,7 +19,7 @@ import type { TurnDeps } from '../chat/turn';
 import type { ChatMessage } from '../chat/types';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
-import { createOfflineModel } from '../model/offline-model';
+import { createOfflineModel } from '../offline-model/model';
 import { servedSkillsDir } from '../skills/discovery/own-folders';
 import { createSkillRegistry, type SkillRegistry } from '../skills/registry';
 import { readSkillResource } from '../skills/resources/resources';

@@ -1,5 +1,5 @@
 /**
- * MCP servers as a source of skills (issue 23): a connected server that declares the skills extension
+ * MCP servers as a source of skills: a connected server that declares the skills extension
  * (`io.modelcontextprotocol/skills`) contributes its skills to the registry (`registry.addSource`), so they reach the
  * catalog, the slash menu, search, activation, `skills_readResource` and the sandbox as folder skills do.
  *

@@ -8,8 +8,8 @@ import './env-guard';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { createOfflineModel } from '../offline-model/model';
 import { knownContextWindow } from './context-windows';
-import { createOfflineModel } from './offline-model';
 
 export type ModelKind = 'offline' | 'openai';
 

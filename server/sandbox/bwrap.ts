@@ -329,7 +329,10 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
     return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
   if (!fs.existsSync(/*turbopackIgnore: true*/ bwrap))
-    return { ok: false, reason: `${bwrap} is not installed (apt-get install bubblewrap)` };
+    return {
+      ok: false,
+      reason: 'bubblewrap is not installed, so no code runs: as root, apt-get install -y bubblewrap',
+    };
   const tmp = await fs.promises.mkdtemp(/*turbopackIgnore: true*/ '/tmp/skillchat-probe-');
   try {
     const limits = {

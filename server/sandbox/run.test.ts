@@ -2,7 +2,7 @@
  * `runSkillScript` over the real bubblewrap backend and the installed skills runtime, and again through the piped
  * backend (test/sandbox/): the bundled pdf skill's form scripts on a real form, the interpreters by extension and
  * shebang, and what the tool result says about produced files.
- * Needs `bin/skills runtime install` (`.ci/run` does it); the escape cases are in server/sandbox/escape.test.ts.
+ * Needs `bin/skills runtime install` (`npm test` does it first); the escape cases are in server/sandbox/escape.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';

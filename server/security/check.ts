@@ -4,7 +4,7 @@
  * Order: the raw `Host` against the allowlist (DNS rebinding), then `Origin` on state-changing methods (cross-site
  * writes), then, on an exposed server, that the request carries a session cookie at all (cheap, no database): an
  * API without one gets 401 JSON, a page a redirect to /login. Whether the session is valid, and the person an admin,
- * is checked by the route handlers and pages themselves (`server/auth/current-user.ts`). Forwarding headers
+ * is checked by the route handlers and pages themselves (`app/_lib/current-user.ts`). Forwarding headers
  * (`X-Forwarded-For`, `X-Forwarded-Host`, `Forwarded`) are not inputs: they are whatever the client sends.
  */
 
@@ -64,7 +64,7 @@ export function normalisePath(pathname: string): string {
 }
 
 /**
- * The skill server's routes (issue 23): programs reach them with a personal access token (`Authorization: Bearer`),
+ * The skill server's routes: programs reach them with a personal access token (`Authorization: Bearer`),
  * not a session cookie, so the proxy lets them through to their own check (`server/skill-server/caller.ts`), which
  * answers 401 JSON without a credential on an exposed server.
  */

@@ -45,7 +45,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/grants/[id]/revoke', methods: ['POST'] },
   { pattern: '/api/me/tokens', methods: ['GET', 'POST'] },
   { pattern: '/api/me/tokens/[id]', methods: ['DELETE'] },
-  // The skill server (issue 23): routes outside /api, for programs.
+  // The skill server: routes outside /api, for programs.
   { pattern: '/mcp', methods: ['POST'] },
   { pattern: '/.well-known/agent-skills/[...path]', methods: ['GET'] },
 ];

@@ -96,7 +96,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
     const shown = withSources(own, sources);
     result = shown;
     byName = new Map(shown.skills.map((s) => [s.name, s]));
-    // Built here, with the scan, rather than by the first turn after it (~0.5 s with 10,000 skills). Only names and
+    // Built here, with the scan, rather than by the first turn after it, which would wait for it. Only names and
     // descriptions feed the index, so a rescan that changed nothing else keeps the matcher.
     const kept = matcherState && sameMatcherInput(matcherState.skills, shown.skills) ? matcherState.matcher : null;
     matcherState = { skills: shown.skills, matcher: kept ?? createMatcher(shown.skills) };
@@ -236,7 +236,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
 /**
  * Whether two skill lists give the same matcher: the same names and descriptions in the same order. Unchanged skills
  * are the same objects across rescans (the scan cache), so this is mostly identity checks, where joining every
- * description into one signature string kept ~4 MB for 10,000 skills.
+ * description into one signature string would keep a second copy of every description.
  */
 export function sameMatcherInput(a: readonly Skill[], b: readonly Skill[]): boolean {
   if (a.length !== b.length) return false;

@@ -4,7 +4,7 @@
  * folder skill: a source's skill whose name a folder skill already has is left out and reported as a collision.
  * Sources keep their own state and never make the registry wait: `current()` answers from what they hold.
  */
-import { compareNames } from './names';
+import { compareNames } from './name-order';
 import type { Collision, Diagnostic, DiscoveryResult, RootReport, Skill } from './types';
 
 export interface SkillSourceSnapshot {

@@ -1,7 +1,7 @@
 /** For tests that need loaded skills without files: a `Skill` as discovery gives it, for a folder under `root`. */
 import path from 'node:path';
 import v8 from 'node:v8';
-import { DEFAULT_LIMITS } from '../config';
+import { DEFAULT_LIMITS } from '../limits';
 import { loadSkill } from './load/skill-file';
 import type { Skill } from './types';
 

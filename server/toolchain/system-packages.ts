@@ -1,7 +1,8 @@
 /**
- * The system half of the skills runtime: the programs document skills call (LibreOffice, pandoc, qpdf, poppler's
- * pdftoppm), the fonts LibreOffice lays pages out with, and python3-seccomp (it builds the sandbox's seccomp filter,
- * seccomp.ts). All are Debian packages under /usr, the only host programs the sandbox mounts.
+ * The system half of the skills runtime: bubblewrap (the sandbox itself: without it no code runs), the programs
+ * document skills call (LibreOffice, pandoc, qpdf, poppler's pdftoppm), the fonts LibreOffice lays pages out with,
+ * and python3-seccomp (it builds the sandbox's seccomp filter, seccomp.ts). All are Debian packages under /usr, the
+ * only host programs the sandbox mounts.
  *
  * `bin/skills runtime install` installs the missing ones as root on Debian (LibreOffice from `<codename>-backports`
  * on bookworm, whose own 7.4 aborts in the headless macro path xlsx recalculation takes); anywhere else it prints the
@@ -25,14 +26,24 @@ export interface SystemComponent {
   backports?: boolean;
   /** Present when every one of these exists. */
   files?: string[];
-  /** Present when /usr/bin/python3 can import it. */
+  /** Present when /usr/bin/python3 can import it (a comma-separated list imports several). */
   pythonModule?: string;
+  /** Present when one of the folders under `parent` holds `file` (initdb under /usr/lib/postgresql: any version). */
+  inSubfolder?: { parent: string; file: string };
   /** The program's own version, where dpkg cannot tell: a command and a pattern whose group 1 is the version. */
   version?: { command: string[]; pattern: RegExp };
   minVersion?: { version: string; why: string };
 }
 
 export const SYSTEM_COMPONENTS: readonly SystemComponent[] = [
+  {
+    id: 'bubblewrap',
+    label: 'bubblewrap',
+    purpose: 'the sandbox every script and command runs in (without it no code runs)',
+    packages: ['bubblewrap'],
+    files: ['/usr/bin/bwrap'],
+    version: { command: ['/usr/bin/bwrap', '--version'], pattern: /^bubblewrap (\S+)/ },
+  },
   {
     id: 'libreoffice',
     label: 'LibreOffice (headless)',
@@ -159,6 +170,12 @@ async function programVersion(spec: NonNullable<SystemComponent['version']>): Pr
 }
 
 async function present(component: SystemComponent): Promise<boolean> {
+  if (component.inSubfolder) {
+    const { parent, file } = component.inSubfolder;
+    const names = await fs.promises.readdir(/*turbopackIgnore: true*/ parent).catch(() => [] as string[]);
+    const found = await Promise.all(names.map((n) => exists(path.join(/*turbopackIgnore: true*/ parent, n, file))));
+    return found.some(Boolean);
+  }
   if (component.pythonModule) {
     return exec('/usr/bin/python3', ['-c', `import ${component.pythonModule}`], { timeout: 10_000 })
       .then(() => true)
@@ -323,10 +340,14 @@ export interface SystemInstallOutcome {
   commands: string[];
 }
 
-/** Installs the missing components when root on Debian; otherwise returns the commands to run. */
+/**
+ * Installs the missing components when root on Debian; otherwise returns the commands to run. `host.root` stands in
+ * for the process's uid (tests check the not-root answer without running apt).
+ */
 export async function installSystemPackages(
   log: (line: string) => void,
   components: readonly SystemComponent[] = SYSTEM_COMPONENTS,
+  host: { root?: boolean } = {},
 ): Promise<SystemInstallOutcome> {
   const before = await describeSystemTools(components);
   const wanted = (s: SystemToolStatus) => !s.found || s.problem !== null;
@@ -343,7 +364,7 @@ export async function installSystemPackages(
 
   const { debian, codename } = await debianCodename();
   const plan = planSystemInstall(missing, codename ?? 'bookworm', await loadAptSources(codename ?? 'bookworm'));
-  const root = process.getuid?.() === 0;
+  const root = host.root ?? process.getuid?.() === 0;
   const canApt = debian && root && (await exists('/usr/bin/apt-get'));
   if (!canApt) {
     outcome.commands = planAsShell(plan, !root);

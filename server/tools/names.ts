@@ -19,7 +19,7 @@ export type ToolName =
   | typeof TOOL_SHELL;
 
 /**
- * Tools of an MCP server the operator configured: `mcp_<label>_<tool>` on the wire (server/mcp/names.ts makes the
+ * Tools of an MCP server the operator configured: `mcp_<label>_<tool>` on the wire (server/mcp/tool-names.ts makes the
  * tool part safe), `mcp.<label>.<tool>` for people. A label has no `_`, so the first `_` after it ends it.
  */
 export const MCP_TOOL_PREFIX = 'mcp_';

@@ -1,5 +1,5 @@
 /**
- * `skills_runScript`: runs a script of an active skill in the sandbox (server/scripts/run.ts). Activation comes
+ * `skills_runScript`: runs a script of an active skill in the sandbox (server/sandbox/run.ts). Activation comes
  * first so consent (for skills under `ask`) covers the scripts too; a non-zero exit code is a result, not an error.
  * Offered only while an active skill has scripts (one can become active mid-turn).
  */

@@ -12,7 +12,7 @@ import { type AuthDialect, createAuth } from '../../server/auth/auth';
 import { DEVICE_COOKIE } from '../../server/auth/client-key';
 import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from '../../server/auth/first-admin';
 import { addUser, deleteUser, disableUser, listUsers, setPassword } from '../../server/auth/users';
-import { claimTurn } from '../../server/chat/turn/active-turns';
+import { claimTurn } from '../../server/chat/running/active-turns';
 import type { Database } from '../../server/db';
 import { createChat, listChats } from '../../server/db/chats';
 import { ensureWorkspace } from '../../server/workspace/workspace';

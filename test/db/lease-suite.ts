@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTurnLeases } from '../../server/chat/turn/leases';
+import { createTurnLeases } from '../../server/chat/running/leases';
 import { stopChat } from '../../server/chat/turn/stop';
 import { createChat } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';

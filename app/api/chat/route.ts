@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 export const POST = handle(async (request: Request) => {
   const body = parseChatRequest(await readJsonBody(request));
-  // One session lookup: the person's store and their own skill switches (server/chat/turn-deps.ts).
+  // One session lookup: the person's store and their own skill switches (server/chat/turn/deps.ts).
   const [app, user] = await Promise.all([getApp(), requireUser(request)]);
   const asker = { exposed: getExposurePolicy().exposed, email: user.email };
   return runChatTurn(body, await turnDeps(app, user.id, body.chatId, asker));

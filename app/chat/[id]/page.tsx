@@ -20,7 +20,7 @@ async function targetOf(searchParams: ChatPageProps['searchParams']): Promise<st
   return typeof message === 'string' && message.length > 0 && message.length <= 100 ? message : undefined;
 }
 
-// One database read per request, shared by the metadata and the page. Issue 26: only the newest page of a long
+// One database read per request, shared by the metadata and the page. Only the newest page of a long
 // chat (and a search hit's window) is rendered; the rest loads as the person scrolls up.
 const loadView = cache((id: string, target: string | undefined) => loadChatPage(id, target));
 

@@ -1,6 +1,6 @@
 /**
  * /settings/tokens: the person's personal access tokens, for pointing an MCP client (Claude Code, Codex) or an
- * installer at the skills they may use here (issue 23). A token is shown once, when it is made.
+ * installer at the skills they may use here. A token is shown once, when it is made.
  */
 import type { Metadata } from 'next';
 import { pageUser } from '@/app/_lib/page-user';

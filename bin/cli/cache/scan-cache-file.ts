@@ -22,7 +22,7 @@ interface CacheHeader {
   /** codeVersion(): the shape of an entry and the layout are this code's. */
   version: string;
   limits: string;
-  /** Token counts by their input's sha256: the o200k table alone takes ~150 ms to load. */
+  /** Token counts by their input's sha256: loading the o200k table costs more than counting. */
   tokens?: Record<string, number>;
 }
 
@@ -116,8 +116,8 @@ export function unpackEntry([key, file, size, mtimeMs, ino, diagnostics, packed,
 
 /**
  * Writes `chunks` as `file` in the cache folder `dir` (created 0700), atomically: a temp file (0600), then a rename.
- * The chunks are written as they are, a batch at a time (writev), not joined into one buffer first: 25 MB of copies
- * for `list --json` over 10,000 skills. A failed write is ignored: it is only a cache.
+ * The chunks are written as they are, a batch at a time (writev), not joined into one buffer first: a
+ * large answer (`list --json`) would be copied once more for nothing. A failed write is ignored: it is only a cache.
  */
 export function writeCacheFile(dir: string, file: string, chunks: readonly Uint8Array[]): void {
   const tmp = `${file}.${process.pid}.tmp`;

@@ -11,9 +11,9 @@ import { parseInvocations } from '../../skills/invocation';
 import type { ActivationHow, SkillToolContext } from '../../tools';
 import type { ApprovalContext } from '../approvals';
 import { messageText } from '../request';
+import type { ActiveTurn } from '../running/active-turns';
 import { buildSkillView, type SkillView } from '../skill-view';
 import type { ChatMessage, ChatRequestBody } from '../types';
-import type { ActiveTurn } from './active-turns';
 import type { TurnDeps } from './deps';
 
 /** A `/name` (or `/a /b`) the person typed, checked against each skill's access record once. */
@@ -135,7 +135,7 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),
     signal: turn.slot.controller.signal,
-    // Scripts run in this chat's workspace (issue 10).
+    // Scripts run in this chat's workspace.
     chatId,
     execution: config.execution,
     shell: deps.shell,

@@ -1,5 +1,5 @@
 /**
- * What a chat request's turn runs with (turn-deps.ts), as app/api/chat/route.ts builds it: the person's store and
+ * What a chat request's turn runs with (deps.ts), as app/api/chat/route.ts builds it: the person's store and
  * switches, the chat's model, and use counts read only when a chat's catalog is built.
  */
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { createAccessResolver } from '../../access/resolver';
 import { loadConfig } from '../../config';
 import { type Database, openDb, setSkillDisabled, sqliteDatabase } from '../../db';
 import { LOCAL_USER_ID } from '../../db/local-user';
-import { createOfflineModel } from '../../model/offline-model';
+import { createOfflineModel } from '../../offline-model/model';
 import { createMatcher } from '../../skills/catalog/match';
 import { discoverSkills } from '../../skills/discovery/discovery';
 import type { DiscoveryResult } from '../../skills/types';

@@ -5,10 +5,10 @@
  */
 import { createUIMessageStreamResponse, type InferUIMessageChunk, type UIMessageStreamOnEndCallback } from 'ai';
 import { answerProgress } from '../progress';
+import { SHUTDOWN_REASON } from '../running/active-turns';
+import { resumableStreams } from '../running/resumable';
 import type { ChatMessage } from '../types';
-import { SHUTDOWN_REASON } from './active-turns';
 import type { Answer, TurnContext } from './context';
-import { resumableStreams } from './resumable';
 
 export function safeErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

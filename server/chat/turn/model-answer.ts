@@ -11,18 +11,18 @@ import {
   toUIMessageStream,
   type UIMessageStreamWriter,
 } from 'ai';
-import type { AppConfig } from '../../config';
 import { deriveTitle } from '../../db/title';
 import { readDocument } from '../../documents/extract';
+import { compactionNote, workspaceFilesLine } from '../../prompt/appended-lines';
+import { buildInstructions } from '../../prompt/instructions';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
 import { listWorkspace } from '../../workspace/workspace';
 import { createToolApproval } from '../approvals';
 import { attachDocuments } from '../attached-documents';
-import { type ConversationCompaction, compactConversation, compactionNote } from '../compaction';
+import { type ConversationCompaction, compactConversation } from '../compaction';
 import { titleAfterAnswer } from '../generated-title';
-import { buildInstructions } from '../instructions';
 import { messageText } from '../request';
 import { renderActiveSkills } from '../skill-content';
 import { summariseMessages } from '../summary';
@@ -36,7 +36,7 @@ export const MAX_STEPS = 8;
 
 /** What the instructions carry besides the catalog, read before the answer starts. */
 export interface PromptParts {
-  /** `workspace_files: [...]`, or nothing for a chat without files. */
+  /** The `workspace_files` line, or nothing for a chat without files. */
   workspaceLine: string;
   /** Skills activated on earlier turns keep their instructions in the model's input (Regenerate included). */
   skillContent: string;
@@ -45,20 +45,14 @@ export interface PromptParts {
 export async function readPromptParts(turn: TurnContext): Promise<PromptParts> {
   const { config } = turn.deps;
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
-  const workspaceLine = await workspaceFilesLine(config, turn.chatId);
+  const workspaceLine = config.execution
+    ? workspaceFilesLine(await listWorkspace(config.execution.workspace.dir, turn.chatId))
+    : '';
   const skillContent = await renderActiveSkills([...turn.activated], turn.view.usable, {
     maxBytes: config.limits.maxResourceBytes,
     display: turn.display,
   });
   return { workspaceLine, skillContent };
-}
-
-async function workspaceFilesLine(config: AppConfig, chatId: string): Promise<string> {
-  if (!config.execution) return '';
-  const files = await listWorkspace(config.execution.workspace.dir, chatId);
-  if (files.length === 0) return '';
-  const listed = files.slice(0, 100).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
-  return `\n\nworkspace_files (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
 }
 
 export async function streamAnswer(
@@ -101,7 +95,7 @@ export async function streamAnswer(
     converted,
     contextWindow: deps.model.contextWindow,
     // Only a known context window is budgeted (compaction does nothing without one): counting the system
-    // prompt, catalog included, was ~1 ms of every offline turn with 10 skills and more with 10,000.
+    // prompt, catalog included, costs every turn time that grows with the catalog.
     reservedTokens: deps.model.contextWindow ? countTokens(baseInstructions()) : 0,
     summarise: realModel
       ? (summaryInput) =>

@@ -8,15 +8,15 @@
  */
 import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
+import { type ActiveTurn, claimTurn } from '../running/active-turns';
 import type { ChatStore } from '../store';
 import type { ChatMessage, ChatRequestBody } from '../types';
-import { type ActiveTurn, claimTurn } from './active-turns';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
 import type { TurnDeps } from './deps';
 import { finishAnswer, respond, safeErrorMessage } from './finish';
-import { prepareHistory } from './history';
 import { readPromptParts, streamAnswer } from './model-answer';
 import { answerInvocation } from './server-answer';
+import { prepareHistory } from './trigger';
 
 export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promise<Response> {
   const { chatId } = body;

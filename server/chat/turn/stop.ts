@@ -5,8 +5,8 @@
  * is asked to stop through its lease (`leases.ts`: NOTIFY on PostgreSQL, else its next heartbeat); `wait` then also
  * waits until that instance has let the chat go, which deleting needs and the Stop button does not.
  */
-import { stopTurn, waitForTurn } from './active-turns';
-import type { TurnLeases } from './leases';
+import { stopTurn, waitForTurn } from '../running/active-turns';
+import type { TurnLeases } from '../running/leases';
 
 export interface StopOptions {
   /** The leases shared by instances (`ChatStore.leases`); absent: only this process's turns are seen. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { random, skillName } from '../../../bench/generate';
 import { recordsForModes } from '../../access/testing';
 import type { SkillMode } from '../../config';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { HIDDEN_CHARACTER, hiddenTextSkill } from '../testing';
 import {
   buildBudgetedCatalog,

@@ -1,7 +1,6 @@
 /**
  * The catalog under a token budget. With a few skills it is `renderCatalog` unchanged; with thousands it cannot be:
- * 10,000 skills are ~750,000 tokens. What we do, in order (Codex and Claude Code do the same, see
- * docs/reference agent-skills.md section 4):
+ * 10,000 skills are ~750,000 tokens. What we do, in order (Codex and Claude Code do the same):
  *
  * 1. Everything fits: every skill, full descriptions.
  * 2. Shorten before leaving out: descriptions are trimmed fairly, the longest first, round-robin, at word
@@ -21,16 +20,11 @@
  */
 import type { CatalogPresenceOf } from '../../access/presence';
 import type { CatalogConfig } from '../../config';
+import { catalogBlock } from '../../prompt/catalog-block';
 import { catalogDescription } from '../load/arguments';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { countTokens, renderCatalog } from './catalog';
 import { createMatcher, type Matcher } from './match';
-
-/**
- * The tool the note sends the model to for the skills left out: `TOOL_SEARCH` in server/tools/names.ts, spelled here
- * so the engine does not import the tools built on it (server/tools/tools.test.ts checks the two agree).
- */
-export const SEARCH_TOOL = 'skills_search';
 
 export const DEFAULT_BUDGET_TOKENS = 4000;
 export const DEFAULT_BUDGET_PERCENT = 2;
@@ -146,19 +140,9 @@ function hashName(name: string): number {
   return h >>> 0;
 }
 
-function noteFor(notListed: number): string {
-  const what = notListed === 1 ? '1 more skill is' : `${notListed} more skills are`;
-  return `${what} not listed here. Call ${SEARCH_TOOL} with a few words about the task to find them.`;
-}
-
-function wrap(entries: string[], notListed: number): string {
-  const list = `{"available_skills":[${entries.join(',')}]`;
-  return notListed > 0 ? `${list},"not_listed":${notListed},"note":${JSON.stringify(noteFor(notListed))}}` : `${list}}`;
-}
-
 /** Tokens of the block around the entries (with the note when `notListed` > 0). */
 function wrapperTokens(notListed: number): number {
-  return tokensOf(wrap([], notListed));
+  return tokensOf(catalogBlock([], notListed));
 }
 
 function descriptionAt(entry: Entry, cap: number): string {
@@ -222,7 +206,7 @@ function render(entries: readonly Entry[], cap: number, notListed: number) {
   const shown = entries
     .map((e) => ({ name: e.name, description: descriptionAt(e, cap), original: e.description }))
     .sort((a, b) => compareNames(a.name, b.name) || compareNames(a.description, b.description));
-  const catalog = wrap(
+  const catalog = catalogBlock(
     shown.map((e) => renderEntry(e.name, e.description)),
     notListed,
   );

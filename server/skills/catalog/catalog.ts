@@ -6,8 +6,9 @@
 // A module-level import, so `countTokens` stays synchronous: the o200k table is loaded once per process, and it is
 // large, so modules that only need the catalog order import `compareNames` from ../names, not from here.
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { catalogBlock } from '../../prompt/catalog-block';
 import { stripHiddenText } from '../load/hidden-text';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 
 export interface CatalogEntry {
   name: string;
@@ -22,7 +23,10 @@ export function renderCatalog(skills: ReadonlyArray<CatalogEntry>): string {
   const entries = skills
     .map(({ name, description }) => ({ name: stripHiddenText(name), description: stripHiddenText(description) }))
     .sort((a, b) => compareNames(a.name, b.name) || compareNames(a.description, b.description));
-  return JSON.stringify({ available_skills: entries });
+  return catalogBlock(
+    entries.map((entry) => JSON.stringify(entry)),
+    0,
+  );
 }
 
 /** Tokens in the o200k encoding (GPT-4o and later): close enough for budgeting other providers too. */

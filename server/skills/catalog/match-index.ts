@@ -3,7 +3,7 @@
  * typed arrays instead of a Map and a string array per skill.
  *
  * Why flat: `skills match` answers one query in a fresh process. Rebuilding per-skill Maps from a kept index of
- * 10,000 skills, and collecting them afterwards, cost more than twice the query itself (~550 ms of a ~1,100 ms run).
+ * 10,000 skills, and collecting them afterwards, costs more than the query itself.
  * Kept as bytes (`encodeIndex`), this form loads by parsing two string arrays and wrapping typed arrays; the server
  * builds the very same structure from the skills (`buildIndex`), so both rank with one scorer over one structure.
  *

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { analyze, createMatcher, MATCH_THRESHOLD, stem } from './match';
 
 const VALIDATION = {

@@ -27,7 +27,7 @@
  * builds it from the skills, `skills match` keeps it as bytes between runs and loads it without an object per skill.
  * Both rank through the one `matcherOver` below, so the two cannot diverge.
  */
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import { termSequence } from './match-analyze';
 import { buildIndex, DESCRIPTION, type MatchIndex, NAME, REPEATED, TRIGGER } from './match-index';
 

@@ -13,7 +13,7 @@ import unhomoglyph from 'unhomoglyph';
 import type { Diagnostic, Skill } from '../types';
 
 /**
- * Skeletons by name: unhomoglyph's one big regex costs ~3-6 µs a name, 30-60 ms for 10,000 skills on every rescan
+ * Skeletons by name: unhomoglyph's one big regex runs once per name, which thousands of skills pay on every rescan
  * that changed anything; names rarely change. Cleared when it grows past any real collection.
  */
 const skeletons = new Map<string, string>();

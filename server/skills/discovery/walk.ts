@@ -11,7 +11,7 @@
  * - Symlinked folders are followed (people install skills by linking them). The same real folder reached twice
  *   counts once, first in precedence order; a link back to a folder of the walk is a loop and is not walked again.
  *   A link to a folder that contains the root (its parent, a home folder, `/`) is never followed and is reported
- *   (`link-to-ancestor`): following it once loaded every SKILL.md on the disk (10,303 skills, 22.5 s, ~1 GB).
+ *   (`link-to-ancestor`): following it would load every SKILL.md on the disk.
  * - At most `limits.maxFoldersPerRoot` folders are visited per root; past that the walk stops (discovery reports
  *   `visit-cap`), so a link to a large system folder costs a bounded scan.
  * - The app's own folders (chat workspaces, runtime, install staging, data folder: own-folders.ts) are never walked
@@ -22,7 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Limits } from '../../config';
 import { isAbsentCode, SKILL_FILE_NAMES } from '../load/skill-file';
-import { compareNames } from '../names';
+import { compareNames } from '../name-order';
 import type { Diagnostic, SkillRoot } from '../types';
 import { type OwnFolder, ownFolderOf } from './own-folders';
 

@@ -138,7 +138,7 @@ type SkillBytesRead = { ok: true; bytes: Buffer; stat: SkillFileStat } | SkillFi
 
 /** The bytes of a skill file, at most `maxBytes`, synchronously (see `readSkillFile` for the checks). */
 // loadSkill reads into one reused buffer: its bytes are decoded before anything else can run, and a cold scan of
-// 10,000 skills would otherwise allocate (and collect) ~100 MB of buffers.
+// thousands of skills would otherwise allocate (and collect) a buffer per file.
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
 /**

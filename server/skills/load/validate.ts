@@ -42,7 +42,7 @@ export function isPySpace(code: number): boolean {
 
 /**
  * Python's `str.strip()`. A loop over the ends rather than a regex: a trailing-space pattern is tried at every
- * position of the text, which was a tenth of loading a skill (`npm run bench -- --only=cli`, cold).
+ * position of the text, where the loop looks only at the ends.
  */
 export function pyStrip(text: string): string {
   let start = 0;

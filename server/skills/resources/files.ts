@@ -59,8 +59,8 @@ const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.py', '.js', '.mjs', '.cjs',
 
 /**
  * Whether a file in a skill folder is a script: anything under `scripts/`, or a file with a script's extension.
- * Grants are tied to these (access/content-hash.ts). Which of them the sandbox can run is narrower (.sh, .bash,
- * .py: server/scripts/).
+ * Grants are tied to these (access/content-hash.ts). Which of them the sandbox can run is narrower
+ * (server/sandbox/interpreter.ts).
  */
 export function isScriptPath(relPath: string): boolean {
   return relPath.startsWith('scripts/') || SCRIPT_EXTENSIONS.has(path.extname(relPath).toLowerCase());

@@ -15,7 +15,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LIMITS } from '../../config';
+import { DEFAULT_LIMITS } from '../../limits';
 import { isInside } from '../../paths';
 import { splitFrontmatter } from '../load/frontmatter';
 import type { SkillOrigin } from '../types';
@@ -196,8 +196,8 @@ async function openedFileIsInside(
   try {
     // realpath and stat are separate lookups, so a folder swapped between them can still slip through. Resolving
     // again and requiring the same answer narrows the window; it does not close it (against a process swapping in
-    // a tight loop, measured here: 1 leak per ~3,000 swaps with one resolve, 1 per ~30,000 with two; /proc: none
-    // in 300,000). Node has no openat(), so without procfs this is the best available.
+    // a tight loop, a second resolve lets about a tenth as many swaps through as one; the /proc answer above lets
+    // none through). Node has no openat(), so without procfs this is the best available.
     const before = await fs.promises.realpath(target);
     if (!isInside(realRoot, before)) return false;
     const now = await fs.promises.stat(before, { bigint: true });

@@ -12,6 +12,7 @@ import { writableRootOf } from '@/server/authoring/authoring';
 import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
 import { getExposurePolicy } from '@/server/security/runtime';
 import { requireAdmin } from '../../_lib/guard';
+import './skill-detail.css';
 
 export const dynamic = 'force-dynamic';
 

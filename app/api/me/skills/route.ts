@@ -1,4 +1,4 @@
-/** GET /api/me/skills: the skills the person may switch, each with whether they switched it off (issue 11). */
+/** GET /api/me/skills: the skills the person may switch, each with whether they switched it off. */
 
 import { currentUserId } from '@/app/_lib/current-user';
 import { listSkillPrefs } from '@/server/access/personal';

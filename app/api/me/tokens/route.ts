@@ -1,4 +1,4 @@
-/** GET/POST /api/me/tokens: the person's personal access tokens (for MCP clients and installers; issue 23). */
+/** GET/POST /api/me/tokens: the person's personal access tokens (for MCP clients and installers). */
 import { z } from 'zod';
 import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/chats/:id/messages` (issue 26): pages of a long chat by cursor, bad queries as 400 with a code, another
+ * `GET /api/chats/:id/messages`: pages of a long chat by cursor, bad queries as 400 with a code, another
  * person's chat as 404. The person asking comes from `currentUserId`, mocked.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 import { storeFor } from '@/app/_lib/store';
-import { parseMessagePageQuery } from '@/server/chat/history';
+import { parseMessagePageQuery } from '@/server/chat/message-pages';
 import { chatIdFrom } from '@/server/chat/request';
 import { handle, json, notFound } from '@/server/http';
 
@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 type Params = { params: Promise<{ id: string }> };
 
 /**
- * Issue 26: a page of a long chat, `?before=<messageId>` or `?after=<messageId>` (neither: the newest), `&limit=`
+ * A page of a long chat, `?before=<messageId>` or `?after=<messageId>` (neither: the newest), `&limit=`
  * (1-200, default 50; a page also stops at a byte budget) -> `{ messages, hasEarlier, hasLater }`, oldest first.
  */
 export const GET = handle(async (request: Request, { params }: Params) => {

@@ -1,7 +1,7 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
-import { resumableStreams } from '@/server/chat/turn/resumable';
+import { resumableStreams } from '@/server/chat/running/resumable';
 import { handle, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-/** PUT /api/me/skills/:name `{ disabled }`: switches a skill off (or back on) for the person asking (issue 11). */
+/** PUT /api/me/skills/:name `{ disabled }`: switches a skill off (or back on) for the person asking. */
 import { z } from 'zod';
 import { currentUserId } from '@/app/_lib/current-user';
 import { setSkillPref } from '@/server/access/personal';

@@ -11,6 +11,16 @@ import type {
 } from '@ai-sdk/provider';
 
 import { KeptMap } from '../kept-map';
+import {
+  ACTIVATED_KEY,
+  CATALOG_KEY,
+  DOCUMENT_TAG,
+  EXPLICIT_SKILL_KEY,
+  SKILL_CONTENT_TAG,
+  SKILL_DIRECTORY_LABEL,
+  UNREADABLE_LABEL,
+  WORKSPACE_FILES_KEY,
+} from '../prompt/keys';
 import { TOOL_ACTIVATE, TOOL_SEARCH } from '../tools/names';
 
 export interface CatalogEntry {
@@ -75,9 +85,11 @@ export interface PromptView {
   activations: Map<string, ActivationRecord>;
 }
 
+const WORKSPACE_FILES_LINE = new RegExp(`^${WORKSPACE_FILES_KEY} \\([^)]*\\): (\\[.*\\])$`, 'm');
+
 /** The file names of the `workspace_files (...): [...]` line the chat layer appends to the instructions. */
 function workspaceFilesIn(system: string): string[] {
-  const line = /^workspace_files \([^)]*\): (\[.*\])$/m.exec(system);
+  const line = WORKSPACE_FILES_LINE.exec(system);
   if (!line?.[1]) return [];
   try {
     const files: unknown = JSON.parse(line[1]);
@@ -119,7 +131,7 @@ function balancedObjectEnd(text: string, start: number): number {
 
 /** The JSON object that holds `"available_skills"` as its own key, wherever it sits in the instructions. */
 function findCatalogObject(system: string): Record<string, unknown> | null {
-  const key = '"available_skills"';
+  const key = JSON.stringify(CATALOG_KEY);
   for (let at = system.indexOf(key); at !== -1; at = system.indexOf(key, at + key.length)) {
     // Nearest `{` first: the innermost enclosing object is the catalog; outer ones may wrap it in other data.
     let tries = 0;
@@ -129,7 +141,7 @@ function findCatalogObject(system: string): Record<string, unknown> | null {
       if (end < at) continue;
       try {
         const parsed: unknown = JSON.parse(system.slice(open, end + 1));
-        if (isRecord(parsed) && Array.isArray(parsed.available_skills)) return parsed;
+        if (isRecord(parsed) && Array.isArray(parsed[CATALOG_KEY])) return parsed;
       } catch {
         // Not JSON from this brace (prose with a `{`): try the next one out.
       }
@@ -141,7 +153,7 @@ function findCatalogObject(system: string): Record<string, unknown> | null {
 
 function catalogFromJson(obj: Record<string, unknown>): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
-  for (const item of obj.available_skills as unknown[]) {
+  for (const item of obj[CATALOG_KEY] as unknown[]) {
     if (isRecord(item) && typeof item.name === 'string' && item.name !== '') {
       entries.push({ name: item.name, description: typeof item.description === 'string' ? item.description : '' });
     }
@@ -185,20 +197,25 @@ function parseNameList(raw: string): string[] {
     .filter((s) => s !== '');
 }
 
+const ACTIVATED_LINE = new RegExp(`"?${ACTIVATED_KEY}"?\\s*[:=]\\s*(\\[[^\\]\\n]*\\]|[^\\n]*)`, 'g');
+
 /** `activated_skill_names: ["a","b"]` as a line, or the same key inside a JSON object. */
 function findActivatedNames(system: string, catalogObject: Record<string, unknown> | null): string[] {
   const names: string[] = [];
-  if (catalogObject && Array.isArray(catalogObject.activated_skill_names)) {
-    for (const n of catalogObject.activated_skill_names) if (typeof n === 'string') names.push(n);
+  const listed = catalogObject?.[ACTIVATED_KEY];
+  if (Array.isArray(listed)) {
+    for (const n of listed) if (typeof n === 'string') names.push(n);
   }
-  for (const m of system.matchAll(/"?activated_skill_names"?\s*[:=]\s*(\[[^\]\n]*\]|[^\n]*)/g)) {
+  for (const m of system.matchAll(ACTIVATED_LINE)) {
     names.push(...parseNameList(m[1] ?? ''));
   }
   return [...new Set(names)];
 }
 
+const EXPLICIT_LINE = new RegExp(`"?${EXPLICIT_SKILL_KEY}"?\\s*[:=]\\s*"?((?:[a-z0-9-]+:)?[\\p{L}\\p{N}_-]+)`, 'gu');
+
 function findExplicitSkill(system: string, isKnown: (name: string) => boolean): string | null {
-  for (const m of system.matchAll(/"?explicit_skill"?\s*[:=]\s*"?((?:[a-z0-9-]+:)?[\p{L}\p{N}_-]+)/gu)) {
+  for (const m of system.matchAll(EXPLICIT_LINE)) {
     const name = m[1];
     if (name && isKnown(name)) return name;
   }
@@ -302,7 +319,7 @@ function collectExchanges(messages: LanguageModelV4Prompt): ToolExchange[] {
 }
 
 /** An attached document's text part (chat/attached-documents.ts): the person's file, not their words. */
-const DOCUMENT_PART = /^<attached_document name="([^"]*)"([^>]*)>\n?([\s\S]*?)\n?<\/attached_document>$/;
+const DOCUMENT_PART = new RegExp(`^<${DOCUMENT_TAG} name="([^"]*)"([^>]*)>\\n?([\\s\\S]*?)\\n?</${DOCUMENT_TAG}>$`);
 
 function textOf(message: LanguageModelV4Prompt[number]): string {
   if (message.role === 'system') return message.content;
@@ -328,7 +345,13 @@ function documentsOf(message: LanguageModelV4Prompt[number] | undefined): Attach
     const attributes = m[2] ?? '';
     const content = m[3] ?? '';
     if (/unreadable="true"/.test(attributes)) {
-      return [{ name, text: '', error: content.replace(/^The file could not be read: /, '') }];
+      return [
+        {
+          name,
+          text: '',
+          error: content.startsWith(UNREADABLE_LABEL) ? content.slice(UNREADABLE_LABEL.length) : content,
+        },
+      ];
     }
     const counted = /(pages|slides|sheets)="(\d+)"/.exec(attributes);
     return [{ name, text: content, ...(counted ? { parts: `${counted[2]} ${counted[1]}` } : {}) }];
@@ -363,15 +386,20 @@ function recordActivations(exchanges: ToolExchange[], into: Map<string, Activati
   }
 }
 
+const SKILL_CONTENT_BLOCK = new RegExp(
+  `<${SKILL_CONTENT_TAG} name="([^"]+)">\\n([\\s\\S]*?)</${SKILL_CONTENT_TAG}>`,
+  'g',
+);
+
 /**
  * `<skill_content name="...">` blocks the chat layer re-attaches for skills activated on earlier turns: the body up
  * to the `Skill directory:` line is the instructions, `<file>` lines the resources.
  */
 function recordSkillContent(system: string, into: Map<string, ActivationRecord>): void {
-  for (const m of system.matchAll(/<skill_content name="([^"]+)">\n([\s\S]*?)<\/skill_content>/g)) {
+  for (const m of system.matchAll(SKILL_CONTENT_BLOCK)) {
     const name = decodeXml(m[1] ?? '');
     const block = m[2] ?? '';
-    const end = block.search(/\n\nSkill directory: /);
+    const end = block.indexOf(`\n\n${SKILL_DIRECTORY_LABEL}`);
     const instructions = end === -1 ? block : block.slice(0, end);
     const resources = [...block.matchAll(/^\s*<file>(.*)<\/file>$/gm)].map((f) => decodeXml(f[1] ?? ''));
     into.set(name, { name, description: '', instructions, resources });

@@ -12,8 +12,8 @@ import {
   TOOL_SEARCH,
   TOOL_SHELL,
 } from '../tools/names';
-import { describeMcp, mcpCallIn, mcpNotCalled } from './offline-mcp';
-import type { CatalogEntry, PromptView, ToolExchange } from './offline-prompt';
+import { describeMcp, mcpCallIn, mcpNotCalled } from './mcp-calls';
+import type { CatalogEntry, PromptView, ToolExchange } from './prompt-reader';
 import { pointedFiles } from './resource-paths';
 
 export interface AnswerContext {
@@ -179,7 +179,7 @@ function describeRun(exchange: ToolExchange): string | null {
       if (stderr.trim()) parts.push(`Errors:\n\n${codeBlock(excerpt(stderr))}`);
       const hint = str(value.hint);
       if (hint) parts.push(hint);
-      // Issue 10: name the workspace files the run produced, so the person knows what to download.
+      // Name the workspace files the run produced, so the person knows what to download.
       const files = producedFiles(value);
       if (files) parts.push(`\n\n${files}`);
       return parts.join(' ');

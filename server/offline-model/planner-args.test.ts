@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsAfter } from './offline-planner';
+import { argsAfter } from './planner';
 
 describe('argsAfter (offline /skill run scripts/x.py ARG...)', () => {
   it('passes the words after the script path as written, quotes grouping', () => {

@@ -5,8 +5,8 @@
  * denied by a rule or switched off is simply not there, and the answer says so.
  */
 import { MCP_TOOL_PREFIX, toolDisplayName } from '../tools/names';
-import type { PlannedCall } from './offline-planner';
-import type { PromptView, ToolExchange } from './offline-prompt';
+import type { PlannedCall } from './planner';
+import type { PromptView, ToolExchange } from './prompt-reader';
 
 export interface McpCallRequest {
   /** `mcp.<label>.<tool>` as typed. */

@@ -1,5 +1,5 @@
 /**
- * Issue 26: a long chat a page at a time. The page starts with the newest page only; a search hit opens a window
+ * A long chat a page at a time. The page starts with the newest page only; a search hit opens a window
  * above it; a version switch answers with the messages from its group on; pages stop at a byte budget.
  */
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ import {
   PAGE_LIMIT,
   parseMessagePageQuery,
   withinBudget,
-} from './history';
+} from './message-pages';
 import type { ChatStore } from './store';
 import type { ChatMessage } from './types';
 import { switchChatVersion } from './versions';

@@ -6,9 +6,9 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { generateText, isStepCount, type ModelMessage, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildInstructions } from '../chat/instructions';
+import { buildInstructions } from '../prompt/instructions';
 import { renderCatalog } from '../skills/catalog/catalog';
-import { chunkText, createOfflineModel } from './offline-model';
+import { chunkText, createOfflineModel } from './model';
 
 interface CannedSkill {
   name: string;

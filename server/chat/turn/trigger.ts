@@ -27,7 +27,7 @@ export async function prepareHistory(turn: TurnContext): Promise<PreparedHistory
     const message: ChatMessage = { ...body.message!, metadata: { ...body.message!.metadata, createdAt: Date.now() } };
     const edited = body.messageId ? history.findIndex((m) => m.id === body.messageId && m.role === 'user') : -1;
     if (edited >= 0) {
-      // Issue 13: an edit and resend. The tail from the edited message on is kept as a version.
+      // An edit and resend. The tail from the edited message on is kept as a version.
       const parentId = history[edited - 1]?.id ?? '';
       return {
         history: [...history.slice(0, edited), message],
@@ -64,7 +64,7 @@ export async function prepareHistory(turn: TurnContext): Promise<PreparedHistory
   }
   const lastUser = history.findLastIndex((m) => m.role === 'user');
   if (lastUser < 0) throw new AppError('bad_request:chat', 'There is no message to answer again');
-  // Issue 13: the previous answer is kept as a version, not deleted.
+  // The previous answer is kept as a version, not deleted.
   const parentId = history[lastUser]!.id;
   return {
     history: history.slice(0, lastUser + 1),

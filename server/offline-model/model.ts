@@ -2,7 +2,7 @@
  * The built-in model for a machine with no API key: a real `LanguageModelV4` that sees only what any model sees
  * (prompt, tools, tool choice) and answers deterministically. It picks skills with the same matcher as the slash
  * menu, calls the skill tools like a hosted model would, and reports what the tools returned. The decisions live
- * in `offline-planner.ts`; this file speaks the V4 protocol (stream parts, usage, abort).
+ * in `planner.ts`; this file speaks the V4 protocol (stream parts, usage, abort).
  */
 import type {
   LanguageModelV4,
@@ -14,7 +14,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { createMatcher } from '../skills/catalog/match';
-import { createPlanner, type MatcherFactory, type OfflinePlan } from './offline-planner';
+import { createPlanner, type MatcherFactory, type OfflinePlan } from './planner';
 
 export const OFFLINE_PROVIDER = 'skillchat';
 export const OFFLINE_MODEL_ID = 'offline';

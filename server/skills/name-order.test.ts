@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareNames } from './names';
+import { compareNames } from './name-order';
 
 describe('compareNames', () => {
   it('orders by code point, not by UTF-16 code unit', () => {

@@ -1,9 +1,69 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { readPrompt, toOutcome } from './offline-prompt';
+import { renderDocument } from '../chat/attached-documents';
+import { workspaceFilesLine } from '../prompt/appended-lines';
+import { catalogBlock } from '../prompt/catalog-block';
+import { buildInstructions } from '../prompt/instructions';
+import { skillContentBlock } from '../prompt/skill-block';
+import { readPrompt, toOutcome } from './prompt-reader';
 
 const system = (content: string): LanguageModelV4Prompt[number] => ({ role: 'system', content });
 const user = (text: string): LanguageModelV4Prompt[number] => ({ role: 'user', content: [{ type: 'text', text }] });
+
+describe('readPrompt reads back what server/prompt/ writes', () => {
+  it('the catalog, the activated names, the explicit skill, a skill block and the workspace files', () => {
+    const entries = ['a', 'b', 'c'].map((name) => JSON.stringify({ name, description: `Skill ${name}` }));
+    const instructions =
+      buildInstructions({
+        catalog: catalogBlock(entries, 2),
+        activatedNames: ['a'],
+        explicitSkill: 'b',
+        skillContent: skillContentBlock({
+          name: 'a',
+          instructions: 'Do A. See <x> & scripts/run.py',
+          truncated: false,
+          location: '.skills/a',
+          files: ['scripts/run.py', 'notes & more.md'],
+          capped: false,
+        }),
+        summary: 'Earlier, the user asked for A.',
+      }) + workspaceFilesLine([{ name: 'report.pdf', size: 10, mediaType: 'application/pdf' }]);
+    const view = readPrompt({ prompt: [system(instructions), user('go')] });
+    expect(view.catalog.map((s) => s.name)).toEqual(['a', 'b', 'c']);
+    expect(view.activeNames).toEqual(['a']);
+    expect(view.explicitSkill).toBe('b');
+    expect(view.workspaceFiles).toEqual(['report.pdf']);
+    expect(view.activations.get('a')).toEqual({
+      name: 'a',
+      description: '',
+      instructions: 'Do A. See <x> & scripts/run.py',
+      resources: ['scripts/run.py', 'notes & more.md'],
+    });
+  });
+
+  it('the documents attached to the latest message, read or not', () => {
+    const read = renderDocument(
+      'report "v2".pdf',
+      { state: 'read', text: 'Q3 up', parts: { count: 2, unit: 'pages' }, complete: true },
+      100,
+    );
+    const failed = renderDocument('broken.docx', { state: 'failed', reason: 'not a zip file' }, 100);
+    const message: LanguageModelV4Prompt[number] = {
+      role: 'user',
+      content: [
+        { type: 'text', text: read },
+        { type: 'text', text: failed },
+        { type: 'text', text: 'summarise them' },
+      ],
+    };
+    const view = readPrompt({ prompt: [system('policy'), message] });
+    expect(view.userText).toBe('summarise them');
+    expect(view.documents).toEqual([
+      { name: 'report "v2".pdf', text: 'Q3 up', parts: '2 pages' },
+      { name: 'broken.docx', text: '', error: 'not a zip file' },
+    ]);
+  });
+});
 
 describe('readPrompt: the catalog', () => {
   it('finds the available_skills object among prose with braces and other JSON', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 26: a long chat a page at a time. The chat page renders only the newest messages (at most
+ * A long chat a page at a time. The chat page renders only the newest messages (at most
  * `FIRST_PAGE_LIMIT` messages and about `PAGE_BUDGET_BYTES` of message JSON, which appears twice in the HTML:
  * rendered and as RSC data); older pages come from `GET /api/chats/:id/messages`. A search hit opens the chat at its message: a
  * window around it above the newest page, with a gap between them until it is loaded. What the model is sent does

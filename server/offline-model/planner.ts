@@ -12,9 +12,9 @@
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
-import { composeAnswer, shellCommandIn } from './offline-answer';
-import { mcpCallIn, plannedMcpCall } from './offline-mcp';
-import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './offline-prompt';
+import { composeAnswer, shellCommandIn } from './answer';
+import { mcpCallIn, plannedMcpCall } from './mcp-calls';
+import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './prompt-reader';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
 
 /** The shape of `createMatcher` in `server/skills/catalog/match.ts`, injectable so the model does not own the ranking. */
@@ -39,7 +39,7 @@ const RUN_INTENT = /\b(run|runs|execute|exec)\b/i;
 const SCRIPT_PATH = /(^|\/)scripts\/|\.(sh|bash|py|js|mjs|cjs)$/i;
 
 /**
- * Issue 10: `run scripts/x.py A "B C"` passes the words after the path as arguments, as written (single and double
+ * `run scripts/x.py A "B C"` passes the words after the path as arguments, as written (single and double
  * quotes group, as in a shell; nothing is expanded). Only the rest of the line the path is on.
  */
 export function argsAfter(text: string, scriptPath: string): string[] {
@@ -202,7 +202,7 @@ function suggestions(s: Situation): CatalogEntry[] {
 }
 
 function naturalStep(s: Situation): OfflinePlan | null {
-  // `mcp.<label>.<tool> {json}`: that tool, once; nothing about skills (offline-mcp.ts).
+  // `mcp.<label>.<tool> {json}`: that tool, once; nothing about skills (mcp-calls.ts).
   const mcp = mcpCallIn(s.view.userText);
   if (mcp !== null) {
     const call = plannedMcpCall(s.view, mcp);
