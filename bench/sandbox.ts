@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sandboxEnv } from '../server/sandbox/bwrap';
-import { resolveScriptsConfig } from '../server/sandbox/config';
+import { resolveExecutionConfig } from '../server/sandbox/config';
 import type { Interpreter } from '../server/sandbox/interpreter';
 import { runCommand, runSkillScript } from '../server/sandbox/run';
 import { bwrapAvailability } from '../server/sandbox/select';
@@ -81,9 +81,9 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
       });
       figures.push({ interpreter, backend: 'host (bare)', runs, ...bare, overheadP50: null, overheadP99: null });
       if (!bwrapOk) continue;
-      const scripts = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
+      const execution = resolveExecutionConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
       const sandboxed = await time(runs, async () => {
-        const r = await runSkillScript(skill, script.file, [], { scripts });
+        const r = await runSkillScript(skill, script.file, [], { execution });
         if (r.stdout !== 'hello\n') throw new Error(`bwrap/${interpreter}: ${r.error ?? r.stderr}`);
       });
       figures.push({
@@ -100,7 +100,7 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
         await exec('/usr/bin/bash', ['-c', 'echo hello'], { env: sandboxEnv(false) as unknown as NodeJS.ProcessEnv });
       });
       const shell = await time(runs, async () => {
-        const r = await runCommand('echo hello', { scripts });
+        const r = await runCommand('echo hello', { execution });
         if (r.stdout !== 'hello\n') throw new Error(`shell: ${r.error ?? r.stderr}`);
       });
       figures.push({
@@ -148,12 +148,12 @@ export async function benchOffice(): Promise<OfficeFigures | null> {
   if (!(await bwrapAvailability(100_000)).ok) return null;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-bench-office-'));
   try {
-    const scripts = resolveScriptsConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
+    const execution = resolveExecutionConfig({ sandbox: { backend: 'bwrap' } }, work, work, {});
     const chatId = 'office';
-    const make = await runCommand("printf '# Report\\n\\nHello.\\n' | pandoc -o in.docx", { scripts, chatId });
+    const make = await runCommand("printf '# Report\\n\\nHello.\\n' | pandoc -o in.docx", { execution, chatId });
     if (make.exitCode !== 0) throw new Error(`pandoc: ${make.stderr}`);
     const convert = async () => {
-      const r = await runCommand('soffice --headless --convert-to pdf in.docx', { scripts, chatId });
+      const r = await runCommand('soffice --headless --convert-to pdf in.docx', { execution, chatId });
       if (r.exitCode !== 0) throw new Error(`soffice: ${r.error ?? r.stderr}`);
       return r.durationMs;
     };

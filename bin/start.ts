@@ -73,7 +73,7 @@ function build(): Promise<number> {
  */
 function needsRuntime(): boolean {
   if (process.env.SKILLCHAT_RUNTIME_INSTALL === '0') return false;
-  return !fs.existsSync(path.join(config.scripts.runtime.dir, 'install.json')) || !fs.existsSync(BWRAP);
+  return !fs.existsSync(path.join(config.execution.runtime.dir, 'install.json')) || !fs.existsSync(BWRAP);
 }
 
 function installRuntime(): Promise<number> {

@@ -1,6 +1,6 @@
 /** `npm test`'s first step: what it checks for, and that a machine where it cannot install stops at once, saying how. */
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_COMPONENTS, type SystemComponent } from '../server/sandbox/system-packages';
+import { SYSTEM_COMPONENTS, type SystemComponent } from '../server/toolchain/system-packages';
 import { ensureTestPrerequisites, TEST_COMPONENTS } from './test-prereqs';
 
 const absent: SystemComponent = {

@@ -11,9 +11,9 @@
  */
 import path from 'node:path';
 import { type AppConfig, loadConfig } from '../server/config';
-import { installRuntime } from '../server/sandbox/runtime';
-import { seccompGenerator } from '../server/sandbox/seccomp';
-import { installSystemPackages, SYSTEM_COMPONENTS, type SystemComponent } from '../server/sandbox/system-packages';
+import { seccompGenerator } from '../server/toolchain/seccomp';
+import { installRuntime } from '../server/toolchain/skills-runtime';
+import { installSystemPackages, SYSTEM_COMPONENTS, type SystemComponent } from '../server/toolchain/system-packages';
 
 export const TEST_COMPONENTS: readonly SystemComponent[] = [
   {
@@ -67,7 +67,7 @@ export async function ensureTestPrerequisites(options: PrerequisiteOptions): Pro
 
 function runtimeOf(config: AppConfig, log: (line: string) => void): () => Promise<void> {
   return async () => {
-    const { runtime } = config.scripts;
+    const { runtime } = config.execution;
     // The system packages were just checked with the test ones, in one apt run.
     await installRuntime({ ...runtime, system: false, seccompGenerator: seccompGenerator() }, log);
   };

@@ -159,7 +159,7 @@ async function main(): Promise<number> {
       baseURL: 'http://127.0.0.1',
       logLevel: 'error',
     });
-    process.stdout.write(`${await run(auth, argv, { db, workspaceDir: config.scripts.workspace.dir })}\n`);
+    process.stdout.write(`${await run(auth, argv, { db, workspaceDir: config.execution.workspace.dir })}\n`);
     return 0;
   } finally {
     await closeDatabase(db);

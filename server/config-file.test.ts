@@ -19,7 +19,7 @@ describe('skillchat.config.json', () => {
     const config = load('defaults', { limits: { maxDepth: 3 }, sandbox: { memoryMb: 256 }, install: {} });
     expect(config.limits.maxDepth).toBe(3);
     expect(config.limits.maxSkillFileBytes).toBeGreaterThan(0);
-    expect(config.scripts.sandbox).toMatchObject({ memoryMb: 256, backend: 'auto', uid: 100_000 });
+    expect(config.execution.sandbox).toMatchObject({ memoryMb: 256, backend: 'auto', uid: 100_000 });
     expect(config.install).toMatchObject({ maxFiles: 1000, maxRatio: 100 });
   });
 

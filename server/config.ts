@@ -13,9 +13,9 @@ import { DEFAULT_LIMITS, type Limits } from './limits';
 import { type McpConfig, mcpServersSchema, mcpSettingsSchema, resolveMcpConfig } from './mcp/config';
 import { processWide } from './process-wide';
 import {
-  resolveScriptsConfig,
+  type ExecutionConfig,
+  resolveExecutionConfig,
   runtimeConfigSchema,
-  type ScriptsConfig,
   sandboxConfigSchema,
   shellConfigSchema,
   workspaceConfigSchema,
@@ -179,7 +179,7 @@ export interface AppConfig {
   /** Installing skills from archives, git and indexes (server/install). */
   install: InstallConfig;
   /** Sandbox backend and limits, workspace folder and caps, runtime folder and packages. */
-  scripts: ScriptsConfig;
+  execution: ExecutionConfig;
   /** MCP servers the operator configured, and the client's time limits and permission rules (server/mcp/). */
   mcp: McpConfig;
   /** Where the configuration came from, for diagnostics. */
@@ -340,7 +340,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
         ? env.SKILLCHAT_WATCH !== '0'
         : (file.watch ?? true),
     install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
-    scripts: resolveScriptsConfig(file, appDir, path.dirname(databasePath), env),
+    execution: resolveExecutionConfig(file, appDir, path.dirname(databasePath), env),
     mcp: resolveMcpConfig(file),
     configFile,
   };

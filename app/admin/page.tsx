@@ -47,9 +47,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const installed = await listInstalled(installRoot);
   const installRootShown = createPathDisplay(app.config, absolute ? 'absolute' : 'display').root(installRoot);
   const policy = getExposurePolicy();
-  const sandbox = await loadSandboxStatus(app.config.scripts, { exposed: policy.exposed });
+  const sandbox = await loadSandboxStatus(app.config.execution, { exposed: policy.exposed });
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
-  const files = policy.exposed ? await workspaceUsage(app.config.scripts.workspace.dir) : null;
+  const files = policy.exposed ? await workspaceUsage(app.config.execution.workspace.dir) : null;
   const users = policy.exposed
     ? (await listUserRows(app.auth, await usageByUser(app.db))).map((u) => ({
         ...u,
@@ -102,7 +102,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         {users && (
           <section className="card" id="users" aria-labelledby="users-h">
             <h2 id="users-h">Users</h2>
-            <UsersSection users={users} me={me} personBytes={app.config.scripts.workspace.maxPersonBytes} />
+            <UsersSection users={users} me={me} personBytes={app.config.execution.workspace.maxPersonBytes} />
           </section>
         )}
 

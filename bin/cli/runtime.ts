@@ -1,11 +1,11 @@
 /**
  * `runtime install` / `runtime [show]`: builds (idempotently) and describes the skills runtime the sandbox mounts
- * read-only (server/sandbox/runtime.ts), the system programs scripts call (system-packages.ts) and the sandbox's
+ * read-only (server/toolchain/skills-runtime.ts), the system programs scripts call (system-packages.ts) and the sandbox's
  * seccomp filter (seccomp.ts).
  */
 import path from 'node:path';
-import { describeRuntime, installRuntime, type RuntimeReport } from '../../server/sandbox/runtime';
-import { SECCOMP_DENIED, seccompGenerator } from '../../server/sandbox/seccomp';
+import { SECCOMP_DENIED, seccompGenerator } from '../../server/toolchain/seccomp';
+import { describeRuntime, installRuntime, type RuntimeReport } from '../../server/toolchain/skills-runtime';
 import { loadAppConfig, PROJECT_DIR } from './app';
 import { type Command, type Io, UsageError } from './command';
 
@@ -30,7 +30,7 @@ export const runtimeCommand: Command = {
     }
     const unknown = rest.filter((a) => action !== 'install' || a !== '--no-system');
     if (unknown.length > 0) throw new UsageError(`unexpected argument: ${unknown[0]}`, runtimeCommand);
-    const { runtime } = loadAppConfig().scripts;
+    const { runtime } = loadAppConfig().execution;
     const generator = seccompGenerator(PROJECT_DIR);
     if (action === 'install') {
       io.out(`runtime folder: ${runtime.dir}\n`);

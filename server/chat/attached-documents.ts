@@ -1,6 +1,6 @@
 /**
  * The documents a person attached to their messages, in what the model is sent: each file's text (read in the
- * sandbox by workspace/extract.ts, kept per file) goes before the words of the message it came with, as
+ * sandbox by documents/extract.ts, kept per file) goes before the words of the message it came with, as
  *
  *   <attached_document name="report.pdf" pages="3">…</attached_document>
  *
@@ -11,8 +11,9 @@
  * `FALLBACK_DOCUMENT_CHARS` when the window is unknown, shared fairly (a short document takes what it needs, the
  * others split the rest), each cut document ending with a note of what was left out.
  */
+
+import type { DocumentText } from '../documents/extract';
 import { DOCUMENT_TAG, UNREADABLE_LABEL } from '../prompt/keys';
-import type { DocumentText } from '../workspace/extract';
 import type { ChatMessage } from './types';
 
 export const DOCUMENT_SHARE = 0.25;

@@ -268,9 +268,9 @@ const canReadPdfs = (await bwrapAvailability(65534)).ok && fs.existsSync('/usr/b
 describe('a document attached to a message', () => {
   it.skipIf(!canReadPdfs)('reaches the model as its text, before the words of that message only', async () => {
     const { chat } = await store.createChat({ id: 'with-pdf' });
-    const { scripts } = deps().config;
+    const { execution } = deps().config;
     const pdf = pdfBytes(['Invoice 2041: total due 1,250 EUR.', 'Payment within 30 days.']);
-    const saved = await saveUpload(scripts.workspace.dir, chat.id, 'invoice.pdf', pdf, scripts.workspace);
+    const saved = await saveUpload(execution.workspace.dir, chat.id, 'invoice.pdf', pdf, execution.workspace);
     expect(saved.ok).toBe(true);
     const attachments = [{ name: 'invoice.pdf', size: pdf.length, mediaType: 'application/pdf' }];
     await send(chat.id, 'what does this say?', deps(), { attachments });

@@ -4,9 +4,10 @@
  * server/tools/.
  */
 import type { UIMessage } from 'ai';
+import type { FileTextState } from '../documents/extract';
 import type { ToolTypes } from '../tools';
-import type { FileTextState } from '../workspace/extract';
 
+export type { DocumentParts, FileTextState } from '../documents/extract';
 export type {
   ActivateInput,
   ActivateOutput,
@@ -18,7 +19,6 @@ export type {
   SearchInput,
   SearchOutput,
 } from '../tools';
-export type { DocumentParts, FileTextState } from '../workspace/extract';
 
 /** Failures are thrown from `execute` with a safe message: the part arrives as `output-error` with `errorText`. */
 

@@ -1,7 +1,7 @@
 /**
- * Script arguments as a run accepts them, checked once for both backends (bubblewrap and the just-bash fallback):
- * an array of strings, bounded in count and bytes, with no NUL (a real argv cannot hold one either, and refusing it
- * keeps just-bash's quoting simple to reason about).
+ * Script arguments as a run accepts them, checked once before any backend sees them: an array of strings, bounded
+ * in count and bytes, with no NUL (a real argv cannot hold one, and a backend that sends argv over an API need not
+ * escape one).
  */
 export const MAX_ARGS = 1_000;
 export const MAX_ARGS_BYTES = 128 * 1024;

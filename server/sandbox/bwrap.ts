@@ -11,7 +11,8 @@
  *   /node_modules (ro), where ES modules' `import` finds them
  *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
- * dumps). A seccomp filter (seccomp.ts) refuses what scripts never need, nested user namespaces first.
+ * dumps). A seccomp filter (toolchain/seccomp.ts, built by `runtime install` into the runtime folder) refuses what
+ * scripts never need, nested user namespaces first; as root no code runs without it.
  * RLIMIT_NPROC never applies to root, so the command must not run as root:
  * - server not root: bwrap makes an unprivileged user namespace (`--unshare-user --disable-userns`) and the limits
  *   count against the server's user (one budget for all runs: see the README).
@@ -26,15 +27,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runCapped } from './process';
+import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
+import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
+import { folderFiles } from '../workspace/run-files';
+import { runCapped } from './capped-process';
 import {
+  type Availability,
   SANDBOX_PATHS,
   type SandboxBackend,
   type SandboxRequest,
   type SandboxResult,
   WORKSPACE_POLL_MS,
 } from './types';
-import { measureTree, type Usage, type UsageCaps, usageMessage } from './usage';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
@@ -44,6 +48,19 @@ export interface BwrapOptions {
   bwrapPath?: string;
   /** The gid every run shares (server as root). */
   sandboxGid?: number;
+  /**
+   * The skills runtime (venv + node_modules, toolchain/skills-runtime.ts), mounted read-only when installed; its
+   * folder also holds the seccomp filter. Null: neither (the probe).
+   */
+  runtimeDir?: string | null;
+}
+
+/** What one run mounts and loads beside the request: decided by the backend, per run. */
+interface RunSetup {
+  /** The installed runtime's host folder, or null. */
+  runtimeDir: string | null;
+  /** Host file of the compiled seccomp filter, or null. */
+  seccompFile: string | null;
 }
 
 const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice'];
@@ -112,6 +129,7 @@ function identityFiles(uid: number, gid: number): { passwd: string; group: strin
 export function bwrapArgs(
   request: SandboxRequest,
   options: BwrapOptions = {},
+  setup: RunSetup = { runtimeDir: null, seccompFile: null },
 ): { command: string; args: string[]; seccompFd: boolean } {
   const { limits } = request;
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
@@ -143,22 +161,22 @@ export function bwrapArgs(
     '/tmp',
     ...request.mounts.flatMap((m) => ['--ro-bind', m.host, m.target]),
     '--bind',
-    request.workspaceDir,
+    request.workspace.dir,
     SANDBOX_PATHS.workspace,
   ];
   const ids = identityFiles(root ? request.uid : (process.getuid?.() ?? 0), root ? gid : (process.getgid?.() ?? 0));
   args.push('--ro-bind', ids.passwd, '/etc/passwd', '--ro-bind', ids.group, '/etc/group');
-  if (request.runtimeDir) {
-    args.push('--ro-bind', request.runtimeDir, SANDBOX_PATHS.runtime);
+  if (setup.runtimeDir) {
+    args.push('--ro-bind', setup.runtimeDir, SANDBOX_PATHS.runtime);
     // ES modules ignore NODE_PATH: `import pptxgen from 'pptxgenjs'` in /workspace/deck.mjs looks up the folders
     // above it, and finds the runtime's packages at /node_modules.
-    args.push('--ro-bind-try', `${request.runtimeDir}/node/node_modules`, '/node_modules');
+    args.push('--ro-bind-try', `${setup.runtimeDir}/node/node_modules`, '/node_modules');
   }
-  const seccompFd = Boolean(request.seccompFile);
+  const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
   const env = {
-    ...sandboxEnv(request.runtimeDir !== null),
+    ...sandboxEnv(setup.runtimeDir !== null),
     ...request.env,
     SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
     SKILLCHAT_CPU_S: String(limits.cpuSeconds),
@@ -184,51 +202,92 @@ async function handWorkspaceTo(dir: string, uid: number, gid: number): Promise<v
   }
 }
 
+const filters = new Map<string, Promise<SeccompFilter>>();
+
+/**
+ * The seccomp filter for runs with this runtime folder, built once per process when `runtime install` has not (a
+ * failed build is tried again at the next run, so installing python3-seccomp needs no restart).
+ */
+function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
+  let pending = filters.get(runtimeDir);
+  if (!pending) {
+    pending = ensureSeccompFilter(runtimeDir).then((filter) => {
+      if (filter.path === null) filters.delete(runtimeDir);
+      return filter;
+    });
+    filters.set(runtimeDir, pending);
+  }
+  return pending;
+}
+
 export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   return {
     name: 'bwrap',
+    label: 'bubblewrap',
+    probe: () => probeBwrap(options),
     async run(request: SandboxRequest): Promise<SandboxResult> {
-      await handWorkspaceTo(request.workspaceDir, request.uid, options.sandboxGid ?? request.uid);
-      const { command, args, seccompFd } = bwrapArgs(request, options);
-      const filter =
-        seccompFd && request.seccompFile
-          ? await fs.promises.open(/*turbopackIgnore: true*/ request.seccompFile, 'r')
-          : null;
-      // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the
-      // run and be served by the server), so the workspace is measured while the run goes on.
-      const caps: UsageCaps = {
-        maxBytes: request.limits.maxWorkspaceBytes,
-        maxEntries: request.limits.maxWorkspaceEntries,
-        bytesLabel: request.bytesLabel,
-      };
-      let last: Usage | null = null;
-      try {
-        const result = await runCapped({
-          command,
-          args,
-          env: {},
-          extraFds: filter ? [filter.fd] : [],
-          timeoutMs: request.limits.timeoutMs,
-          maxOutputBytes: request.limits.maxOutputBytes,
-          signal: request.signal,
-          onOutput: request.onOutput,
-          watch: {
-            everyMs: WORKSPACE_POLL_MS,
-            check: async () => {
-              last = await measureTree(request.workspaceDir, caps);
-              return last.over ? 'workspace-limit' : null;
-            },
-          },
-        });
-        if (result.stop === 'workspace-limit' && last) {
-          return { ...result, error: `${usageMessage(last, caps)}; the run was stopped` };
-        }
-        return classify(result, request.limits.maxProcesses);
-      } finally {
-        await filter?.close();
+      const { runtimeDir = null } = options;
+      const runtime = runtimeDir && (await runtimeInstalled(runtimeDir)) ? runtimeDir : null;
+      const filter: SeccompFilter = runtimeDir
+        ? await seccompFilter(runtimeDir)
+        : { path: null, reason: 'no runtime folder' };
+      // As root nothing else stops a nested user namespace (an unprivileged server's bwrap has --disable-userns):
+      // without the filter, no code runs.
+      if (filter.path === null && isRoot()) {
+        const error = `No sandbox can run code here: the seccomp filter is missing (${filter.reason})`;
+        return { ...NOT_RUN, stop: 'sandbox-error', error };
       }
+      const result = await runBwrap(request, options, { runtimeDir: runtime, seccompFile: filter.path });
+      if (result.exitCode !== 0 && runtimeDir) {
+        const hint = missingPackageHint(result.stderr, await unavailablePackages(runtimeDir));
+        if (hint) return { ...result, hint };
+      }
+      return result;
     },
   };
+}
+
+const NOT_RUN: SandboxResult = {
+  exitCode: 126,
+  signal: null,
+  stdout: '',
+  stderr: '',
+  truncated: false,
+  stop: null,
+  durationMs: 0,
+};
+
+async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: RunSetup): Promise<SandboxResult> {
+  await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
+  const { command, args, seccompFd } = bwrapArgs(request, options, setup);
+  const filter =
+    seccompFd && setup.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ setup.seccompFile, 'r') : null;
+  // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the run
+  // and be served by the server), so the workspace is measured while the run goes on.
+  let over: string | null = null;
+  try {
+    const result = await runCapped({
+      command,
+      args,
+      env: {},
+      extraFds: filter ? [filter.fd] : [],
+      timeoutMs: request.limits.timeoutMs,
+      maxOutputBytes: request.limits.maxOutputBytes,
+      signal: request.signal,
+      onOutput: request.onOutput,
+      watch: {
+        everyMs: WORKSPACE_POLL_MS,
+        check: async () => {
+          over = await request.workspace.overCap();
+          return over ? 'workspace-limit' : null;
+        },
+      },
+    });
+    if (result.stop === 'workspace-limit' && over) return { ...result, error: `${over}; the run was stopped` };
+    return classify(result, request.limits.maxProcesses);
+  } finally {
+    await filter?.close();
+  }
 }
 
 /** A fork that failed for RLIMIT_NPROC, as bash, Python, Node and libc report it. */
@@ -264,8 +323,6 @@ function classify(result: SandboxResult, maxProcesses: number): SandboxResult {
   return result;
 }
 
-export type Availability = { ok: true; version: string; detail: string } | { ok: false; reason: string };
-
 /** Can bwrap start a sandbox here? Tries a real (empty) one: a binary that exists may still be refused by the kernel. */
 export async function probeBwrap(options: BwrapOptions = {}): Promise<Availability> {
   if (process.platform !== 'linux')
@@ -278,23 +335,24 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
     };
   const tmp = await fs.promises.mkdtemp(/*turbopackIgnore: true*/ '/tmp/skillchat-probe-');
   try {
-    const result = await createBwrapBackend(options).run({
+    const limits = {
+      timeoutMs: 10_000,
+      cpuSeconds: 5,
+      memoryMb: 256,
+      maxProcesses: 16,
+      maxOutputBytes: 4096,
+      maxWorkspaceBytes: 1024,
+      maxWorkspaceEntries: 16,
+      tmpMb: 1,
+    };
+    const request: SandboxRequest = {
       argv: ['true'],
       mounts: [],
-      workspaceDir: tmp,
-      runtimeDir: null,
+      workspace: folderFiles(tmp, { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries }),
       uid: options.sandboxGid ?? 65534,
-      limits: {
-        timeoutMs: 10_000,
-        cpuSeconds: 5,
-        memoryMb: 256,
-        maxProcesses: 16,
-        maxOutputBytes: 4096,
-        maxWorkspaceBytes: 1024,
-        maxWorkspaceEntries: 16,
-        tmpMb: 1,
-      },
-    });
+      limits,
+    };
+    const result = await runBwrap(request, options, { runtimeDir: null, seccompFile: null });
     if (result.exitCode !== 0 || result.stop) {
       return {
         ok: false,
@@ -302,8 +360,9 @@ export async function probeBwrap(options: BwrapOptions = {}): Promise<Availabili
       };
     }
     const version = (await run(/*turbopackIgnore: true*/ bwrap, ['--version'], { env: EMPTY_ENV })).stdout.trim();
-    const budget = isRoot() ? 'each run as its own uid' : "runs share the server user's process budget";
-    return { ok: true, version, detail: `${version}, ${budget}` };
+    const perRunUid = isRoot();
+    const budget = perRunUid ? 'each run as its own uid' : "runs share the server user's process budget";
+    return { ok: true, version, detail: `${version}, ${budget}`, perRunUid };
   } catch (error) {
     return { ok: false, reason: `bubblewrap could not start a sandbox: ${(error as Error).message}` };
   } finally {

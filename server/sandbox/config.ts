@@ -8,9 +8,17 @@ import * as z from 'zod/mini';
 import { count, text } from '../config-parts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types';
 
+/** The sandbox backends by name, each made by its entry in select.ts's BACKENDS. */
+export const SANDBOX_BACKENDS = ['bwrap'] as const;
+export type SandboxBackendName = (typeof SANDBOX_BACKENDS)[number];
+
+function isBackendSetting(value: string | undefined): value is 'auto' | SandboxBackendName {
+  return value === 'auto' || (SANDBOX_BACKENDS as readonly string[]).includes(value ?? '');
+}
+
 export const sandboxConfigSchema = z.strictObject({
-  /** `auto` and `bwrap` are the same today: bubblewrap where it can start a sandbox, else no code runs. */
-  backend: z._default(z.enum(['auto', 'bwrap']), 'auto'),
+  /** One backend by name, or `auto`: the first that can start a sandbox here (none: no code runs). */
+  backend: z._default(z.enum(['auto', ...SANDBOX_BACKENDS]), 'auto'),
   /**
    * First uid of the range runs are lent when the server runs as root (RLIMIT_NPROC does not apply to root): run
    * slot N runs as `uid + N`, and every run shares gid `uid`.
@@ -80,7 +88,7 @@ export const shellConfigSchema = z.strictObject({
 
 export type SandboxConfigInput = z.input<typeof sandboxConfigSchema>;
 
-export interface ScriptsConfig {
+export interface ExecutionConfig {
   sandbox: z.infer<typeof sandboxConfigSchema>;
   workspace: z.infer<typeof workspaceConfigSchema> & { dir: string };
   runtime: z.infer<typeof runtimeConfigSchema> & { dir: string };
@@ -88,7 +96,7 @@ export interface ScriptsConfig {
 }
 
 /** Fills defaults; relative folders are relative to the app folder, defaults sit in the database's folder. */
-export function resolveScriptsConfig(
+export function resolveExecutionConfig(
   file: {
     sandbox?: z.input<typeof sandboxConfigSchema>;
     workspace?: z.input<typeof workspaceConfigSchema>;
@@ -98,10 +106,10 @@ export function resolveScriptsConfig(
   appDir: string,
   dataDir: string,
   env: Readonly<Record<string, string | undefined>> = {},
-): ScriptsConfig {
+): ExecutionConfig {
   const sandbox = sandboxConfigSchema.parse(file.sandbox ?? {});
   const backend = env.SKILLCHAT_SANDBOX;
-  if (backend === 'bwrap' || backend === 'auto') sandbox.backend = backend;
+  if (isBackendSetting(backend)) sandbox.backend = backend;
   const workspace = workspaceConfigSchema.parse(file.workspace ?? {});
   const runtime = runtimeConfigSchema.parse(file.runtime ?? {});
   const shell = shellConfigSchema.parse(file.shell ?? {});
@@ -128,7 +136,7 @@ export function resolveScriptsConfig(
   };
 }
 
-export function sandboxLimits(config: ScriptsConfig): SandboxLimits {
+export function sandboxLimits(config: ExecutionConfig): SandboxLimits {
   const { sandbox, workspace } = config;
   return {
     timeoutMs: sandbox.timeoutMs,

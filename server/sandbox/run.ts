@@ -2,35 +2,23 @@
  * The one path code runs by: a skill's bundled script (`skills_runScript`), a command line the model writes
  * (`sandbox_exec`), and the server's own helpers (PDF previews, reading an attached document). Every run
  *
- *   waits for a run slot (slots.ts: a cap per server, fair between people, a uid of its own)
- *     -> bubblewrap (bwrap.ts) with the chat's workspace at /workspace, the chat's activated skills read-only at
- *        /skills/<name>, the runtime, the seccomp filter and the limits
+ *   opens its files (workspace/run-files.ts: the chat's workspace and the room it has under every cap)
+ *     -> waits for a run slot (slots.ts: a cap per server, fair between people, a uid of its own)
+ *     -> the process's backend (select.ts; bubblewrap, bwrap.ts) with the files at /workspace, the chat's activated
+ *        skills read-only at /skills/<name> and the limits
  *     -> output (capped, streamed to `onOutput`), which limit stopped it, the workspace files it created or changed.
  *
  * Never throws for anything a script, a command or a skill folder can do.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
-import { forgetUsage, recordOwner, roomFor } from '../workspace/quota';
-import {
-  diffWorkspace,
-  ensureWorkspace,
-  type FileChange,
-  recordScriptFiles,
-  removeCreated,
-  scanWorkspace,
-  topNames,
-  uploadedNames,
-} from '../workspace/workspace';
+import { openRunFiles, type SandboxFiles } from '../workspace/run-files';
+import type { FileChange } from '../workspace/workspace';
 import { argsProblem } from './args';
-import { isRoot } from './bwrap';
-import { resolveScriptsConfig, type ScriptsConfig, sandboxLimits } from './config';
+import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
-import { missingPackageHint, runtimeInstalled, unavailablePackages } from './runtime';
-import { ensureSeccompFilter, type SeccompFilter } from './seccomp';
-import { chooseSandbox, createBwrapBackend, runSlots } from './select';
+import { chooseSandbox, runSlots } from './select';
 import {
   type BackendName,
   type RunErrorCode,
@@ -40,7 +28,6 @@ import {
   type SandboxMount,
   type SandboxResult,
 } from './types';
-import { measureTree, usageMessage } from './usage';
 
 export { listSkillScripts, skillHasScripts } from './skill-scripts';
 
@@ -58,7 +45,7 @@ export interface RunOptions {
   /** The chat whose workspace is the working directory; without one a throwaway folder is used. */
   chatId?: string;
   /** Sandbox, workspace and runtime settings; defaults when absent (tests, CLI). */
-  scripts?: ScriptsConfig;
+  execution?: ExecutionConfig;
   /** Skills mounted read-only at `/skills/<name>`: the chat's activated ones. */
   skills?: ReadonlyArray<{ name: string; dir: string }>;
   /** Shorter than the configured time limit (never longer). */
@@ -88,28 +75,10 @@ function fail(errorCode: RunErrorCode, error: string, exitCode = 126): CodeRunRe
   };
 }
 
-function configOf(options: RunOptions): ScriptsConfig {
-  if (options.scripts) return options.scripts;
+function configOf(options: RunOptions): ExecutionConfig {
+  if (options.execution) return options.execution;
   const appDir = /*turbopackIgnore: true*/ process.cwd();
-  return resolveScriptsConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
-}
-
-const filters = new Map<string, Promise<SeccompFilter>>();
-
-/**
- * The seccomp filter for runs with this runtime folder, built once per process when `runtime install` has not (a
- * failed build is tried again at the next run, so installing python3-seccomp needs no restart).
- */
-export function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
-  let pending = filters.get(runtimeDir);
-  if (!pending) {
-    pending = ensureSeccompFilter(runtimeDir).then((filter) => {
-      if (filter.path === null) filters.delete(runtimeDir);
-      return filter;
-    });
-    filters.set(runtimeDir, pending);
-  }
-  return pending;
+  return resolveExecutionConfig({}, appDir, path.join(/*turbopackIgnore: true*/ appDir, 'data'));
 }
 
 /**
@@ -212,7 +181,7 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
 }
 
 /** Whether code can run here at all, and the reason when it cannot (for tools deciding what to offer). */
-export async function sandboxReady(config: ScriptsConfig): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function sandboxReady(config: ExecutionConfig): Promise<{ ok: true } | { ok: false; reason: string }> {
   const choice = await chooseSandbox(config);
   return choice.backend ? { ok: true } : { ok: false, reason: choice.reason };
 }
@@ -229,58 +198,28 @@ async function runInWorkspace(
   if (!choice.backend) return fail('sandbox-error', `No sandbox can run code here: ${choice.reason}`);
 
   // Without a chat (CLI, tests) the run still gets a workspace: a throwaway one.
-  const throwaway = options.chatId
-    ? null
-    : await fs.promises.mkdtemp(
-        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-ws-'),
-      );
+  const files = await openRunFiles(config.workspace, { chatId: options.chatId, owner: options.owner });
   try {
-    const dir = throwaway ?? (await ensureWorkspace(config.workspace.dir, options.chatId!));
     const limits = sandboxLimits(config);
     if (options.timeoutMs) limits.timeoutMs = Math.min(limits.timeoutMs, options.timeoutMs);
-    // A person's and the server's caps over all chats: the run may fill only the room its chat has under them.
-    let bytesLabel: string | undefined;
-    if (options.chatId && options.owner) {
-      await recordOwner(config.workspace.dir, options.chatId, options.owner);
-      const room = await roomFor(config.workspace.dir, options.chatId, options.owner, config.workspace);
-      limits.maxWorkspaceBytes = room.bytes;
-      bytesLabel = room.label;
-    }
-    let before = await scanWorkspace(dir);
-    let names = await topNames(dir);
+    limits.maxWorkspaceBytes = files.maxBytes;
     const sandboxed = await runSandboxed(
-      { argv, mounts, env, workspaceDir: dir, limits, bytesLabel },
+      { argv, mounts, env, workspace: files, limits },
       {
         ...options,
-        scripts: config,
+        execution: config,
         // The workspace may change while a run waits (another run of the chat): compare with what it found.
         onStarted: async () => {
-          before = await scanWorkspace(dir);
-          names = await topNames(dir);
+          await files.begin();
           options.onStarted?.();
         },
       },
     );
     if (!sandboxed.ok) return sandboxed.result;
-    const overCap = await enforceWorkspaceCap(
-      dir,
-      names,
-      limits,
-      options.chatId ? config.workspace.dir : null,
-      options.chatId,
-      bytesLabel,
-    );
-    if (options.chatId) forgetUsage(config.workspace.dir);
-    const files = diffWorkspace(before, await scanWorkspace(dir));
-    if (options.chatId) await recordScriptFiles(config.workspace.dir, options.chatId, files);
-    const result = toResult(sandboxed.output, files, sandboxed.startedAt, sandboxed.queuedMs, overCap);
-    if (result.exitCode !== 0) {
-      const hint = missingPackageHint(result.stderr, await unavailablePackages(config.runtime.dir));
-      if (hint) result.hint = hint;
-    }
-    return result;
+    const { changes, overCap } = await files.finish();
+    return toResult(sandboxed, changes, overCap);
   } finally {
-    if (throwaway) await fs.promises.rm(/*turbopackIgnore: true*/ throwaway, { recursive: true, force: true });
+    await files.close();
   }
 }
 
@@ -288,17 +227,19 @@ export interface SandboxedCall {
   argv: string[];
   mounts: SandboxMount[];
   env?: Record<string, string>;
-  workspaceDir: string;
+  /** The run's files (workspace/run-files.ts): a chat's workspace, or a folder a helper only reads. */
+  workspace: SandboxFiles;
   limits: SandboxLimits;
-  /** Which limit `limits.maxWorkspaceBytes` is, for the message when a run crosses it. */
-  bytesLabel?: string;
 }
 
 type Sandboxed =
-  | { ok: true; output: SandboxResult; startedAt: number; queuedMs: number }
+  | { ok: true; output: SandboxResult; backend: BackendName; startedAt: number; queuedMs: number }
   | { ok: false; result: CodeRunResult };
 
-/** A slot, then bubblewrap: the step every run shares. Helpers that need no workspace diff call this directly. */
+/**
+ * A slot, then the process's backend: the step every run shares. Helpers that need no workspace diff (a preview,
+ * a document's text) call this directly.
+ */
 export async function runSandboxed(
   call: SandboxedCall,
   options: Omit<RunOptions, 'onStarted'> & { onStarted?: () => void | Promise<void> },
@@ -320,48 +261,22 @@ export async function runSandboxed(
   try {
     const startedAt = performance.now();
     await options.onStarted?.();
-    const runtime = (await runtimeInstalled(config.runtime.dir)) ? config.runtime.dir : null;
-    const filter = await seccompFilter(config.runtime.dir);
-    // As root nothing else stops a nested user namespace (an unprivileged server's bwrap has --disable-userns):
-    // without the filter, no code runs.
-    if (filter.path === null && isRoot()) {
-      const error = `No sandbox can run code here: the seccomp filter is missing (${filter.reason})`;
-      return { ok: false, result: fail('sandbox-error', error) };
-    }
-    const output = await createBwrapBackend({ sandboxGid: config.sandbox.uid }).run({
+    const output = await choice.backend.run({
       ...call,
-      runtimeDir: runtime,
       uid: slot.uid,
-      seccompFile: filter.path,
       signal: options.signal,
       onOutput: options.onOutput,
     });
-    return { ok: true, output, startedAt, queuedMs: Math.round(startedAt - queuedAt) };
+    return {
+      ok: true,
+      output,
+      backend: choice.backend.name,
+      startedAt,
+      queuedMs: Math.round(startedAt - queuedAt),
+    };
   } finally {
     slot.release();
   }
-}
-
-/**
- * The workspace after the run: over a cap (the run was stopped for it, or wrote the rest between two checks),
- * everything the run added at the top is removed, uploads never. Returns the message for the result, or null.
- */
-async function enforceWorkspaceCap(
-  dir: string,
-  before: Set<string>,
-  limits: SandboxLimits,
-  root: string | null,
-  chatId: string | undefined,
-  bytesLabel?: string,
-): Promise<string | null> {
-  const caps = { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries, bytesLabel };
-  const usage = await measureTree(dir, caps);
-  if (!usage.over) return null;
-  const keep = root && chatId ? await uploadedNames(root, chatId) : new Set<string>();
-  const removed = await removeCreated(dir, before, keep);
-  const still = (await measureTree(dir, caps)).over !== null;
-  const done = removed > 0 ? '; the files this run created were removed' : '';
-  return `${usageMessage(usage, caps)}${done}${still ? '; delete files before running more' : ''}`;
 }
 
 const STOP_CODES: Record<NonNullable<SandboxResult['stop']>, RunErrorCode> = {
@@ -376,22 +291,21 @@ const STOP_CODES: Record<NonNullable<SandboxResult['stop']>, RunErrorCode> = {
 };
 
 function toResult(
-  output: SandboxResult,
+  { output, backend, startedAt, queuedMs }: Extract<Sandboxed, { ok: true }>,
   files: FileChange[],
-  started: number,
-  queuedMs: number,
   overCap: string | null,
 ): CodeRunResult {
   const result: CodeRunResult = {
     exitCode: output.stop === 'timeout' ? 124 : output.stop === 'aborted' ? 130 : output.exitCode,
     stdout: output.stdout,
     stderr: output.stderr,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(performance.now() - startedAt),
     ...(queuedMs > 50 ? { queuedMs } : {}),
     truncated: output.truncated,
     timedOut: output.stop === 'timeout',
     files,
-    backend: 'bwrap',
+    backend,
+    ...(output.hint ? { hint: output.hint } : {}),
   };
   if (output.stop === 'workspace-limit' && overCap !== null) {
     // The after-run message says what was cleaned up; the stop says the run was killed for it.

@@ -1,49 +1,91 @@
 /**
- * The sandbox of this process: whether bubblewrap can start one here (probed once: it does not change while the
- * server runs; shown on /admin), and the run slots every run takes one of (slots.ts). Nothing ever runs code on the
- * host: without bubblewrap, scripts and commands are refused with the probe's reason.
+ * The sandbox of this process: which backend runs code (`sandbox.backend`: one by name, or `auto`, the first of
+ * BACKENDS whose probe succeeds), whether it can (probed once: it does not change while the server runs; shown on
+ * /admin), and the run slots every run takes one of (slots.ts). Nothing ever runs code on the host: without a
+ * backend, scripts and commands are refused with the probe's reason.
  *
  * One record per process (process-wide.ts): Next bundles route handlers separately, and the slots must be one set
  * per process or the cap on concurrent runs would be per route.
  */
 import { processWide } from '../process-wide';
-import { type Availability, createBwrapBackend, probeBwrap } from './bwrap';
-import type { ScriptsConfig } from './config';
+import { createBwrapBackend } from './bwrap';
+import type { ExecutionConfig, SandboxBackendName } from './config';
 import { createRunSlots, type RunSlots } from './slots';
-import type { BackendName } from './types';
+import type { Availability, SandboxBackend } from './types';
+
+type MakeBackend = (config: SandboxSettings) => SandboxBackend;
+
+/** Every backend by its `sandbox.backend` name, in the order `auto` tries them. */
+const BACKENDS: Record<SandboxBackendName, MakeBackend> = {
+  bwrap: (config) => createBwrapBackend({ sandboxGid: config.sandbox.uid, runtimeDir: config.runtime.dir }),
+};
+
+type SandboxSettings = Pick<ExecutionConfig, 'sandbox' | 'runtime'>;
 
 export interface SandboxChoice {
-  backend: BackendName | null;
+  backend: SandboxBackend | null;
   reason: string;
-  /** What bwrap's probe said, for the admin page. */
-  bwrap: Availability;
+  /** What the chosen backend's probe said (or, when none runs, the first one tried), for the admin page. */
+  availability: Availability;
 }
 
 interface SandboxState {
-  probe?: Promise<Availability>;
+  probes: Map<string, Promise<Availability>>;
   slots?: { key: string; slots: RunSlots };
+  /** What makes the backend in place of the configured one (`replaceSandboxBackend`). */
+  replaced?: MakeBackend;
 }
 
-const state = processWide<SandboxState>('sandbox', () => ({}));
+const state = processWide<SandboxState>('sandbox', () => ({ probes: new Map() }));
+// A record left by an older module of a dev reload may lack the table.
+state.probes ??= new Map();
 
+function probeOnce(backend: SandboxBackend): Promise<Availability> {
+  let probe = state.probes.get(backend.name);
+  if (!probe) {
+    probe = backend.probe();
+    state.probes.set(backend.name, probe);
+  }
+  return probe;
+}
+
+/** Whether bubblewrap can start a sandbox here (tests and the benchmark skip without it). */
 export function bwrapAvailability(uid: number): Promise<Availability> {
-  state.probe ??= probeBwrap({ sandboxGid: uid });
-  return state.probe;
+  return probeOnce(createBwrapBackend({ sandboxGid: uid }));
 }
 
-export async function chooseSandbox(config: Pick<ScriptsConfig, 'sandbox'>): Promise<SandboxChoice> {
-  const bwrap = await bwrapAvailability(config.sandbox.uid);
-  if (!bwrap.ok) return { backend: null, reason: bwrap.reason, bwrap };
-  const how = config.sandbox.backend === 'bwrap' ? 'chosen in the configuration' : 'chosen automatically';
-  return { backend: 'bwrap', reason: `bubblewrap ${how} (${bwrap.detail})`, bwrap };
+export async function chooseSandbox(config: SandboxSettings): Promise<SandboxChoice> {
+  const setting = config.sandbox.backend;
+  const candidates = state.replaced
+    ? [state.replaced(config)]
+    : (setting === 'auto' ? (Object.keys(BACKENDS) as SandboxBackendName[]) : [setting]).map((name) =>
+        BACKENDS[name](config),
+      );
+  let first: Availability | null = null;
+  for (const backend of candidates) {
+    const availability = await probeOnce(backend);
+    first ??= availability;
+    if (!availability.ok) continue;
+    const how = setting === 'auto' && !state.replaced ? 'chosen automatically' : 'chosen in the configuration';
+    return { backend, reason: `${backend.label} ${how} (${availability.detail})`, availability };
+  }
+  const availability = first ?? { ok: false as const, reason: 'no sandbox backend is configured' };
+  return { backend: null, reason: availability.ok ? '' : availability.reason, availability };
+}
+
+/**
+ * Puts the backend `make` returns (for each run's settings) in place of the configured one for this process (null:
+ * back to the configuration). For tests that run the same suites through a second backend (test/sandbox/).
+ */
+export function replaceSandboxBackend(make: MakeBackend | null): void {
+  if (make) state.replaced = make;
+  else delete state.replaced;
 }
 
 /** The process's run slots; a changed size or uid range (tests, a reloaded config) gets a fresh set. */
-export function runSlots(config: Pick<ScriptsConfig, 'sandbox'>): RunSlots {
+export function runSlots(config: Pick<ExecutionConfig, 'sandbox'>): RunSlots {
   const { maxConcurrentRuns, uid } = config.sandbox;
   const key = `${maxConcurrentRuns}:${uid}`;
   if (state.slots?.key !== key) state.slots = { key, slots: createRunSlots(maxConcurrentRuns, uid + 1) };
   return state.slots.slots;
 }
-
-export { createBwrapBackend };

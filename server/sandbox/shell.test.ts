@@ -1,14 +1,16 @@
 /**
  * The model's shell: who may use it (shell.ts), and what a command finds in the sandbox, as the document skills'
- * own instructions expect it (python and python3, Node packages for require and import, LibreOffice).
+ * own instructions expect it (python and python3, Node packages for require and import, LibreOffice), on bubblewrap
+ * and through the piped backend (test/sandbox/).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveScriptsConfig, type ScriptsConfig } from './config';
+import { forEachBackend } from '../../test/sandbox/backends';
+import { runtimeInstalled } from '../toolchain/skills-runtime';
+import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { runCommand } from './run';
-import { runtimeInstalled } from './runtime';
 import { bwrapAvailability } from './select';
 import { shellModeFor } from './shell';
 
@@ -17,7 +19,7 @@ const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(APP, 'data', 'run
 
 describe('shell mode', () => {
   const shell = (file: Record<string, unknown> = {}, env: Record<string, string> = {}) =>
-    resolveScriptsConfig({ shell: file }, '/app', '/app/data', env).shell;
+    resolveExecutionConfig({ shell: file }, '/app', '/app/data', env).shell;
 
   it('defaults to allow on a loopback install and ask on an exposed one', () => {
     expect(shellModeFor(shell(), { exposed: false })).toEqual({ mode: 'allow', source: 'default' });
@@ -43,61 +45,69 @@ describe('shell mode', () => {
 
 const ready = (await bwrapAvailability(100_000)).ok && (await runtimeInstalled(RUNTIME));
 let tmp: string;
-let config: ScriptsConfig;
+let config: ExecutionConfig;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-shell-'));
-  config = resolveScriptsConfig({}, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
+  config = resolveExecutionConfig({}, tmp, tmp, { SKILLCHAT_RUNTIME_DIR: RUNTIME });
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-describe.skipIf(!ready)('commands as skills write them', () => {
-  it('python and python3 are the runtime Python; Node finds the runtime packages with require and import', async () => {
-    const r = await runCommand(
-      [
-        'python -c "import openpyxl, pypdf; print(\'py ok\')"',
-        'python3 -c "import sys; print(sys.prefix)"',
-        "node -e \"require('pptxgenjs'); console.log('require ok')\"",
-        "cat > m.mjs <<'JS'\nimport pptxgen from 'pptxgenjs';\nconsole.log('import', typeof pptxgen);\nJS",
-        'node m.mjs',
-      ].join('\n'),
-      { scripts: config, chatId: 'runtime' },
-    );
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('py ok\n/opt/skillchat-runtime/python\nrequire ok\nimport function\n');
-  });
+forEachBackend(
+  'commands as skills write them',
+  (backend) => {
+    beforeAll(() => {
+      config.workspace.dir = path.join(tmp, 'workspaces', backend);
+    });
 
-  it.skipIf(!fs.existsSync('/usr/bin/soffice'))(
-    'LibreOffice converts a document inside the sandbox',
-    async () => {
+    it('python and python3 are the runtime Python; Node finds the runtime packages with require and import', async () => {
       const r = await runCommand(
-        "printf '# Title\\n\\nBody text.\\n' | pandoc -o in.docx && soffice --headless --convert-to pdf in.docx >/dev/null && pdftotext in.pdf -",
-        { scripts: config, chatId: 'office' },
+        [
+          'python -c "import openpyxl, pypdf; print(\'py ok\')"',
+          'python3 -c "import sys; print(sys.prefix)"',
+          "node -e \"require('pptxgenjs'); console.log('require ok')\"",
+          "cat > m.mjs <<'JS'\nimport pptxgen from 'pptxgenjs';\nconsole.log('import', typeof pptxgen);\nJS",
+          'node m.mjs',
+        ].join('\n'),
+        { execution: config, chatId: 'runtime' },
       );
-      expect(r.exitCode).toBe(0);
-      expect(r.stdout).toContain('Body text.');
-      expect(r.files.map((f) => f.name).sort()).toEqual(['in.docx', 'in.pdf']);
-    },
-    60_000,
-  );
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('py ok\n/opt/skillchat-runtime/python\nrequire ok\nimport function\n');
+    });
 
-  it("the runtime's console scripts run, and installing from inside fails at once with a hint", async () => {
-    const script = await runCommand('pdfplumber --help | head -1', { scripts: config, chatId: 'console' });
-    expect(script.stdout).toMatch(/^usage: pdfplumber/);
-    const pip = await runCommand('pip install some-package', { scripts: config, chatId: 'console' });
-    expect(pip.exitCode).not.toBe(0);
-    expect(pip.durationMs).toBeLessThan(15_000);
-    expect(pip.hint).toMatch(/no network/);
-    const npm = await runCommand('npm install -g some-package', { scripts: config, chatId: 'console' });
-    expect(npm.hint).toMatch(/no network/);
-    expect(npm.durationMs).toBeLessThan(15_000);
-  }, 40_000);
+    it.skipIf(!fs.existsSync('/usr/bin/soffice'))(
+      'LibreOffice converts a document inside the sandbox',
+      async () => {
+        const r = await runCommand(
+          "printf '# Title\\n\\nBody text.\\n' | pandoc -o in.docx && soffice --headless --convert-to pdf in.docx >/dev/null && pdftotext in.pdf -",
+          { execution: config, chatId: 'office' },
+        );
+        expect(r.exitCode).toBe(0);
+        expect(r.stdout).toContain('Body text.');
+        expect(r.files.map((f) => f.name).sort()).toEqual(['in.docx', 'in.pdf']);
+      },
+      60_000,
+    );
 
-  it('a script that fails for a missing package says how to install it', async () => {
-    const r = await runCommand('python3 -c "import pdf2image_not_here"', { scripts: config, chatId: 'hint' });
-    expect(r.exitCode).not.toBe(0);
-    expect(r.hint).toMatch(/bin\/skills runtime install/);
-    const module = await runCommand('python -m not_a_module_here', { scripts: config, chatId: 'hint' });
-    expect(module.hint).toMatch(/`not_a_module_here` is not in the skills runtime/);
-  });
-});
+    it("the runtime's console scripts run, and installing from inside fails at once with a hint", async () => {
+      const script = await runCommand('pdfplumber --help | head -1', { execution: config, chatId: 'console' });
+      expect(script.stdout).toMatch(/^usage: pdfplumber/);
+      const pip = await runCommand('pip install some-package', { execution: config, chatId: 'console' });
+      expect(pip.exitCode).not.toBe(0);
+      expect(pip.durationMs).toBeLessThan(15_000);
+      expect(pip.hint).toMatch(/no network/);
+      const npm = await runCommand('npm install -g some-package', { execution: config, chatId: 'console' });
+      expect(npm.hint).toMatch(/no network/);
+      expect(npm.durationMs).toBeLessThan(15_000);
+    }, 40_000);
+
+    it('a script that fails for a missing package says how to install it', async () => {
+      const r = await runCommand('python3 -c "import pdf2image_not_here"', { execution: config, chatId: 'hint' });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.hint).toMatch(/bin\/skills runtime install/);
+      const module = await runCommand('python -m not_a_module_here', { execution: config, chatId: 'hint' });
+      expect(module.hint).toMatch(/`not_a_module_here` is not in the skills runtime/);
+    });
+  },
+  !ready,
+);

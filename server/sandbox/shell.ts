@@ -7,7 +7,7 @@
  * unusable: `allow`. On an exposed (team) server the operator has not yet said what members may run, so each
  * command waits for the person's approval: `ask`.
  */
-import type { ScriptsConfig, ShellMode } from './config';
+import type { ExecutionConfig, ShellMode } from './config';
 
 export type ShellModeSource = 'person' | 'config' | 'default';
 
@@ -17,7 +17,7 @@ export interface ShellDecision {
 }
 
 export function shellModeFor(
-  shell: ScriptsConfig['shell'],
+  shell: ExecutionConfig['shell'],
   who: { exposed: boolean; email?: string | null },
 ): ShellDecision {
   const email = who.email?.toLowerCase();

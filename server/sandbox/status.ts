@@ -2,11 +2,11 @@
  * What /admin shows about running code: which backend runs it and why (with bubblewrap's version), the run slots (concurrent runs, each with its own uid), the model's shell (who may use it),
  * the limits, and the runtime's contents (its seccomp filter among them).
  */
-import { isRoot } from './bwrap';
-import type { ScriptsConfig, ShellMode } from './config';
+
+import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
+import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
+import type { ExecutionConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
-import { describeRuntime, type RuntimeReport } from './runtime';
-import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from './seccomp';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
 import type { BackendName, SandboxLimits } from './types';
@@ -26,7 +26,7 @@ export interface SandboxStatus {
 }
 
 export async function loadSandboxStatus(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   server: { exposed: boolean } = { exposed: false },
 ): Promise<SandboxStatus> {
   const choice = await chooseSandbox(config);
@@ -35,14 +35,14 @@ export async function loadSandboxStatus(
   const { mode, source } = shellModeFor(config.shell, { exposed: server.exposed });
   return {
     configured: config.sandbox.backend,
-    backend: choice.backend,
+    backend: choice.backend?.name ?? null,
     reason: choice.reason,
-    bubblewrap: choice.bwrap.ok ? choice.bwrap.version : null,
+    bubblewrap: choice.availability.ok && choice.backend?.name === 'bwrap' ? choice.availability.version : null,
     runs: {
       maxConcurrent: maxConcurrentRuns,
       running: slots.running,
       waiting: slots.waiting,
-      perRunUid: isRoot(),
+      perRunUid: choice.availability.ok && choice.availability.perRunUid,
       uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
     },
     shell: { mode, source, people: config.shell.people },

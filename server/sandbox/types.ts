@@ -1,12 +1,16 @@
 /**
- * The one interface every sandbox backend implements, and what a run returns. A backend gets a fully resolved
- * request (the argv, the folders, the limits, the uid its slot lent it) and returns a result; it never decides
- * policy. The backend today is `bwrap` (Linux namespaces, the real interpreters); a container backend (podman)
- * would be a second implementation of `SandboxBackend`. See docs/ARCHITECTURE.md ("Running code") for why there
+ * The port every sandbox backend implements, and what a run returns. A backend gets a fully resolved request (the
+ * argv, the read-only folders, the run's files, the limits, the uid its slot lent it) and returns a result; it
+ * never decides policy. How it isolates (namespaces, a seccomp filter, a container, a remote engine), what it
+ * mounts beside the request's folders (a toolchain) and how it says it cannot run here are its own. The backends
+ * are listed in select.ts, which chooses one per process; see docs/ARCHITECTURE.md ("Running code") for why there
  * is no in-process fallback.
  */
+import { RUNTIME_MOUNT } from '../toolchain/skills-runtime';
+import type { SandboxFiles } from '../workspace/run-files';
 
-export type BackendName = 'bwrap';
+/** `bwrap` (bwrap.ts) here; a test or another engine names its own. */
+export type BackendName = string;
 
 export interface SandboxLimits {
   /** Wall-clock time for the run, ms. */
@@ -50,24 +54,18 @@ export interface SandboxMount {
 }
 
 export interface SandboxRequest {
-  /** What runs inside, after the limits prologue: `['python3', '/skill/scripts/x.py', ...args]`, `['bash', '-c', cmd]`. */
+  /** What runs inside: `['python3', '/skill/scripts/x.py', ...args]`, `['bash', '-c', cmd]`, found on its PATH. */
   argv: string[];
   /** Read-only folders: the skill being run, the chat's activated skills. */
   mounts: SandboxMount[];
-  /** Host folder of the chat workspace; mounted read-write at `/workspace`, the working directory. */
-  workspaceDir: string;
-  /** Host folder of the skills runtime (venv + node_modules), mounted read-only; null when not installed. */
-  runtimeDir: string | null;
-  /** Extra environment (on top of `sandboxEnv`). */
+  /** The run's files: read-write at `/workspace`, the working directory; over their caps, the run is stopped. */
+  workspace: SandboxFiles;
+  /** Extra environment (on top of the sandbox's own, built from nothing). */
   env?: Record<string, string>;
   limits: SandboxLimits;
-  /** The uid the run's slot lent it (server as root); each concurrent run has its own, so budgets do not mix. */
+  /** The uid the run's slot lent it; each concurrent run has its own, so a backend can keep their budgets apart. */
   uid: number;
-  /** Host file of the compiled seccomp filter, when there is one. */
-  seccompFile?: string | null;
   signal?: AbortSignal;
-  /** Which limit `limits.maxWorkspaceBytes` is, in words, for the message when a run crosses it. */
-  bytesLabel?: string;
   /** Output as it arrives (already counted against the cap), for a card that shows a command while it runs. */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
@@ -97,11 +95,30 @@ export interface SandboxResult {
   stop: SandboxStop | null;
   /** A message for a person or model when `stop` is set: which limit, in words. */
   error?: string;
+  /** A failed run's missing package or program, and how the operator installs it (the backend knows its toolchain). */
+  hint?: string;
   durationMs: number;
 }
 
+/** Whether a backend can run code here, and what to show on /admin. */
+export type Availability =
+  | {
+      ok: true;
+      /** `bubblewrap 0.8.0`. */
+      version: string;
+      /** The version and how runs are kept apart, in words. */
+      detail: string;
+      /** Each concurrent run as its own uid (the slot's), so one run's processes do not count against another's. */
+      perRunUid: boolean;
+    }
+  | { ok: false; reason: string };
+
 export interface SandboxBackend {
   name: BackendName;
+  /** How /admin names it: `bubblewrap`. */
+  label: string;
+  /** Tries a real (empty) run: a program that exists may still be refused by the kernel. Called once per process. */
+  probe(): Promise<Availability>;
   run(request: SandboxRequest): Promise<SandboxResult>;
 }
 
@@ -112,7 +129,7 @@ export const SANDBOX_PATHS = {
   skill: '/skill',
   /** Every skill the chat has activated, by name: `/skills/<name>`. */
   skills: '/skills',
-  runtime: '/opt/skillchat-runtime',
+  runtime: RUNTIME_MOUNT,
 } as const;
 
 export type RunErrorCode =

@@ -7,7 +7,7 @@
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
-import type { ScriptsConfig, ShellMode } from '../sandbox/config';
+import type { ExecutionConfig, ShellMode } from '../sandbox/config';
 import type { Matcher } from '../skills/catalog/match';
 import type { DisplayContext } from '../skills/display';
 import type { Skill } from '../skills/types';
@@ -40,7 +40,7 @@ export interface SkillToolContext {
   signal?: AbortSignal;
   /** The chat whose workspace scripts run in, and the sandbox settings. */
   chatId?: string;
-  scripts?: ScriptsConfig;
+  execution?: ExecutionConfig;
   /** Whether the model may run command lines in the sandbox, and whether each waits for approval. Absent: off. */
   shell?: ShellMode;
   /** Whose fair share of the server's run slots this turn's runs count against. */

@@ -66,7 +66,7 @@ export async function runScript(
   const result = await runSkillScript(skill, scriptPath, args, {
     signal: ctx.signal,
     chatId: ctx.chatId,
-    scripts: ctx.scripts,
+    execution: ctx.execution,
     owner: ctx.owner ?? ctx.chatId,
     skills: [...ctx.activated].flatMap((n) => {
       const active = ctx.skills.get(n);

@@ -1,13 +1,15 @@
 /**
  * The shell tool's card states: a command that waits for a run slot reports `queued` (with how many are ahead),
- * then its output while it runs, then the result. Runs against the real sandbox with one slot.
+ * then its output while it runs, then the result. Runs against the real sandbox with one slot, on bubblewrap and
+ * through the piped backend (test/sandbox/).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forEachBackend } from '../../test/sandbox/backends';
 import { DEFAULT_LIMITS } from '../config';
-import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
+import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import type { SkillToolContext } from './context';
@@ -15,12 +17,12 @@ import { type ShellOutput, shellApproval, shellTool } from './sandbox-exec';
 
 const ready = (await bwrapAvailability(100_000)).ok;
 let tmp: string;
-let scripts: ScriptsConfig;
+let execution: ExecutionConfig;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-shell-tool-'));
   // One slot, and a uid range of its own so the process's other tests' slots are not this one.
-  scripts = resolveScriptsConfig({ sandbox: { maxConcurrentRuns: 1, uid: 120_000 } }, tmp, tmp, {});
+  execution = resolveExecutionConfig({ sandbox: { maxConcurrentRuns: 1, uid: 120_000 } }, tmp, tmp, {});
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -32,7 +34,7 @@ const ctx = (owner: string, chatId: string): SkillToolContext => ({
   display: { appDir: tmp, home: tmp },
   onActivated: () => {},
   chatId,
-  scripts,
+  execution,
   shell: 'allow',
   owner,
 });
@@ -46,20 +48,28 @@ describe('shell approval', () => {
   });
 });
 
-describe.skipIf(!ready)('sandbox_exec card states', () => {
-  it('a command behind a full server shows queued, then its output, then the result', async () => {
-    const busy = runCommand('sleep 1.5; echo first-done', { scripts, chatId: 'busy', owner: 'ann' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const states: ShellOutput[] = [];
-    const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });
-    for await (const state of run as AsyncIterable<ShellOutput>) states.push(state);
-    expect((await busy).stdout).toBe('first-done\n');
-    const kinds = states.map((s) => s.state);
-    expect(kinds[0]).toBe('queued');
-    expect(states[0]?.ahead).toBe(0);
-    expect(kinds).toContain('running');
-    expect(states.some((s) => s.state === 'running' && s.stdout === 'one\n')).toBe(true);
-    expect(states.at(-1)).toMatchObject({ state: 'done', exitCode: 0, stdout: 'one\ntwo\n' });
-    expect(states.at(-1)?.queuedMs).toBeGreaterThan(500);
-  }, 30_000);
-});
+forEachBackend(
+  'sandbox_exec card states',
+  (backend) => {
+    beforeAll(() => {
+      execution.workspace.dir = path.join(tmp, 'workspaces', backend);
+    });
+
+    it('a command behind a full server shows queued, then its output, then the result', async () => {
+      const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const states: ShellOutput[] = [];
+      const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });
+      for await (const state of run as AsyncIterable<ShellOutput>) states.push(state);
+      expect((await busy).stdout).toBe('first-done\n');
+      const kinds = states.map((s) => s.state);
+      expect(kinds[0]).toBe('queued');
+      expect(states[0]?.ahead).toBe(0);
+      expect(kinds).toContain('running');
+      expect(states.some((s) => s.state === 'running' && s.stdout === 'one\n')).toBe(true);
+      expect(states.at(-1)).toMatchObject({ state: 'done', exitCode: 0, stdout: 'one\ntwo\n' });
+      expect(states.at(-1)?.queuedMs).toBeGreaterThan(500);
+    }, 30_000);
+  },
+  !ready,
+);

@@ -77,7 +77,7 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
   if (unready) throw new SkillToolError(unready);
   const run = runCommand(command, {
     chatId: ctx.chatId,
-    scripts: ctx.scripts,
+    execution: ctx.execution,
     signal: ctx.signal,
     owner: ctx.owner ?? ctx.chatId,
     skills: activatedSkills(ctx),
@@ -154,13 +154,13 @@ export const shellTool = defineTool({
         .number()
         .int()
         .min(1)
-        .max(Math.round((ctx.scripts?.sandbox.timeoutMs ?? 60_000) / 1000))
+        .max(Math.round((ctx.execution?.sandbox.timeoutMs ?? 60_000) / 1000))
         .optional()
         .describe('Stop the command after this many seconds (at most the configured limit)'),
     }),
   output: shellOutput,
   needsConsent: true,
   offered: async (ctx) =>
-    (ctx.shell ?? 'off') !== 'off' && ctx.scripts !== undefined && (await sandboxReady(ctx.scripts)).ok,
+    (ctx.shell ?? 'off') !== 'off' && ctx.execution !== undefined && (await sandboxReady(ctx.execution)).ok,
   execute,
 });

@@ -3,7 +3,7 @@ import { asSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../config';
 import { catalogBlock } from '../prompt/catalog-block';
-import { resolveScriptsConfig } from '../sandbox/config';
+import { resolveExecutionConfig } from '../sandbox/config';
 import type { Skill } from '../skills/types';
 import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
@@ -55,7 +55,7 @@ describe('tool declarations', () => {
   });
 
   it('offer only the shell when there are no skills but the person has one', async () => {
-    const shellOnly = ctx({ skills: new Map(), shell: 'allow', scripts: resolveScriptsConfig({}, '/tmp', '/tmp') });
+    const shellOnly = ctx({ skills: new Map(), shell: 'allow', execution: resolveExecutionConfig({}, '/tmp', '/tmp') });
     expect(createSkillTools(shellOnly)).toBeDefined();
     const offered = await offeredTools(shellOnly);
     expect(offered).toEqual([TOOL_SHELL]); // bubblewrap is installed wherever the tests run (`npm test` installs it first)

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveScriptsConfig, type ScriptsConfig } from '../sandbox/config';
+import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import { forgetUsage, roomFor, workspaceUsage } from './quota';
@@ -14,11 +14,11 @@ import { saveUpload } from './workspace';
 
 const KB = 1024;
 let tmp: string;
-let config: ScriptsConfig;
+let config: ExecutionConfig;
 
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-quota-'));
-  config = resolveScriptsConfig(
+  config = resolveExecutionConfig(
     { workspace: { maxWorkspaceBytes: 400 * KB, maxPersonBytes: 300 * KB, maxServerBytes: 500 * KB } },
     tmp,
     tmp,
@@ -66,7 +66,7 @@ describe.skipIf(!(await bwrapAvailability(100_000)).ok)('a script that would cro
     await upload('a1', 'one.bin', 250 * KB, 'ann');
     // Files each under the room left, together over it.
     const r = await runCommand('for i in 1 2 3 4; do head -c 30000 /dev/urandom > f$i.bin; done; sleep 1; echo done', {
-      scripts: config,
+      execution: config,
       chatId: 'a2',
       owner: 'ann',
     });

@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { processWide } from '../process-wide';
-import { measureTree } from '../sandbox/usage';
 import { readMeta, workspaceDir, writeMeta } from './folders';
+import { measureTree } from './usage';
 
 export interface QuotaCaps {
   maxWorkspaceBytes: number;

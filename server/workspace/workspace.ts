@@ -3,7 +3,7 @@
  *
  *   <workspaces>/<chatId>/files/   the workspace itself (flat; mounted read-write at /workspace in the sandbox)
  *   <workspaces>/<chatId>/meta.json  where each file came from (upload or script), outside the sandbox's reach
- *   <workspaces>/<chatId>/text/      each document's text as the model gets it (extract.ts), likewise
+ *   <workspaces>/<chatId>/text/      each document's text as the model gets it (documents/extract.ts), likewise
  *
  * The server only ever reads regular files here, opened without following links: a script can leave a symlink
  * to `/etc/shadow` in its workspace, and it is neither listed nor served.

@@ -137,7 +137,7 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     signal: turn.slot.controller.signal,
     // Scripts run in this chat's workspace.
     chatId,
-    scripts: config.scripts,
+    execution: config.execution,
     shell: deps.shell,
     owner: deps.owner,
   };

@@ -90,7 +90,7 @@ export async function turnDeps(
     model: note ? { ...choice, note } : choice,
     access: app.access,
     personal,
-    shell: shellModeFor(app.config.scripts.shell, asker).mode,
+    shell: shellModeFor(app.config.execution.shell, asker).mode,
     owner: userId,
     ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp } } : {}),
   };

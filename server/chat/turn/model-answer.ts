@@ -12,12 +12,12 @@ import {
   type UIMessageStreamWriter,
 } from 'ai';
 import { deriveTitle } from '../../db/title';
+import { readDocument } from '../../documents/extract';
 import { compactionNote, workspaceFilesLine } from '../../prompt/appended-lines';
 import { buildInstructions } from '../../prompt/instructions';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
-import { readDocument } from '../../workspace/extract';
 import { listWorkspace } from '../../workspace/workspace';
 import { createToolApproval } from '../approvals';
 import { attachDocuments } from '../attached-documents';
@@ -45,8 +45,8 @@ export interface PromptParts {
 export async function readPromptParts(turn: TurnContext): Promise<PromptParts> {
   const { config } = turn.deps;
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
-  const workspaceLine = config.scripts
-    ? workspaceFilesLine(await listWorkspace(config.scripts.workspace.dir, turn.chatId))
+  const workspaceLine = config.execution
+    ? workspaceFilesLine(await listWorkspace(config.execution.workspace.dir, turn.chatId))
     : '';
   const skillContent = await renderActiveSkills([...turn.activated], turn.view.usable, {
     maxBytes: config.limits.maxResourceBytes,
@@ -165,10 +165,10 @@ export async function streamAnswer(
  */
 async function withAttachedDocuments(messages: ChatMessage[], turn: TurnContext): Promise<ChatMessage[]> {
   const { deps, chatId } = turn;
-  const scripts = deps.config.scripts;
-  if (!scripts) return messages;
+  const execution = deps.config.execution;
+  if (!execution) return messages;
   return attachDocuments(messages, {
-    read: (name) => readDocument(scripts, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
+    read: (name) => readDocument(execution, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
     contextWindow: deps.model.contextWindow,
   });
 }

@@ -82,13 +82,13 @@ describe("the app's own folders", () => {
   it('the workspace folder is closed wherever it is configured (workspace.dir)', async () => {
     const app = config([]);
     const moved = {
-      ...app.scripts,
-      workspace: { ...app.scripts.workspace, dir: path.join(FIXTURE, 'root', 'real-skill') },
+      ...app.execution,
+      workspace: { ...app.execution.workspace, dir: path.join(FIXTURE, 'root', 'real-skill') },
     };
     const roots: SkillRoot[] = [{ path: path.join(FIXTURE, 'root'), scope: 'project', kind: 'configured' }];
     const result = await discoverSkills(roots, {
       limits: DEFAULT_LIMITS,
-      ownFolders: ownFolders({ ...app, scripts: moved }),
+      ownFolders: ownFolders({ ...app, execution: moved }),
     });
     expect(result.skills).toEqual([]);
   });

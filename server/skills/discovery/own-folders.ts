@@ -35,7 +35,7 @@ export interface OwnFolder {
 }
 
 type OwnFoldersConfig = Pick<AppConfig, 'appDir' | 'home' | 'databasePath' | 'install'> & {
-  scripts: { workspace: { dir: string }; runtime: { dir: string } };
+  execution: { workspace: { dir: string }; runtime: { dir: string } };
 };
 
 /** Where the host writes its copies of MCP servers' skills: `<data>/mcp-skills` (beside the database). */
@@ -47,12 +47,12 @@ export function servedSkillsDir(config: Pick<AppConfig, 'databasePath'>): string
 export function ownFolders(config: OwnFoldersConfig): OwnFolder[] {
   const folders: OwnFolder[] = [
     {
-      path: path.resolve(/*turbopackIgnore: true*/ config.scripts.workspace.dir),
+      path: path.resolve(/*turbopackIgnore: true*/ config.execution.workspace.dir),
       what: 'chat workspaces',
       rootsInside: false,
     },
     {
-      path: path.resolve(/*turbopackIgnore: true*/ config.scripts.runtime.dir),
+      path: path.resolve(/*turbopackIgnore: true*/ config.execution.runtime.dir),
       what: 'skills runtime',
       rootsInside: false,
     },

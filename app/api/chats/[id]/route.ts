@@ -59,6 +59,6 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   // instance running it; then the chat and its workspace go. The script-run log keeps the runs, without the chat.
   await stopChat(id, { leases: store.leases, wait: true });
   if (!(await store.deleteChat(id))) throw notFound('chat', id);
-  await deleteWorkspace((await getApp()).config.scripts.workspace.dir, id);
+  await deleteWorkspace((await getApp()).config.execution.workspace.dir, id);
   return new Response(null, { status: 204 });
 });

@@ -24,7 +24,7 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   const app = await getApp();
   await deleteUserByEmail(app.auth, (await params).email, {
     db: app.db,
-    workspaceDir: app.config.scripts.workspace.dir,
+    workspaceDir: app.config.execution.workspace.dir,
   });
   return json({ ok: true });
 });

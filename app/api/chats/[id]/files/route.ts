@@ -1,8 +1,8 @@
 import { currentUserId } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
+import { readDocument, withTextStates } from '@/server/documents/extract';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { readDocument, withTextStates } from '@/server/workspace/extract';
 import { safeFileName } from '@/server/workspace/names';
 import { listWorkspace, saveUpload } from '@/server/workspace/workspace';
 import { existingChat } from './chat';
@@ -13,8 +13,8 @@ type Params = { params: Promise<{ id: string }> };
 
 export const GET = handle(async (request: Request, { params }: Params) => {
   const id = await existingChat(request, params);
-  const { scripts } = (await getApp()).config;
-  return json({ files: await withTextStates(scripts, id, await listWorkspace(scripts.workspace.dir, id)) });
+  const { execution } = (await getApp()).config;
+  return json({ files: await withTextStates(execution, id, await listWorkspace(execution.workspace.dir, id)) });
 });
 
 // Multipart framing around the file; the body cap is the file cap plus this.
@@ -22,7 +22,7 @@ const FORM_OVERHEAD = 64 * 1024;
 
 export const POST = handle(async (request: Request, { params }: Params) => {
   const id = await existingChat(request, params);
-  const { workspace } = (await getApp()).config.scripts;
+  const { workspace } = (await getApp()).config.execution;
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > workspace.maxUploadBytes + FORM_OVERHEAD) {
     throw new AppError('payload_too_large:file', `The file is over the ${workspace.maxUploadBytes}-byte upload limit`);
@@ -46,6 +46,6 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   }
   const { name: stored, size, mediaType } = saved.file;
   // Read now, in the background: the turn that sends it finds the text kept, and the chip can say it was read.
-  void readDocument((await getApp()).config.scripts, id, stored).catch(() => {});
+  void readDocument((await getApp()).config.execution, id, stored).catch(() => {});
   return json({ file: { name: stored, size, mediaType } }, { status: 201 });
 });

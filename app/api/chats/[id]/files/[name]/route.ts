@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { getApp } from '@/server/app';
+import { renderPreview } from '@/server/documents/preview';
 import { AppError } from '@/server/errors';
 import { handle } from '@/server/http';
 import { isSafeFileName } from '@/server/workspace/names';
-import { renderPreview } from '@/server/workspace/preview';
 import { openWorkspaceFile } from '@/server/workspace/workspace';
 import { existingChat } from '../chat';
 
@@ -23,10 +23,10 @@ export const GET = handle(async (request: Request, { params }: Params) => {
   const id = await existingChat(request, params);
   const { name } = await params;
   if (!isSafeFileName(name)) throw new AppError('bad_request:file', 'Invalid file name');
-  const { scripts } = (await getApp()).config;
-  const dir = scripts.workspace.dir;
+  const { execution } = (await getApp()).config;
+  const dir = execution.workspace.dir;
   if (new URL(request.url).searchParams.get('preview') === '1') {
-    const png = await renderPreview(scripts, id, name);
+    const png = await renderPreview(execution, id, name);
     if (!png) throw new AppError('not_found:preview', `No preview for "${name}"`);
     return new Response(new Uint8Array(png), { headers: { ...SAFE_HEADERS, 'content-type': 'image/png' } });
   }

@@ -79,7 +79,7 @@ const PYTHON = '/usr/bin/python3';
 export type SeccompFilter = { path: string } | { path: null; reason: string };
 
 export function seccompGenerator(appDir: string = process.env.SKILLCHAT_APP_DIR ?? process.cwd()): string {
-  return path.join(/*turbopackIgnore: true*/ appDir, 'server', 'sandbox', 'seccomp-filter.py');
+  return path.join(/*turbopackIgnore: true*/ appDir, 'server', 'toolchain', 'seccomp-filter.py');
 }
 
 function filterFiles(runtimeDir: string): { bpf: string; hash: string } {

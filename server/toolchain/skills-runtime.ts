@@ -24,9 +24,14 @@ import {
   type SystemInstallOutcome,
   type SystemToolStatus,
 } from './system-packages';
-import { SANDBOX_PATHS } from './types';
 
 const exec = promisify(execFile);
+
+/**
+ * Where a sandbox shows the runtime: the venv's console scripts are pointed here (`retargetScripts`), so a backend
+ * that runs them mounts the folder at this path.
+ */
+export const RUNTIME_MOUNT = '/opt/skillchat-runtime';
 
 export interface PackageFailure {
   name: string;
@@ -261,7 +266,7 @@ async function installPython(
 export async function retargetScripts(dir: string): Promise<number> {
   const bin = path.join(/*turbopackIgnore: true*/ dir, 'python', 'bin');
   const hostPython = path.join(/*turbopackIgnore: true*/ bin, 'python');
-  const inside = `#!${SANDBOX_PATHS.runtime}/python/bin/python`;
+  const inside = `#!${RUNTIME_MOUNT}/python/bin/python`;
   let changed = 0;
   for (const name of await fs.promises.readdir(/*turbopackIgnore: true*/ bin).catch(() => [] as string[])) {
     const file = path.join(/*turbopackIgnore: true*/ bin, name);

@@ -1,22 +1,24 @@
 /**
  * A PNG of a PDF's first page for the artifact card. A PDF is untrusted input for a parser, so pdftoppm runs in the
- * same bubblewrap sandbox as scripts (workspace read-write, nothing else), never on the host. Null when there is no
- * preview: not a PDF, bwrap unavailable, or pdftoppm failed.
+ * same sandbox as scripts (the chat's files at /workspace, nothing else), never on the host. Null when there is no
+ * preview: not a PDF, no sandbox here, or pdftoppm failed (or is not installed where the sandbox runs).
  */
 import fs from 'node:fs';
-import type { ScriptsConfig } from '../sandbox/config';
+import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
-import { workspaceDir } from './workspace';
+import { folderFiles } from '../workspace/run-files';
+import { workspaceDir } from '../workspace/workspace';
 
 const MAX_PNG_BYTES = 8 * 1024 * 1024;
 
-export async function renderPreview(config: ScriptsConfig, chatId: string, name: string): Promise<Buffer | null> {
+export async function renderPreview(config: ExecutionConfig, chatId: string, name: string): Promise<Buffer | null> {
   if (!name.toLowerCase().endsWith('.pdf')) return null;
   const dir = workspaceDir(config.workspace.dir, chatId);
   const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ `${dir}/${name}`).catch(() => null);
-  if (!stat?.isFile() || !fs.existsSync(/*turbopackIgnore: true*/ '/usr/bin/pdftoppm')) return null;
+  if (!stat?.isFile()) return null;
+  const limits = { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES };
   const run = await runSandboxed(
     {
       // No PPM root: pdftoppm writes the image to stdout ("-" would name a file).
@@ -33,10 +35,10 @@ export async function renderPreview(config: ScriptsConfig, chatId: string, name:
         `${SANDBOX_PATHS.workspace}/${name}`,
       ],
       mounts: [],
-      workspaceDir: dir,
-      limits: { ...sandboxLimits(config), timeoutMs: 15_000, maxOutputBytes: MAX_PNG_BYTES },
+      workspace: folderFiles(dir, { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries }),
+      limits,
     },
-    { scripts: config, chatId, owner: `preview:${chatId}` },
+    { execution: config, chatId, owner: `preview:${chatId}` },
   );
   if (!run.ok) return null;
   const result = run.output;

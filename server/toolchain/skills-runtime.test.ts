@@ -1,6 +1,6 @@
 /** What a script's stderr and pip's or npm's failures turn into for the operator. */
 import { describe, expect, it } from 'vitest';
-import { installFailure, lackedPackage, missingPackageHint } from './runtime';
+import { installFailure, lackedPackage, missingPackageHint } from './skills-runtime';
 
 describe('missingPackageHint', () => {
   it('names the Python package behind a module, and the install command', () => {

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { resolveScriptsConfig } from '../sandbox/config';
+import { resolveExecutionConfig } from '../sandbox/config';
 import { bwrapAvailability } from '../sandbox/select';
+import { saveUpload } from '../workspace/workspace';
 import { renderPreview } from './preview';
-import { saveUpload } from './workspace';
 
 const FORM = path.join(import.meta.dirname, '..', '..', '.skills', 'pdf', 'assets', 'sample-form.pdf');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-preview-'));
-const config = resolveScriptsConfig({}, tmp, tmp, {});
+const config = resolveExecutionConfig({}, tmp, tmp, {});
 const canRun = (await bwrapAvailability(65534)).ok && fs.existsSync('/usr/bin/pdftoppm');
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { attachDocuments, documentBudget, fairShares, renderDocument } from '../chat/attached-documents';
 import type { ChatMessage } from '../chat/types';
-import { resolveScriptsConfig } from '../sandbox/config';
+import { resolveExecutionConfig } from '../sandbox/config';
 import { bwrapAvailability } from '../sandbox/select';
+import { chatFolder, saveUpload, workspaceDir } from '../workspace/workspace';
 import { type DocumentText, documentKind, documentState, readDocument } from './extract';
-import { chatFolder, saveUpload, workspaceDir } from './workspace';
 
 const sandboxRuns = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../sandbox/run', async (original) => {
@@ -31,7 +31,7 @@ const appDir = path.resolve(import.meta.dirname, '../..');
 const runtime = path.join(appDir, 'data', 'runtime');
 const python = path.join(runtime, 'python', 'bin', 'python3');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-extract-'));
-const config = resolveScriptsConfig({}, appDir, tmp, { SKILLCHAT_RUNTIME_DIR: runtime });
+const config = resolveExecutionConfig({}, appDir, tmp, { SKILLCHAT_RUNTIME_DIR: runtime });
 const canRun =
   (await bwrapAvailability(65534)).ok &&
   fs.existsSync('/usr/bin/pdftotext') &&

@@ -1,8 +1,8 @@
 /**
  * The text of a document in a chat's workspace, for the model: PDF, Word/ODT, Excel, PowerPoint and plain text.
  *
- * A document is untrusted input for a parser, so every parser runs in the sandbox (`runSandboxed`: a run slot,
- * bubblewrap, seccomp, a short time limit and an output cap), never in the server process: PDF with pdftotext,
+ * A document is untrusted input for a parser, so every parser runs in the sandbox (`runSandboxed`: a run slot, the
+ * process's backend, a short time limit and an output cap), never in the server process: PDF with pdftotext,
  * DOCX/ODT with pandoc, XLSX with openpyxl from the skills runtime, PPTX with Python's zipfile and ElementTree (the
  * runtime has no python-pptx). Plain text (Markdown, CSV, JSON, ...) needs no parser: the server reads its bytes,
  * capped, through the same no-links open that serves downloads, so it reads even where no sandbox can start.
@@ -22,13 +22,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KeptMap } from '../kept-map';
 import { processWide } from '../process-wide';
-import type { ScriptsConfig } from '../sandbox/config';
+import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
 import { runSandboxed } from '../sandbox/run';
 import { SANDBOX_PATHS } from '../sandbox/types';
 import { guessMediaType } from '../skills/resources/resources';
-import { isSafeFileName } from './names';
-import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from './workspace';
+import { isSafeFileName } from '../workspace/names';
+import { folderFiles } from '../workspace/run-files';
+import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from '../workspace/workspace';
 
 export type DocumentKind = 'pdf' | 'word' | 'spreadsheet' | 'slides' | 'text';
 
@@ -188,7 +189,7 @@ function failureReason(kind: DocumentKind, stderr: string): string {
 type Attempt = { text: DocumentText; keep: 'disk' | 'memory' | 'no' };
 
 async function readInSandbox(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   name: string,
   kind: Exclude<DocumentKind, 'text'>,
@@ -199,14 +200,17 @@ async function readInSandbox(
     {
       argv: argvFor(kind, `${SANDBOX_PATHS.workspace}/${name}`),
       mounts: [],
-      workspaceDir: workspaceDir(config.workspace.dir, chatId),
+      workspace: folderFiles(workspaceDir(config.workspace.dir, chatId), {
+        maxBytes: limits.maxWorkspaceBytes,
+        maxEntries: limits.maxWorkspaceEntries,
+      }),
       limits: {
         ...limits,
         timeoutMs: Math.min(limits.timeoutMs, EXTRACT_TIMEOUT_MS),
         maxOutputBytes: MAX_OUTPUT_BYTES,
       },
     },
-    { scripts: config, chatId, owner: options.owner ?? `documents:${chatId}`, signal: options.signal },
+    { execution: config, chatId, owner: options.owner ?? `documents:${chatId}`, signal: options.signal },
   );
   if (!run.ok) {
     const why = run.result.errorCode === 'aborted' ? 'stopped before it was read' : (run.result.error ?? 'no sandbox');
@@ -231,7 +235,7 @@ async function readInSandbox(
   return { text: readResult(output.stdout, kind, true), keep: 'disk' };
 }
 
-async function readPlainText(config: ScriptsConfig, chatId: string, name: string): Promise<Attempt> {
+async function readPlainText(config: ExecutionConfig, chatId: string, name: string): Promise<Attempt> {
   const opened = await openWorkspaceFile(config.workspace.dir, chatId, name);
   if (!opened) return { text: { state: 'failed', reason: 'the file is gone' }, keep: 'no' };
   try {
@@ -323,7 +327,7 @@ export interface ReadOptions {
  * now. Null when the file is missing, not a regular file, or not a kind that is read.
  */
 export async function readDocument(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   name: string,
   options: ReadOptions = {},
@@ -353,7 +357,7 @@ export async function readDocument(
 }
 
 /** What the files list says of a file's text, without waiting: `pending` starts the read in the background. */
-export async function documentState(config: ScriptsConfig, chatId: string, name: string): Promise<FileTextState> {
+export async function documentState(config: ExecutionConfig, chatId: string, name: string): Promise<FileTextState> {
   if (!documentKind(name) || !isSafeFileName(name)) return { state: 'none' };
   const root = config.workspace.dir;
   const print = await fingerprint(root, chatId, name);
@@ -375,7 +379,7 @@ export async function documentState(config: ScriptsConfig, chatId: string, name:
 
 /** The files list with each upload's text state (script outputs are never attached, so never read for it). */
 export function withTextStates(
-  config: ScriptsConfig,
+  config: ExecutionConfig,
   chatId: string,
   files: WorkspaceFile[],
 ): Promise<(WorkspaceFile & { text: FileTextState })[]> {
