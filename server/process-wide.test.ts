@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string> = {
   'server/mcp/skill-cache.ts: readers': 'a stateless SkillsClient wrapper per SDK client',
   'server/offline-model/prompt-reader.ts: systemViews': 'parsed system prompts by text',
   'server/sandbox/bwrap.ts: identities': 'passwd and group files per uid, written the same by any copy',
-  'server/sandbox/run.ts: filters': 'the seccomp filter per runtime folder, built the same by any copy',
+  'server/sandbox/bwrap.ts: filters': 'the seccomp filter per runtime folder, built the same by any copy',
   'server/skill-server/mcp.ts: entries': 'MCP entries per published skill object',
   'server/skills/catalog/budget.ts: fullTokens': 'token counts per skill object',
   'server/skills/catalog/budget.ts: hashOrders': 'orders per skill list',
