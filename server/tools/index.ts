@@ -1,6 +1,7 @@
 /**
- * The skill tools, derived from their declarations (one file each here): the tool set a turn offers, which of them
- * a step may call (`prepareStep`), which need consent, and the wire types the browser's cards read.
+ * The turn's built-in tools (the skill tools and the shell), derived from their declarations (one file each here):
+ * the tool set a turn offers, which of them a step may call (`prepareStep`), how each asks for consent, and the wire
+ * types the browser's cards read.
  */
 import { type Schema, type Tool, tool, zodSchema } from 'ai';
 import { KeptMap } from '../kept-map';
@@ -23,25 +24,26 @@ type OutputOf<D> = D extends ToolDeclaration<ToolName, unknown, infer O> ? O : n
 /** Each tool's input and output by wire name: the `UIMessage` tool types (chat/types.ts) and the cards use it. */
 export type ToolTypes = { [D in Declaration as D['name']]: { input: InputOf<D>; output: OutputOf<D> } };
 
-export type SkillTools = {
+/** The built-in tools of a turn by wire name (the skill tools and the shell); a turn adds MCP tools beside them. */
+export type TurnTools = {
   [D in Declaration as D['name']]: Tool<InputOf<D>, OutputOf<D>>;
 };
 
 const byName: ReadonlyMap<string, Declaration> = new Map(TOOL_DECLARATIONS.map((d) => [d.name, d]));
 
 /**
- * The tool set for a turn, or undefined when there is nothing to offer: no skills (no skill tools at all) and no
+ * The built-in tool set for a turn (skill tools and the shell), or undefined when there is nothing to offer: no skills (no skill tools at all) and no
  * shell for this person.
  */
-export function createSkillTools(ctx: SkillToolContext): SkillTools | undefined {
+export function createTurnTools(ctx: SkillToolContext): TurnTools | undefined {
   if (ctx.skills.size === 0 && (ctx.shell ?? 'off') === 'off') return undefined;
-  // Each entry keeps its own declaration's input and output; the record's type (SkillTools) pairs them by name,
+  // Each entry keeps its own declaration's input and output; the record's type (TurnTools) pairs them by name,
   // which TypeScript cannot follow through `map`.
   const entries = TOOL_DECLARATIONS.map((d) => [
     d.name,
     toAiTool(d as unknown as ToolDeclaration<ToolName, unknown, unknown>, ctx),
   ]);
-  return Object.fromEntries(entries) as SkillTools;
+  return Object.fromEntries(entries) as TurnTools;
 }
 
 function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ctx: SkillToolContext) {
@@ -74,7 +76,7 @@ function outputSchema(d: Pick<ToolDeclaration<ToolName, unknown, unknown>, 'name
 }
 
 /** The tools the model may call at this step: those whose declaration offers them now. */
-export async function offeredTools(ctx: SkillToolContext): Promise<Array<keyof SkillTools>> {
+export async function offeredTools(ctx: SkillToolContext): Promise<Array<keyof TurnTools>> {
   const offered = await Promise.all(TOOL_DECLARATIONS.map(async (d) => (d.offered ? d.offered(ctx) : true)));
   return TOOL_DECLARATIONS.filter((_, i) => offered[i]).map((d) => d.name);
 }
