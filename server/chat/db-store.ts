@@ -1,5 +1,7 @@
 /** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
+import type { ConsentStore } from '../consent/service';
+import { storedSubject } from '../consent/subjects';
 import type { Database } from '../db';
 import {
   addGrant,
@@ -46,6 +48,18 @@ import { budgetPage, loadChatWindow, type PageLoader } from './history';
 import type { ChatStore, ChatStores } from './store';
 import { type TurnLeases, turnLeasesFor } from './turn/leases';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+
+/** Grants and decisions over `d`, subjects stored as their kind and key (server/consent/subjects.ts). */
+export function consentStoreOn(d: Database): ConsentStore {
+  return {
+    hasGrant: (subject, version) => hasGrant(storedSubject(subject), version, d),
+    addGrant: async (subject, version) => {
+      await addGrant(storedSubject(subject), version, new Date(), d);
+    },
+    recordDecision: ({ chatId, subject, decision, version }) =>
+      recordDecision({ chatId, subject: storedSubject(subject), decision, contentHash: version }, d),
+  };
+}
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
 function withStatus(records: StoredMessage<ChatMessage>[]): ChatMessage[] {
@@ -242,11 +256,7 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     replaceMessageIfUnchanged: async (chatId, message, expected) =>
       (await owned(chatId)) && replacePartsIfUnchanged(chatId, message, expected, d),
     usageCounts: () => usageCounts(d),
-    hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, d),
-    addGrant: async (skillName, contentHash) => {
-      await addGrant(skillName, contentHash, new Date(), d);
-    },
-    recordDecision: (input) => recordDecision(input, d),
+    consent: consentStoreOn(d),
     recordScriptRun: (input) => recordScriptRun(input, d),
     transaction: async (fn) => {
       const committed: Array<() => void> = [];

@@ -2,7 +2,8 @@
  * What a chat turn needs from persistence. The DB-backed implementation wires the named queries of `server/db`;
  * keeping the interface here lets the turn be exercised against a fresh database in tests.
  */
-import type { MessageCursor, PermissionDecision, ScriptRunInput } from '../db';
+import type { ConsentStore } from '../consent/service';
+import type { MessageCursor, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
 import type { WindowStart } from './history';
 import type { TurnLeases } from './turn/leases';
@@ -99,14 +100,8 @@ export interface ChatStore {
   replaceMessageIfUnchanged(chatId: string, message: ChatMessage, expected: ChatMessage['parts']): Promise<boolean>;
   /** Activations per skill across all chats (catalog ranking when skills must be left out); kept a minute. */
   usageCounts(): Promise<ReadonlyMap<string, number>>;
-  hasGrant(skillName: string, contentHash: string): Promise<boolean>;
-  addGrant(skillName: string, contentHash: string): Promise<void>;
-  recordDecision(input: {
-    chatId: string;
-    skillName: string;
-    decision: PermissionDecision;
-    contentHash: string;
-  }): Promise<void>;
+  /** Grants and the log of answers to approval cards (server/consent/service.ts): global, not the person's. */
+  readonly consent: ConsentStore;
   recordScriptRun(input: ScriptRunInput & { chatId: string }): Promise<void>;
   /**
    * Runs `fn` with a store whose writes make one transaction, so they cost one durable commit (the turn's start: the

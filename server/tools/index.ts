@@ -4,9 +4,10 @@
  * types the browser's cards read.
  */
 import { type Schema, type Tool, tool, zodSchema } from 'ai';
+import type { ConsentAsk } from '../consent/ask';
 import { KeptMap } from '../kept-map';
 import { activateTool } from './activate';
-import type { SkillToolContext } from './context';
+import type { ConsentToolContext, SkillToolContext } from './context';
 import type { ToolDeclaration } from './define';
 import type { ToolName } from './names';
 import { readResourceTool } from './read-resource';
@@ -81,18 +82,26 @@ export async function offeredTools(ctx: SkillToolContext): Promise<Array<keyof T
   return TOOL_DECLARATIONS.filter((_, i) => offered[i]).map((d) => d.name);
 }
 
-/** Whether a call of this tool waits for the person's consent (approvals.ts decides whether to ask). */
+/** Whether a call of this tool may wait for the person's consent (its declaration says how it asks). */
 export function needsConsent(toolName: string): boolean {
-  return byName.get(toolName)?.needsConsent === true;
+  return byName.get(toolName)?.consent !== undefined;
+}
+
+/** How this call of a built-in tool asks for consent; null for a tool that never asks, or a call that asks nothing. */
+export function toolConsent(toolName: string, ctx: ConsentToolContext, input: unknown): ConsentAsk | null {
+  const consent = byName.get(toolName)?.consent as ToolDeclaration<ToolName, unknown, unknown>['consent'];
+  if (!consent) return null;
+  // The call's input as sent: each tool checks the fields it reads.
+  return consent(ctx, typeof input === 'object' && input !== null ? (input as Partial<unknown>) : {});
 }
 
 export type { ActivateInput, ActivateOutput } from './activate';
 export { activateSkill } from './activate';
-export { type ActivationHow, type SkillToolContext, SkillToolError } from './context';
+export { WARNING_MARK } from './activate-consent';
+export { type ActivationHow, type ConsentToolContext, type SkillToolContext, SkillToolError } from './context';
 export type { ReadResourceInput, ReadResourceOutput } from './read-resource';
 export { readResource } from './read-resource';
 export type { ProducedFile, RunScriptInput, RunScriptOutput } from './run-script';
 export { runnableSkills, runScript } from './run-script';
-export { shellApproval } from './sandbox-exec';
 export type { SearchInput, SearchOutput } from './search';
 export { searchCatalog } from './search';
