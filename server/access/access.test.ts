@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, SKILL_MODES, type SkillMode } from '../config';
 import type { SkillRoot } from '../skills/types';
-import { type Consent, type InvokedBy, refusal } from './access';
+import { type Consent, type InvokedBy, refusal, skillConsentRule } from './access';
 import { type AccessConfig, type AccessSkill, createAccessResolver } from './resolver';
 
 const appDir = '/srv/app';
@@ -171,21 +171,13 @@ describe('the resolver', () => {
     expect(resolver.resolveAll(skills, { person: 'bob' }).get('demo-b')?.usable).toBe(false);
   });
 
-  it('settles consent: a grant is looked up only for a model activation under ask', async () => {
-    let lookups = 0;
-    const held = async () => {
-      lookups += 1;
-      return true;
-    };
-    const ask = resolverFor('ask', 'auto', null);
-    expect((await ask.settleConsent(skill('demo-skill'), 'explicit', held)).consent).toBe('granted');
-    expect(lookups).toBe(0);
-    expect((await ask.settleConsent(skill('demo-skill'), 'model', held)).consent).toBe('granted');
-    expect(lookups).toBe(1);
-    expect((await ask.settleConsent(skill('demo-skill'), 'model', async () => false)).consent).toBe('ask');
-    const allow = resolverFor('allow', 'auto', null);
-    expect((await allow.settleConsent(skill('demo-skill'), 'model', held)).consent).toBe('none');
-    expect(lookups).toBe(1);
+  it('says what consent a skill needs: the rule, with /name as consent given', () => {
+    const record = (permission: 'allow' | 'ask' | 'deny') =>
+      resolverFor(permission, 'auto', null).resolve(skill('demo-skill'));
+    expect(skillConsentRule(record('allow'), 'model')).toBe('allow');
+    expect(skillConsentRule(record('deny'), 'explicit')).toBe('deny');
+    expect(skillConsentRule(record('ask'), 'model')).toBe('ask');
+    expect(skillConsentRule(record('ask'), 'explicit')).toBe('given');
   });
 });
 

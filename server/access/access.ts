@@ -20,6 +20,7 @@
  * setting that already hides or refuses the skill wins, and keeps its own reason.
  */
 import type { Permission, SkillMode } from '../config';
+import type { ConsentRule } from '../consent/ask';
 import { listedInCatalog, modelMayActivate, type ResolvedMode, searchable, userInvocable } from './modes';
 import type { ResolvedPermission } from './policy';
 
@@ -174,6 +175,17 @@ export function refusal(access: SkillAccess, how: InvokedBy): string | null {
   if (access.modelMayActivate) return null;
   if (!access.usable) return `Skill "${name}" is turned off by the operator.`;
   return `Skill "${name}" is manual: only the person can invoke it, with /${name}`;
+}
+
+/**
+ * What a skill's activation needs by way of consent, from its record and who invokes it: nothing (`allow`), a
+ * refusal (`deny`), nothing more since the person invoked it with `/name` (`given`), or the person's answer (`ask`).
+ * The consent service (server/consent/) asks and remembers; this says what the operator's rule means for a skill.
+ */
+export function skillConsentRule(access: Pick<SkillAccess, 'permission'>, how: InvokedBy): ConsentRule {
+  if (access.permission === 'deny') return 'deny';
+  if (access.permission === 'allow') return 'allow';
+  return how === 'explicit' ? 'given' : 'ask';
 }
 
 /** The frontmatter flags, read defensively: unknown keys are kept as written, never trusted for their type. */

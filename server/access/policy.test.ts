@@ -77,13 +77,15 @@ describe('content hash and grants', () => {
 
   it('a grant holds for its content hash only and can be revoked', async () => {
     const db = sqliteDatabase(openDb(':memory:'));
-    const grant = await addGrant('demo', 'hash-1', new Date(), db);
-    expect((await addGrant('demo', 'hash-1', new Date(), db)).id).toBe(grant.id);
-    expect(await hasGrant('demo', 'hash-1', db)).toBe(true);
-    expect(await hasGrant('demo', 'hash-2', db)).toBe(false);
-    expect((await listGrants(db)).map((g) => g.skillName)).toEqual(['demo']);
+    const demo = { kind: 'skill', key: 'demo' };
+    const grant = await addGrant(demo, 'hash-1', new Date(), db);
+    expect((await addGrant(demo, 'hash-1', new Date(), db)).id).toBe(grant.id);
+    expect(await hasGrant(demo, 'hash-1', db)).toBe(true);
+    expect(await hasGrant(demo, 'hash-2', db)).toBe(false);
+    expect(await hasGrant({ kind: 'mcp-tool', key: 'demo' }, 'hash-1', db)).toBe(false);
+    expect((await listGrants(db)).map((g) => g.subject)).toEqual(['demo']);
     expect(await revokeGrant(grant.id, new Date(), db)).toBe(true);
-    expect(await hasGrant('demo', 'hash-1', db)).toBe(false);
+    expect(await hasGrant(demo, 'hash-1', db)).toBe(false);
     expect(await revokeGrant(grant.id, new Date(), db)).toBe(false);
   });
 });

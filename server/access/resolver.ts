@@ -38,11 +38,6 @@ export interface AccessResolver {
    */
   resolveAll(skills: readonly AccessSkill[], options?: AccessOptions): AccessMap;
   resolve(skill: AccessSkill, options?: AccessOptions & { how?: InvokedBy }): SkillAccess;
-  /**
-   * The record with consent settled for one invocation: `how`, and `grantHeld` (asked only when the skill's
-   * permission is `ask` and the model is invoking, since it hashes the skill's files).
-   */
-  settleConsent(skill: AccessSkill, how: InvokedBy, grantHeld: () => Promise<boolean>): Promise<SkillAccess>;
   /** Sets (or with null clears) a mode over the config. Held in memory; the admin route also stores it. */
   setModeOverride(name: string, mode: SkillMode | null): void;
 }
@@ -82,11 +77,6 @@ export function createAccessResolver(config: AccessConfig): AccessResolver {
       }
       const switchedOff = options.switchedOff?.size ? JSON.stringify([...options.switchedOff].sort()) : '';
       return bySwitches.getOrSet(switchedOff, all);
-    },
-    async settleConsent(skill, how, grantHeld) {
-      const first = resolve(skill, { how });
-      if (first.consent !== 'ask') return first;
-      return (await grantHeld()) ? resolve(skill, { how, granted: () => true }) : first;
     },
     setModeOverride(name, mode) {
       if (mode === null) overrides.delete(name);

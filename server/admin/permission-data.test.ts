@@ -44,15 +44,27 @@ describe('loadPermissionData', () => {
     await ensureChat({ id: 'kept', title: 'Kept chat' }, db);
     await ensureChat({ id: 'gone', title: 'Deleted chat' }, db);
     const hash = await skillContentHash(skill);
-    await addGrant('demo', 'old-content', new Date(1000), db);
-    await addGrant('demo', hash, new Date(2000), db);
-    await addGrant('missing-skill', hash, new Date(3000), db);
+    await addGrant({ kind: 'skill', key: 'demo' }, 'old-content', new Date(1000), db);
+    await addGrant({ kind: 'skill', key: 'demo' }, hash, new Date(2000), db);
+    await addGrant({ kind: 'skill', key: 'missing-skill' }, hash, new Date(3000), db);
     await recordDecision(
-      { chatId: 'kept', skillName: 'demo', decision: 'always', contentHash: hash, at: new Date(4000) },
+      {
+        chatId: 'kept',
+        subject: { kind: 'skill', key: 'demo' },
+        decision: 'always',
+        contentHash: hash,
+        at: new Date(4000),
+      },
       db,
     );
     await recordDecision(
-      { chatId: 'gone', skillName: 'demo', decision: 'denied', contentHash: hash, at: new Date(5000) },
+      {
+        chatId: 'gone',
+        subject: { kind: 'skill', key: 'demo' },
+        decision: 'denied',
+        contentHash: hash,
+        at: new Date(5000),
+      },
       db,
     );
     await recordScriptRun(

@@ -3,16 +3,18 @@
  * they are now), the newest approval decisions and script runs, with the title of the chat each came from.
  */
 import { skillContentHash } from '../access/content-hash';
+import { storedLabel } from '../consent/subjects';
 import { type Database, getChat, listDecisions, listGrants, listScriptRuns, type PermissionDecision } from '../db';
 import type { Skill } from '../skills/types';
 
-/** An unrevoked "always allow", tied to the content it was given for. */
+/** An unrevoked "always allow", tied to the version it was given for. */
 export interface AdminGrant {
   id: number;
+  /** The subject's name on the page: a skill's name, `mcp:<label>/<tool>` for an MCP tool. */
   skillName: string;
   contentHash: string;
   grantedAt: number;
-  /** Whether the skill's files still hash to the granted content; null when the skill is not loaded. */
+  /** Whether the skill's files still hash to the granted content; null when the skill is not loaded (or not a skill). */
   current: boolean | null;
 }
 
@@ -78,10 +80,11 @@ export async function loadPermissionData(db: Database, skills: readonly Skill[])
   };
   const grants = await Promise.all(
     grantRows.map(async (g): Promise<AdminGrant> => {
-      const hash = await currentHash(g.skillName);
+      const stored = { kind: g.subjectKind, key: g.subject };
+      const hash = g.subjectKind === 'skill' ? await currentHash(g.subject) : null;
       return {
         id: g.id,
-        skillName: g.skillName,
+        skillName: storedLabel(stored),
         contentHash: g.contentHash,
         grantedAt: g.grantedAt.getTime(),
         current: hash === null ? null : hash === g.contentHash,
@@ -93,7 +96,7 @@ export async function loadPermissionData(db: Database, skills: readonly Skill[])
     decisions: decisionRows.map((d) => ({
       id: d.id,
       at: d.at.getTime(),
-      skillName: d.skillName,
+      skillName: storedLabel({ kind: d.subjectKind, key: d.subject }),
       decision: d.decision,
       ...link(d.chatId),
     })),

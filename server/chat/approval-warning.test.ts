@@ -7,7 +7,8 @@ import { createAccessResolver } from '../access/resolver';
 import { DEFAULT_LIMITS } from '../config';
 import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
-import { createToolApproval, WARNING_MARK } from './approvals';
+import { WARNING_MARK } from '../tools';
+import { createToolApproval } from './approvals';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'approval-warning-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -20,13 +21,16 @@ async function skill(name: string, body: string, description = 'Test skill.'): P
 }
 
 async function reasonFor(s: Skill): Promise<string> {
+  const access = createAccessResolver({ roots: [], appDir: tmp, permissions: { rules: { '*': 'ask' } } });
   const approval = createToolApproval({
     chatId: 'c',
-    skills: new Map([[s.name, s]]),
-    access: createAccessResolver({ roots: [], appDir: tmp, permissions: { rules: { '*': 'ask' } } }),
-    store: { hasGrant: async () => false, addGrant: async () => {}, recordDecision: async () => {} },
-    display: { appDir: tmp, home: '/nonexistent' },
-    activated: new Set(),
+    tools: {
+      skills: new Map([[s.name, s]]),
+      access: access.resolveAll([s]),
+      display: { appDir: tmp, home: '/nonexistent' },
+      activated: new Set(),
+    },
+    consent: { hasGrant: async () => false, addGrant: async () => {}, recordDecision: async () => {} },
   });
   const status = await approval({ toolCall: { toolName: 'skills_activate', input: { name: s.name } } });
   expect(status).toMatchObject({ type: 'user-approval' });

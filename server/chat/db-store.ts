@@ -1,5 +1,7 @@
 /** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
+import type { ConsentStore } from '../consent/service';
+import { storedSubject } from '../consent/subjects';
 import type { Database } from '../db';
 import {
   addGrant,
@@ -44,8 +46,20 @@ import { LOCAL_USER_ID } from '../db/local-user';
 import { notFound } from '../http';
 import { budgetPage, loadChatWindow, type PageLoader } from './message-pages';
 import { type TurnLeases, turnLeasesFor } from './running/leases';
-import type { ChatStore, ChatStores } from './store';
+import type { ChatEdits, ChatReads, ChatStore, ChatStores, TurnWrites } from './store';
 import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+
+/** Grants and decisions over `d`, subjects stored as their kind and key (server/consent/subjects.ts). */
+export function consentStoreOn(d: Database): ConsentStore {
+  return {
+    hasGrant: (subject, version) => hasGrant(storedSubject(subject), version, d),
+    addGrant: async (subject, version) => {
+      await addGrant(storedSubject(subject), version, new Date(), d);
+    },
+    recordDecision: ({ chatId, subject, decision, version }) =>
+      recordDecision({ chatId, subject: storedSubject(subject), decision, contentHash: version }, d),
+  };
+}
 
 /** Stored answers that did not complete say so in their metadata, so a reloaded chat shows why one stops short. */
 function withStatus(records: StoredMessage<ChatMessage>[]): ChatMessage[] {
@@ -89,7 +103,10 @@ interface Shared {
   afterCommit: (fn: () => void) => void;
 }
 
-/** The store's methods over `d`: the database, or one of its transactions (`transaction`). */
+/**
+ * The store's methods over `d`: the database, or one of its transactions (`transaction`), by concept: the person's
+ * reads of their chats, their edits, a turn's writes, consent.
+ */
 function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
   const { ownedChats, leases, afterCommit } = shared;
   const activationsOf = async (chatId: string): Promise<ChatActivation[]> =>
@@ -120,8 +137,7 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       return budgetPage({ messages: withStatus(records), hasEarlier, hasLater }, cursor);
     };
 
-  return {
-    userId,
+  const reads: ChatReads = {
     listChats: async () => (await listChats({ userId }, d)).map(summary),
     searchChats: async (query) =>
       (await searchChats(query, { userId }, d)).map((hit) => ({
@@ -129,21 +145,11 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
         ...(hit.snippet ? { snippet: hit.snippet } : {}),
         ...(hit.messageId ? { messageId: hit.messageId } : {}),
       })),
-    createChat: async ({ id, title }) => {
-      const { chat, created } = await ensureChat({ id: id ?? crypto.randomUUID(), title, userId }, d);
-      return { chat: summary(chat), created };
-    },
-    renameChat: async (id, title) => {
-      const chat = await renameChat(id, title, d, userId);
-      return chat ? summary(chat) : null;
-    },
-    setChatModel: async (id, model) => {
-      const chat = await setChatModel(id, model, d, userId);
-      return chat ? summary(chat) : null;
-    },
-    deleteChat: (id) => {
-      ownedChats.delete(id);
-      return deleteChat(id, d, userId);
+    getChat: async (id) => {
+      const chat = await getChat(id, d, userId);
+      if (!chat) return null;
+      ownedChats.add(id);
+      return summary(chat);
     },
     loadChatView: async (id) => {
       const chat = await getChat(id, d, userId);
@@ -171,13 +177,36 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       if (!page) throw notFound('message', cursor.kind === 'last' ? '' : cursor.id);
       return page;
     },
-    getChat: async (id) => {
-      const chat = await getChat(id, d, userId);
-      if (!chat) return null;
-      ownedChats.add(id);
-      return summary(chat);
-    },
     getMessages: async (chatId) => ((await owned(chatId)) ? getMessages<ChatMessage>(chatId, d) : []),
+    listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
+    getActivatedNames: async (chatId) =>
+      (await owned(chatId)) ? (await activationsOf(chatId)).map((a) => a.skillName) : [],
+    usageCounts: () => usageCounts(d),
+  };
+  const edits: ChatEdits = {
+    createChat: async ({ id, title }) => {
+      const { chat, created } = await ensureChat({ id: id ?? crypto.randomUUID(), title, userId }, d);
+      return { chat: summary(chat), created };
+    },
+    renameChat: async (id, title) => {
+      const chat = await renameChat(id, title, d, userId);
+      return chat ? summary(chat) : null;
+    },
+    setChatModel: async (id, model) => {
+      const chat = await setChatModel(id, model, d, userId);
+      return chat ? summary(chat) : null;
+    },
+    deleteChat: (id) => {
+      ownedChats.delete(id);
+      return deleteChat(id, d, userId);
+    },
+    switchVersion: async (chatId, parentId, version) => {
+      if (!(await owned(chatId))) return false;
+      await switchVersion(chatId, parentId, version, d);
+      return true;
+    },
+  };
+  const writes: Omit<TurnWrites, 'leases' | 'transaction'> = {
     saveUserMessage: async (chatId, message) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       await saveUserMessage(chatId, message, d);
@@ -195,12 +224,6 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       await replaceTail(chatId, parentId, replacement, d);
     },
-    switchVersion: async (chatId, parentId, version) => {
-      if (!(await owned(chatId))) return false;
-      await switchVersion(chatId, parentId, version, d);
-      return true;
-    },
-    listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
     takeLease: (chatId, abort) => leases.acquire(chatId, abort, { d, afterCommit }),
     startAssistantMessage: async (chatId, id, metadata) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
@@ -230,8 +253,6 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     saveAnswerProgress: async (id, parts) => {
       await saveAnswerProgress(id, parts, d);
     },
-    getActivatedNames: async (chatId) =>
-      (await owned(chatId)) ? (await activationsOf(chatId)).map((a) => a.skillName) : [],
     recordActivation: async (chatId, skillName, how) => {
       await recordActivation(chatId, skillName, how, new Date(), d);
     },
@@ -241,13 +262,14 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     },
     replaceMessageIfUnchanged: async (chatId, message, expected) =>
       (await owned(chatId)) && replacePartsIfUnchanged(chatId, message, expected, d),
-    usageCounts: () => usageCounts(d),
-    hasGrant: (skillName, contentHash) => hasGrant(skillName, contentHash, d),
-    addGrant: async (skillName, contentHash) => {
-      await addGrant(skillName, contentHash, new Date(), d);
-    },
-    recordDecision: (input) => recordDecision(input, d),
     recordScriptRun: (input) => recordScriptRun(input, d),
+  };
+  return {
+    userId,
+    ...reads,
+    ...edits,
+    ...writes,
+    consent: consentStoreOn(d),
     transaction: async (fn) => {
       const committed: Array<() => void> = [];
       const result = await withTransaction(d, (tx) =>

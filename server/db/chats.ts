@@ -4,7 +4,7 @@
  * only by internal and admin callers that act across people.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, notInArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { type Database, withDb, withTransaction } from './client';
 import { DbError } from './errors';
 import { LOCAL_USER_ID } from './local-user';
@@ -222,7 +222,7 @@ export async function countChats(userId: string, d: Database): Promise<number> {
 
 /**
  * Gives everything of one person to another: chats (with their messages, activations and files, which hang off the
- * chat), their lines in the activation log, script runs and decisions, and their switched-off skills. For the first
+ * chat), their lines in the activation log, script runs and decisions, and their switches (skills, MCP servers). For the first
  * admin of a server that was used on loopback before: those chats belong to the built-in local person, whom nobody
  * can sign in as. Returns the number of chats moved.
  */
@@ -237,20 +237,23 @@ export async function transferUserData(fromUserId: string, toUserId: string, d: 
     await tx.db.update(activationEvents).set({ userId: toUserId }).where(eq(activationEvents.userId, fromUserId));
     await tx.db.update(scriptRuns).set({ userId: toUserId }).where(eq(scriptRuns.userId, fromUserId));
     await tx.db.update(permissionDecisions).set({ userId: toUserId }).where(eq(permissionDecisions.userId, fromUserId));
-    // The new person's own choice wins where both switched the same skill.
+    // The new person's own choice wins where both switched the same thing: those of the old person's are dropped.
     const theirs = await tx.db
-      .select({ skillName: userSkillPrefs.skillName })
+      .select({ kind: userSkillPrefs.subjectKind, subject: userSkillPrefs.subject })
       .from(userSkillPrefs)
       .where(eq(userSkillPrefs.userId, toUserId));
-    const kept = theirs.map((p) => p.skillName);
-    await tx.db
-      .update(userSkillPrefs)
-      .set({ userId: toUserId })
-      .where(
-        kept.length > 0
-          ? and(eq(userSkillPrefs.userId, fromUserId), notInArray(userSkillPrefs.skillName, kept))
-          : eq(userSkillPrefs.userId, fromUserId),
-      );
+    for (const { kind, subject } of theirs) {
+      await tx.db
+        .delete(userSkillPrefs)
+        .where(
+          and(
+            eq(userSkillPrefs.userId, fromUserId),
+            eq(userSkillPrefs.subjectKind, kind),
+            eq(userSkillPrefs.subject, subject),
+          ),
+        );
+    }
+    await tx.db.update(userSkillPrefs).set({ userId: toUserId }).where(eq(userSkillPrefs.userId, fromUserId));
     await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, fromUserId));
     return moved.length;
   });

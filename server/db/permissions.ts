@@ -1,51 +1,60 @@
 /**
- * Permission grants ("always allow", tied to a content hash), answers to approval prompts, and the script-run log.
+ * Permission grants ("always allow", tied to the version they were given for), answers to approval prompts, and the
+ * script-run log. A subject is stored as its kind and its key within the kind (`StoredSubject`); what the kinds are is
+ * `server/consent/subjects.ts`'s business, not the database's.
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { chatOwner } from './chats';
 import { type Database, lockKey, withDb, withTransaction } from './client';
 import type { PermissionDecision, PermissionDecisionRow, PermissionGrantRow, ScriptRunRow } from './schema';
 
-/** The unrevoked grant for exactly this content. */
-function activeGrant(d: Database, skillName: string, contentHash: string) {
+/** A consent subject as stored: its kind and its key within the kind. */
+export interface StoredSubject {
+  kind: string;
+  key: string;
+}
+
+/** The unrevoked grant for exactly this version. */
+function activeGrant(d: Database, subject: StoredSubject, contentHash: string) {
   const { permissionGrants } = d.t;
   return and(
-    eq(permissionGrants.skillName, skillName),
+    eq(permissionGrants.subjectKind, subject.kind),
+    eq(permissionGrants.subject, subject.key),
     eq(permissionGrants.contentHash, contentHash),
     isNull(permissionGrants.revokedAt),
   );
 }
 
-/** True when an unrevoked grant exists for exactly this content. */
-export async function hasGrant(skillName: string, contentHash: string, d: Database): Promise<boolean> {
+/** True when an unrevoked grant exists for exactly this version. */
+export async function hasGrant(subject: StoredSubject, contentHash: string, d: Database): Promise<boolean> {
   const { permissionGrants } = d.t;
   const rows = await withDb(d, (db) =>
     db
       .select({ id: permissionGrants.id })
       .from(permissionGrants)
-      .where(activeGrant(d, skillName, contentHash)),
+      .where(activeGrant(d, subject, contentHash)),
   );
   return rows.length > 0;
 }
 
-/** The active grant for this content, created if there is none (two answers at once still make one grant). */
+/** The active grant for this version, created if there is none (two answers at once still make one grant). */
 export async function addGrant(
-  skillName: string,
+  subject: StoredSubject,
   contentHash: string,
   at: Date,
   d: Database,
 ): Promise<PermissionGrantRow> {
   return withTransaction(d, async (tx) => {
     const { permissionGrants } = tx.t;
-    await lockKey(tx, `grant:${skillName}:${contentHash}`);
+    await lockKey(tx, `grant:${subject.kind}:${subject.key}:${contentHash}`);
     const [existing] = await tx.db
       .select()
       .from(permissionGrants)
-      .where(activeGrant(tx, skillName, contentHash));
+      .where(activeGrant(tx, subject, contentHash));
     if (existing) return existing;
     const [created] = await tx.db
       .insert(permissionGrants)
-      .values({ skillName, contentHash, grantedAt: at })
+      .values({ subjectKind: subject.kind, subject: subject.key, contentHash, grantedAt: at })
       .returning();
     return created!;
   });
@@ -78,13 +87,28 @@ export async function revokeGrant(id: number, at: Date, d: Database): Promise<bo
 
 /** Stores an answer to an approval prompt, attributed to the chat's owner. */
 export async function recordDecision(
-  input: { chatId: string | null; skillName: string; decision: PermissionDecision; contentHash: string; at?: Date },
+  input: {
+    chatId: string | null;
+    subject: StoredSubject;
+    decision: PermissionDecision;
+    contentHash: string;
+    at?: Date;
+  },
   d: Database,
 ): Promise<void> {
   await withTransaction(d, async (tx) => {
     const userId = input.chatId === null ? null : await chatOwner(input.chatId, tx);
     const chatId = userId === null ? null : input.chatId;
-    await tx.db.insert(tx.t.permissionDecisions).values({ ...input, chatId, userId, at: input.at ?? new Date() });
+    const { subject, decision, contentHash } = input;
+    await tx.db.insert(tx.t.permissionDecisions).values({
+      chatId,
+      userId,
+      subjectKind: subject.kind,
+      subject: subject.key,
+      decision,
+      contentHash,
+      at: input.at ?? new Date(),
+    });
   });
 }
 

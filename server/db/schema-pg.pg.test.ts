@@ -53,10 +53,12 @@ describe.skipIf(!baseUrl)('PostgreSQL schema (drizzle-pg migrations on a scratch
       lastAt: at,
     });
     await db.insert(pgSchema.activationEvents).values({ chatId: 'c1', skillName: 'pdf', how: 'model', at });
-    await db.insert(pgSchema.permissionGrants).values({ skillName: 'pdf', contentHash: 'h', grantedAt: at });
+    await db
+      .insert(pgSchema.permissionGrants)
+      .values({ subjectKind: 'skill', subject: 'pdf', contentHash: 'h', grantedAt: at });
     await db
       .insert(pgSchema.permissionDecisions)
-      .values({ chatId: 'c1', skillName: 'pdf', decision: 'always', contentHash: 'h', at });
+      .values({ chatId: 'c1', subjectKind: 'skill', subject: 'pdf', decision: 'always', contentHash: 'h', at });
     await db
       .insert(pgSchema.scriptRuns)
       .values({ chatId: 'c1', skillName: 'pdf', script: 'x.py', args: '[]', timedOut: true, durationMs: 5, at });

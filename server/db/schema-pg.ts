@@ -127,12 +127,15 @@ export const permissionGrants = pgTable(
   'permission_grants',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    skillName: text('skill_name').notNull(),
+    /** What is granted: its kind and its key within the kind (server/consent/subjects.ts). */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
+    /** The version the grant binds to: a skill's content hash, an MCP tool's definition hash. */
     contentHash: text('content_hash').notNull(),
     grantedAt: timestamp('granted_at').notNull(),
     revokedAt: timestamp('revoked_at'),
   },
-  (t) => [index('permission_grants_skill_idx').on(t.skillName, t.contentHash)],
+  (t) => [index('permission_grants_subject_idx').on(t.subjectKind, t.subject, t.contentHash)],
 );
 
 export const permissionDecisions = pgTable(
@@ -140,7 +143,9 @@ export const permissionDecisions = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
-    skillName: text('skill_name').notNull(),
+    /** What was answered about: its kind and its key within the kind (server/consent/subjects.ts). */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
     decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
     /** Who answered (null for rows older than per-person data). */
     userId: text('user_id'),
@@ -221,16 +226,18 @@ export const chatTurns = pgTable('chat_turns', {
   stopRequestedAt: timestamp('stop_requested_at'),
 });
 
-/** Skills a person switched off for themselves: a personal preference, never an operator setting. */
+/** What a person switched off for themselves (skills, MCP servers): a personal preference, never an operator setting. */
 export const userSkillPrefs = pgTable(
   'user_skill_prefs',
   {
     userId: text('user_id').notNull(),
-    skillName: text('skill_name').notNull(),
+    /** What is switched off: a skill (`skill`) or an MCP server (`mcp-server`), and its key within the kind. */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
     disabled: boolean('disabled').notNull().default(false),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
+  (t) => [primaryKey({ columns: [t.userId, t.subjectKind, t.subject] })],
 );
 
 /**

@@ -150,19 +150,23 @@ export const activationEvents = sqliteTable(
 );
 
 /**
- * "Always allow" for a skill, tied to the hash of its SKILL.md and scripts: a grant for other content does not
+ * "Always allow" for a subject (a skill, an MCP tool), tied to the version it was given for (a skill's SKILL.md and
+ * scripts, a tool's definition): a grant for another version does not
  * apply, so an edit brings the approval prompt back. Revoked grants stay, with `revoked_at`, as a record.
  */
 export const permissionGrants = sqliteTable(
   'permission_grants',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    skillName: text('skill_name').notNull(),
+    /** What is granted: its kind and its key within the kind (server/consent/subjects.ts). */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
+    /** The version the grant binds to: a skill's content hash, an MCP tool's definition hash. */
     contentHash: text('content_hash').notNull(),
     grantedAt: timestamp('granted_at').notNull(),
     revokedAt: timestamp('revoked_at'),
   },
-  (t) => [index('permission_grants_skill_idx').on(t.skillName, t.contentHash)],
+  (t) => [index('permission_grants_subject_idx').on(t.subjectKind, t.subject, t.contentHash)],
 );
 
 /** `allowed` / `denied`: a person's answer to an approval prompt; `always`: allowed and granted for this content. */
@@ -175,7 +179,9 @@ export const permissionDecisions = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
-    skillName: text('skill_name').notNull(),
+    /** What was answered about: its kind and its key within the kind (server/consent/subjects.ts). */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
     decision: text('decision', { enum: PERMISSION_DECISIONS }).notNull(),
     /** Who answered (null for rows older than per-person data). */
     userId: text('user_id'),
@@ -212,16 +218,18 @@ export const skillModes = sqliteTable('skill_modes', {
   updatedAt: timestamp('updated_at').notNull(),
 });
 
-/** Skills a person switched off for themselves: a personal preference, never an operator setting. */
+/** What a person switched off for themselves (skills, MCP servers): a personal preference, never an operator setting. */
 export const userSkillPrefs = sqliteTable(
   'user_skill_prefs',
   {
     userId: text('user_id').notNull(),
-    skillName: text('skill_name').notNull(),
+    /** What is switched off: a skill (`skill`) or an MCP server (`mcp-server`), and its key within the kind. */
+    subjectKind: text('subject_kind').notNull(),
+    subject: text('subject').notNull(),
     disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.skillName] })],
+  (t) => [primaryKey({ columns: [t.userId, t.subjectKind, t.subject] })],
 );
 
 /** What a failed sign-in is counted against (server/auth/login-throttle.ts). */

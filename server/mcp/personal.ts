@@ -1,13 +1,13 @@
 /**
- * A person's own switch per MCP server (like their switched-off skills): stored in `user_skill_prefs`
- * under `mcp:<label>` (skill names never hold `:`), so no new table. The turn reads them with the person's skills
- * (`personalAccess`) and leaves those servers' tools out. Only servers the operator left enabled are listed.
+ * A person's own switch per MCP server (like their switched-off skills): stored beside those as the subject
+ * `mcp-server` `<label>` (server/consent/subjects.ts), so it never meets a skill's switch, a served skill named
+ * `mcp:<label>` included. The turn leaves those servers' tools out. Only servers the operator left enabled are listed.
  */
-import { type Database, listDisabledSkills, setSkillDisabled } from '../db';
+import { storedSubject } from '../consent/subjects';
+import { type Database, listSwitchedOff, setSwitchedOff } from '../db';
 import { AppError } from '../errors';
 import type { McpConfig } from './config';
 import type { McpServerState } from './manager';
-import { mcpPrefKey } from './tools';
 
 export interface McpServerPref {
   label: string;
@@ -21,7 +21,7 @@ export async function listMcpPrefs(
   deps: { db: Database; mcp: { list(): McpServerState[] } },
   userId: string,
 ): Promise<McpServerPref[]> {
-  const off = new Set(await listDisabledSkills(userId, deps.db));
+  const off = await switchedOffServers(deps.db, userId);
   return deps.mcp
     .list()
     .filter((s) => s.status !== 'disabled')
@@ -29,7 +29,7 @@ export async function listMcpPrefs(
       label: s.label,
       status: s.status,
       tools: s.tools.map((t) => t.name),
-      disabled: off.has(mcpPrefKey(s.label)),
+      disabled: off.has(s.label),
     }));
 }
 
@@ -42,6 +42,11 @@ export async function setMcpPref(
 ): Promise<{ label: string; disabled: boolean }> {
   const entry = Object.hasOwn(deps.config.mcp.servers, label) ? deps.config.mcp.servers[label] : undefined;
   if (!entry || entry.disabled) throw new AppError('not_found:mcp_server', `MCP server "${label}" is not configured`);
-  await setSkillDisabled(userId, mcpPrefKey(label), disabled, deps.db);
+  await setSwitchedOff(userId, storedSubject({ kind: 'mcp-server', label }), disabled, deps.db);
   return { label, disabled };
+}
+
+/** The labels of the servers `userId` switched off. */
+export async function switchedOffServers(db: Database, userId: string): Promise<ReadonlySet<string>> {
+  return new Set(await listSwitchedOff(userId, 'mcp-server', db));
 }

@@ -8,7 +8,8 @@
  * Tool descriptions and results are the server's words: untrusted text, like a web page. Hidden characters are
  * removed (as from skills) and sizes capped; nothing in them changes a permission.
  */
-import { dynamicTool, jsonSchema, type ToolApprovalStatus } from 'ai';
+import { dynamicTool, jsonSchema } from 'ai';
+import { allowed, type ConsentAsk } from '../consent/ask';
 import { stripHiddenText } from '../skills/load/hidden-text';
 import type { McpConfig } from './config';
 import type { McpCallResult, McpManager, McpTool } from './manager';
@@ -25,12 +26,6 @@ export interface McpToolOutput {
   /** The server's structured result, when it sent one and it is small. */
   structured?: unknown;
 }
-
-/** The grant key of an MCP tool in the permission tables (skill names never hold `:`). */
-export const mcpGrantKey = (label: string, tool: string) => `mcp:${label}/${tool}`;
-
-/** The prefs key (user_skill_prefs) of a server a person switched off for themselves. */
-export const mcpPrefKey = (label: string) => `mcp:${label}`;
 
 const MAX_STRUCTURED = 16 * 1024;
 
@@ -108,13 +103,11 @@ export interface McpTurnTools {
   /** Dynamic tools by wire name; empty when no server is connected. */
   tools: Record<string, ReturnType<typeof dynamicTool>>;
   names: string[];
-  /** Whether the person must answer before this call, or undefined for a tool that is not an MCP tool here. */
-  approval(
-    toolName: string,
-    hasGrant: (key: string, hash: string) => Promise<boolean>,
-  ): Promise<ToolApprovalStatus> | undefined;
-  /** What an approval of this call is recorded under (the decision and an "Always allow" grant). */
-  grantFor(toolName: string): { key: string; hash: string } | null;
+  /**
+   * How a call of this tool asks for consent (server/consent/): the tool is the subject, its definition hash the
+   * version, the operator's rule for it the rule. Undefined for a tool that is not an MCP tool of this turn.
+   */
+  consent(toolName: string): ConsentAsk | undefined;
 }
 
 export interface McpSource {
@@ -133,12 +126,13 @@ interface Offered {
 /** The MCP tools of one turn. */
 export function mcpTurnTools(
   source: McpSource,
+  /** `switchedOff`: the labels of the servers the person switched off for themselves. */
   options: { switchedOff?: ReadonlySet<string>; signal?: AbortSignal },
 ): McpTurnTools {
   const policy = source.policy ?? createMcpPolicy(source.config.rules);
   const offered = new Map<string, Offered>();
   for (const server of source.manager.connected()) {
-    if (options.switchedOff?.has(mcpPrefKey(server.label))) continue;
+    if (options.switchedOff?.has(server.label)) continue;
     for (const tool of server.tools) {
       const permission = policy(server.label, tool.name);
       // Denied tools are not offered at all: the model never sees their names or descriptions.
@@ -171,24 +165,20 @@ export function mcpTurnTools(
   return {
     tools,
     names: [...offered.keys()],
-    approval(toolName, hasGrant) {
+    consent(toolName) {
       const found = offered.get(toolName);
       if (!found) return undefined;
-      return (async (): Promise<ToolApprovalStatus> => {
-        const { label, tool, permission } = found;
-        if (permission.permission === 'allow') return undefined;
-        if (await hasGrant(mcpGrantKey(label, tool.name), tool.definitionHash)) {
-          return { type: 'approved', reason: 'Always allowed for this version of the tool.' };
-        }
-        return {
-          type: 'user-approval',
-          reason: `Call the tool "${tool.name}" of the MCP server "${label}" with the arguments shown, asked because of the ${permission.reason}. What the server does with them is up to the server.`,
-        };
-      })();
-    },
-    grantFor(toolName) {
-      const found = offered.get(toolName);
-      return found ? { key: mcpGrantKey(found.label, found.tool.name), hash: found.tool.definitionHash } : null;
+      const { label, tool, permission } = found;
+      const subject = { kind: 'mcp-tool', label, tool: tool.name } as const;
+      const version = async () => tool.definitionHash;
+      if (permission.permission === 'allow') return allowed(subject, version);
+      return {
+        subject,
+        rule: 'ask',
+        reason: `Call the tool "${tool.name}" of the MCP server "${label}" with the arguments shown, asked because of the ${permission.reason}. What the server does with them is up to the server.`,
+        version,
+        always: true,
+      };
     },
   };
 }

@@ -11,7 +11,6 @@ import { HANG_SERVER, STDIO_SERVER, startMcpHttpServer, type TestHttpServer } fr
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../../test/model/replay-server';
 import { runTurnToEnd } from '../../test/turn-deps';
 import { until } from '../../test/until';
-import { personalAccess } from '../access/personal';
 import { createAccessResolver } from '../access/resolver';
 import { buildMcpAdmin } from '../admin/mcp';
 import { createDbChatStore } from '../chat/db-store';
@@ -24,7 +23,7 @@ import { compatibleModel } from '../model/provider';
 import { createOfflineModel } from '../offline-model/model';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
-import { listMcpPrefs, setMcpPref } from './personal';
+import { listMcpPrefs, setMcpPref, switchedOffServers } from './personal';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -179,7 +178,9 @@ describe('MCP tools in a turn', () => {
     expect(mcpParts(done)[0]).toMatchObject({ state: 'output-available', output: { text: '42' } });
     expect(text(done)).toContain('42');
     const decisions = (await listDecisions(10, db)).filter((x) => x.chatId === chat.id);
-    expect(decisions).toEqual([expect.objectContaining({ skillName: 'mcp:local/add', decision: 'always' })]);
+    expect(decisions).toEqual([
+      expect.objectContaining({ subjectKind: 'mcp-tool', subject: 'local/add', decision: 'always' }),
+    ]);
 
     // The grant holds for this version of the tool: the next call runs without asking.
     const again = await post(chat.id, { text: 'mcp.local.add {"a": 1, "b": 1}' }, d);
@@ -205,7 +206,7 @@ describe('MCP tools in a turn', () => {
     expect(text(answer)).not.toContain('`mcp.local.echo`,');
   });
 
-  it('a person switches a server off for themselves (stored as mcp:<label>) and their turns leave it out', async () => {
+  it('a person switches a server off for themselves (the subject mcp-server <label>) and their turns leave it out', async () => {
     const prefs = { db, config: { mcp: mcpConfig() } };
     await setMcpPref(prefs, 'p2', 'local', true);
     expect((await listMcpPrefs({ db, mcp: manager }, 'p2')).find((s) => s.label === 'local')).toMatchObject({
@@ -217,7 +218,7 @@ describe('MCP tools in a turn', () => {
     const off = await post(
       chat.id,
       { text: 'mcp.local.echo {"text": "hi"}' },
-      deps({}, { personal: await personalAccess(db, 'p2') }),
+      deps({}, { mcpSwitchedOff: await switchedOffServers(db, 'p2') }),
     );
     expect(mcpParts(off)).toEqual([]);
     expect(text(off)).toContain('`mcp.remote.lookup`');
@@ -225,7 +226,7 @@ describe('MCP tools in a turn', () => {
     const on = await post(
       chat.id,
       { text: 'mcp.local.echo {"text": "hi"}' },
-      deps({}, { personal: await personalAccess(db, 'p3') }),
+      deps({}, { mcpSwitchedOff: await switchedOffServers(db, 'p3') }),
     );
     expect(mcpParts(on)[0]?.state).toBe('output-available');
   });

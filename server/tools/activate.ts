@@ -8,6 +8,7 @@ import { substituteArguments } from '../skills/load/arguments';
 import { stripHiddenText } from '../skills/load/hidden-text';
 import { listSkillFiles } from '../skills/resources/files';
 import { readSkillInstructions } from '../skills/resources/resources';
+import { activationConsent } from './activate-consent';
 import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_SHELL } from './names';
@@ -98,7 +99,7 @@ export const activateTool = defineTool({
   descriptionFile: new URL('./activate.txt', import.meta.url),
   input: (ctx) => z.object({ name: skillNameSchema(ctx).describe('The skill name, exactly as in available_skills') }),
   output: activateOutput,
-  needsConsent: true,
+  consent: activationConsent,
   offered: (ctx) => ctx.skills.size > 0,
   execute: (ctx, { name }: ActivateInput) =>
     activateSkill(ctx, name, ctx.explicitSkills?.includes(name) ? 'explicit' : 'model'),

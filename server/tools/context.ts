@@ -47,6 +47,12 @@ export interface SkillToolContext {
   owner?: string;
 }
 
+/** What a tool reads to say how a call asks for consent (its declaration's `consent`): no writer, no run state. */
+export type ConsentToolContext = Pick<
+  SkillToolContext,
+  'skills' | 'access' | 'activated' | 'explicitSkills' | 'display' | 'shell'
+>;
+
 export class SkillToolError extends Error {
   override name = 'SkillToolError';
 }

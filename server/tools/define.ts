@@ -1,12 +1,13 @@
 /**
- * `defineTool`: everything about one tool in one place: wire name (names.ts), input and output schemas, `execute`, whether
- * it needs the person's consent, when it is offered, and its long description, read from the sibling
+ * `defineTool`: everything about one tool in one place: wire name (names.ts), input and output schemas, `execute`, how
+ * it asks for the person's consent, when it is offered, and its long description, read from the sibling
  * `<file>.txt` so the prompt text is reviewable as text. The chat's tool set, the `prepareStep` filter, approvals
  * and the browser's card types are derived from these declarations (index.ts).
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import type { SkillToolContext } from './context';
+import type { ConsentAsk } from '../consent/ask';
+import type { ConsentToolContext, SkillToolContext } from './context';
 import { type ToolName, toolDisplayName } from './names';
 
 export interface ToolDeclaration<Name extends ToolName, Input, Output> {
@@ -17,8 +18,12 @@ export interface ToolDeclaration<Name extends ToolName, Input, Output> {
   input: (ctx: SkillToolContext) => z.ZodType<Input>;
   /** What `execute` returns: the card's data and the model's tool result. */
   output: z.ZodType<Output>;
-  /** The person answers before it runs (skills under `ask`; approvals.ts). */
-  needsConsent: boolean;
+  /**
+   * How a call asks for consent (server/consent/ask.ts): its subject, the rule, the version an answer binds to,
+   * whether "Always allow" is offered. Absent: the tool never asks. `input` is the call's input as the model sent
+   * it, so each field is checked before use; null asks nothing (an unknown skill: the tool reports it).
+   */
+  consent?: (ctx: ConsentToolContext, input: Partial<Input>) => ConsentAsk | null;
   /** Whether the model is offered the tool at this step; always when absent. */
   offered?: (ctx: SkillToolContext) => boolean | Promise<boolean>;
   /** The result; a tool that reports while it works (a command's output) yields each state, the last is final. */

@@ -48,7 +48,6 @@ export const readResourceTool = defineTool({
       path: z.string().min(1).max(1024).describe('Path relative to the skill folder'),
     }),
   output: readResourceOutput,
-  needsConsent: false,
   offered: (ctx) => ctx.skills.size > 0,
   execute: (ctx, { name, path }: ReadResourceInput) => readResource(ctx, name, path),
 });

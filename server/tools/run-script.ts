@@ -151,7 +151,6 @@ export const runScriptTool = defineTool({
       args: z.array(z.string().max(4096)).max(32).optional().describe('Arguments passed to the script'),
     }),
   output: runScriptOutput,
-  needsConsent: false,
   offered: async (ctx) => (await runnableSkills(ctx)).length > 0,
   execute: (ctx, { name, path, args }: RunScriptInput) => runScript(ctx, name, path, args ?? []),
 });

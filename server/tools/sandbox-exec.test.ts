@@ -13,7 +13,7 @@ import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config'
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import type { SkillToolContext } from './context';
-import { type ShellOutput, shellApproval, shellTool } from './sandbox-exec';
+import { commandConsent, type ShellOutput, shellTool } from './sandbox-exec';
 
 const ready = (await bwrapAvailability(100_000)).ok;
 let tmp: string;
@@ -39,12 +39,15 @@ const ctx = (owner: string, chatId: string): SkillToolContext => ({
   owner,
 });
 
-describe('shell approval', () => {
-  it('follows the mode: off denies, allow runs, ask waits for the person', () => {
-    expect(shellApproval('off')).toMatchObject({ type: 'denied' });
-    expect(shellApproval(undefined)).toMatchObject({ type: 'denied' });
-    expect(shellApproval('allow')).toBeUndefined();
-    expect(shellApproval('ask')).toMatchObject({ type: 'user-approval' });
+describe('shell consent', () => {
+  it('follows the mode: off denies, allow runs, ask waits for the person, for that exact command, never always', async () => {
+    const input = { command: 'ls -la' };
+    expect(commandConsent({ shell: 'off' }, input)).toMatchObject({ rule: 'deny' });
+    expect(commandConsent({}, input)).toMatchObject({ rule: 'deny' });
+    expect(commandConsent({ shell: 'allow' }, input)).toMatchObject({ rule: 'allow' });
+    const ask = commandConsent({ shell: 'ask' }, input)!;
+    expect(ask).toMatchObject({ rule: 'ask', always: false, subject: { kind: 'shell-command', command: 'ls -la' } });
+    expect(await ask.version()).toBe('ls -la');
   });
 });
 

@@ -4,9 +4,8 @@
  * person's shell mode is not `off` (server/sandbox/shell.ts); under `ask` each command waits for the person's
  * approval of that exact command line. The card follows the run: queued, running with its output so far, done.
  */
-import type { ToolApprovalStatus } from 'ai';
 import { z } from 'zod';
-import type { ShellMode } from '../sandbox/config';
+import { allowed, type ConsentAsk } from '../consent/ask';
 import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
 import { type SkillToolContext, SkillToolError } from './context';
 import { defineTool } from './define';
@@ -133,14 +132,26 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
   };
 }
 
-/** Whether a command waits for the person: per the shell mode, for this exact command line. */
-export function shellApproval(mode: ShellMode | undefined): ToolApprovalStatus {
-  if (!mode || mode === 'off') return { type: 'denied', reason: 'The shell is switched off for this person.' };
-  if (mode === 'allow') return undefined;
+/**
+ * How a command asks, per the person's shell mode: the exact command line is the subject and the version, so an
+ * approval covers what is shown and nothing else, once ("Always allow" is never offered).
+ */
+export function commandConsent(ctx: Pick<SkillToolContext, 'shell'>, input: Partial<ShellInput>): ConsentAsk | null {
+  const command = typeof input.command === 'string' ? input.command : '';
+  const subject = { kind: 'shell-command', command } as const;
+  const version = async () => command;
+  const mode = ctx.shell ?? 'off';
+  if (mode === 'off') {
+    return { subject, rule: 'deny', reason: 'The shell is switched off for this person.', version, always: false };
+  }
+  if (mode === 'allow') return allowed(subject, version);
   // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
   return {
-    type: 'user-approval',
+    subject,
+    rule: 'ask',
     reason: "Run a command in the chat's sandbox: no network; it sees the chat's files and the activated skills.",
+    version,
+    always: false,
   };
 }
 
@@ -159,7 +170,7 @@ export const shellTool = defineTool({
         .describe('Stop the command after this many seconds (at most the configured limit)'),
     }),
   output: shellOutput,
-  needsConsent: true,
+  consent: commandConsent,
   offered: async (ctx) =>
     (ctx.shell ?? 'off') !== 'off' && ctx.execution !== undefined && (await sandboxReady(ctx.execution)).ok,
   execute,

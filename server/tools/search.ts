@@ -37,7 +37,6 @@ export const searchTool = defineTool({
         .describe(`How many results (default ${DEFAULT_SEARCH_LIMIT})`),
     }),
   output: searchOutput,
-  needsConsent: false,
   offered: (ctx) => ctx.search != null,
   execute: async (ctx, { query, limit }: SearchInput): Promise<SearchOutput> => ({
     query,

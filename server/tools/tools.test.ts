@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from '../config';
 import { catalogBlock } from '../prompt/catalog-block';
 import { resolveExecutionConfig } from '../sandbox/config';
 import type { Skill } from '../skills/types';
-import { createSkillTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
+import { createTurnTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
 
 const skill = { name: 'demo', dir: '/nonexistent/demo' } as Skill;
@@ -50,21 +50,21 @@ describe('tool declarations', () => {
   });
 
   it('build the tool set, none without skills', () => {
-    expect(Object.keys(createSkillTools(ctx())!).sort()).toEqual(TOOL_DECLARATIONS.map((d) => d.name).sort());
-    expect(createSkillTools(ctx({ skills: new Map() }))).toBeUndefined();
+    expect(Object.keys(createTurnTools(ctx())!).sort()).toEqual(TOOL_DECLARATIONS.map((d) => d.name).sort());
+    expect(createTurnTools(ctx({ skills: new Map() }))).toBeUndefined();
   });
 
   it('offer only the shell when there are no skills but the person has one', async () => {
     const shellOnly = ctx({ skills: new Map(), shell: 'allow', execution: resolveExecutionConfig({}, '/tmp', '/tmp') });
-    expect(createSkillTools(shellOnly)).toBeDefined();
+    expect(createTurnTools(shellOnly)).toBeDefined();
     const offered = await offeredTools(shellOnly);
     expect(offered).toEqual([TOOL_SHELL]); // bubblewrap is installed wherever the tests run (`npm test` installs it first)
     expect(await offeredTools({ ...shellOnly, shell: 'off' })).toEqual([]);
   });
 
   it('keep each schema across turns, converted to JSON Schema once, and follow the activation enum', async () => {
-    const first = createSkillTools(ctx({ activationEnum: ['demo'] }))!;
-    const second = createSkillTools(ctx({ activationEnum: ['demo'] }))!;
+    const first = createTurnTools(ctx({ activationEnum: ['demo'] }))!;
+    const second = createTurnTools(ctx({ activationEnum: ['demo'] }))!;
     // The same schema object: the SDK reads its JSON Schema once, not at every step of every turn.
     expect(second[TOOL_ACTIVATE].inputSchema).toBe(first[TOOL_ACTIVATE].inputSchema);
     expect(second[TOOL_SEARCH].outputSchema).toBe(first[TOOL_SEARCH].outputSchema);
@@ -73,9 +73,9 @@ describe('tool declarations', () => {
     expect(json(first)).toBe(json(second));
     expect(json(first).properties.name.enum).toEqual(['demo']);
     // Another skill set: another enum, and a free string when skills are left out of the catalog.
-    const other = createSkillTools(ctx({ activationEnum: ['demo', 'other'] }))!;
+    const other = createTurnTools(ctx({ activationEnum: ['demo', 'other'] }))!;
     expect(json(other).properties.name.enum).toEqual(['demo', 'other']);
-    const free = createSkillTools(ctx({ activationEnum: null }))!;
+    const free = createTurnTools(ctx({ activationEnum: null }))!;
     expect(json(free).properties.name).toMatchObject({ type: 'string' });
     expect(await asSchema(free[TOOL_ACTIVATE].inputSchema).validate!({ name: 'anything' })).toMatchObject({
       success: true,

@@ -589,7 +589,10 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
       it("the first admin can take over the loopback person's chats, log lines and switched-off skills", async () => {
         await createChat({ id: 'l1', title: 'Made on loopback', at: t(2000) }, d);
         await recordActivation('l1', 'pdf', 'explicit', t(2100), d);
-        await recordDecision({ chatId: 'l1', skillName: 'pdf', decision: 'allowed', contentHash: 'h' }, d);
+        await recordDecision(
+          { chatId: 'l1', subject: { kind: 'skill', key: 'pdf' }, decision: 'allowed', contentHash: 'h' },
+          d,
+        );
         await setSkillDisabled(LOCAL_USER_ID, 'csv', true, d);
         await setSkillDisabled(LOCAL_USER_ID, 'pdf', true, d);
         await setSkillDisabled('ada', 'pdf', false, d);
@@ -670,7 +673,10 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         await recordActivation('b1', 'csv', 'model', t(3), d);
         const run = { skillName: 'pdf', script: 'x.py', args: [], exitCode: 0, timedOut: false, durationMs: 5 };
         await recordScriptRun({ ...run, chatId: 'a1' }, d);
-        await recordDecision({ chatId: 'b1', skillName: 'csv', decision: 'allowed', contentHash: 'h' }, d);
+        await recordDecision(
+          { chatId: 'b1', subject: { kind: 'skill', key: 'csv' }, decision: 'allowed', contentHash: 'h' },
+          d,
+        );
         expect(await usageByUser(d)).toEqual([
           { userId: 'alice', activations: 2, scriptRuns: 1 },
           { userId: 'bob', activations: 1, scriptRuns: 0 },
@@ -706,7 +712,8 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
       });
 
       it('concurrent grants for the same content make one', async () => {
-        await Promise.all([addGrant('pdf', 'h', t(0), d), addGrant('pdf', 'h', t(0), d)]);
+        const pdf = { kind: 'skill', key: 'pdf' };
+        await Promise.all([addGrant(pdf, 'h', t(0), d), addGrant(pdf, 'h', t(0), d)]);
         expect(await listGrants(d)).toHaveLength(1);
       });
 

@@ -70,9 +70,7 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     activated,
     display: { appDir: config.appDir, home: config.home },
     invocation: readInvocation(body, stored, view),
-    mcp: deps.mcp
-      ? mcpTurnTools(deps.mcp, { switchedOff: deps.personal?.switchedOff, signal: slot.controller.signal })
-      : null,
+    mcp: deps.mcp ? mcpTurnTools(deps.mcp, { switchedOff: deps.mcpSwitchedOff, signal: slot.controller.signal }) : null,
   };
 }
 
@@ -103,13 +101,15 @@ export function approvalContext(turn: TurnContext): ApprovalContext {
   const { deps } = turn;
   return {
     chatId: turn.chatId,
-    skills: turn.view.usable,
-    access: deps.access,
-    store: deps.store,
-    display: turn.display,
-    activated: turn.activated,
-    explicitSkills: turn.invocation?.names ?? [],
-    shell: deps.shell,
+    tools: {
+      skills: turn.view.usable,
+      access: turn.view.access,
+      display: turn.display,
+      activated: turn.activated,
+      explicitSkills: turn.invocation?.names ?? [],
+      shell: deps.shell,
+    },
+    consent: deps.store.consent,
     mcp: turn.mcp,
   };
 }

@@ -9,6 +9,7 @@ import { personalAccess } from '../../access/personal';
 import type { AccessOptions, AccessResolver } from '../../access/resolver';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db';
+import { switchedOffServers } from '../../mcp/personal';
 import type { McpSource } from '../../mcp/tools';
 import type { ModelRegistry } from '../../model/registry';
 import type { ShellMode } from '../../sandbox/config';
@@ -41,8 +42,10 @@ export interface TurnDeps {
   shell?: ShellMode;
   /** Who is asking: their runs share one fair share of the server's run slots. */
   owner?: string;
-  /** Tools of the MCP servers connected now (server/mcp/); the person's switched-off servers are in `personal`. */
+  /** Tools of the MCP servers connected now (server/mcp/). */
   mcp?: McpSource;
+  /** The labels of the MCP servers the person switched off for themselves (`switchedOffServers`). */
+  mcpSwitchedOff?: ReadonlySet<string>;
 }
 
 export const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';
@@ -72,11 +75,13 @@ export async function turnDeps(
   asker: Asker = { exposed: false },
 ): Promise<TurnDeps> {
   const store = app.store.forUser(userId);
-  const [{ skills }, matcher, chat, personal] = await Promise.all([
+  const [{ skills }, matcher, chat, personal, mcpSwitchedOff] = await Promise.all([
     app.registry.current(),
     app.registry.matcher(),
     store.getChat(chatId),
     personalAccess(app.db, userId),
+    // Read only where servers are configured: without them nothing of the turn needs it.
+    app.mcp ? switchedOffServers(app.db, userId) : undefined,
   ]);
   // The chat's pick, or the default; a model that is gone answers as the offline model, with a note.
   const { choice, note } = await app.models.choose(chat?.model);
@@ -92,6 +97,6 @@ export async function turnDeps(
     personal,
     shell: shellModeFor(app.config.execution.shell, asker).mode,
     owner: userId,
-    ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp } } : {}),
+    ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp }, mcpSwitchedOff } : {}),
   };
 }

@@ -16,7 +16,7 @@ import { readDocument } from '../../documents/extract';
 import { compactionNote, workspaceFilesLine } from '../../prompt/appended-lines';
 import { buildInstructions } from '../../prompt/instructions';
 import { countTokens } from '../../skills/catalog/catalog';
-import { createSkillTools, offeredTools, type SkillToolContext, type SkillTools } from '../../tools';
+import { createTurnTools, offeredTools, type SkillToolContext, type TurnTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
 import { listWorkspace } from '../../workspace/workspace';
 import { createToolApproval } from '../approvals';
@@ -73,10 +73,10 @@ export async function streamAnswer(
       : history,
     turn,
   );
-  const skillTools = createSkillTools(ctx);
-  // MCP tools are dynamic (their names and schemas come from the servers): the static type stays the skill tools'.
+  const builtIn = createTurnTools(ctx);
+  // MCP tools are dynamic (their names and schemas come from the servers): the static type stays the built-in tools'.
   const mcp = turn.mcp;
-  const tools = mcp && mcp.names.length > 0 ? ({ ...skillTools, ...mcp.tools } as SkillTools) : skillTools;
+  const tools = mcp && mcp.names.length > 0 ? ({ ...builtIn, ...mcp.tools } as TurnTools) : builtIn;
   const converted = await convertToModelMessages(forModel, { tools, ignoreIncompleteToolCalls: true });
   const baseInstructions = (explicitSkill?: string, summary?: string) =>
     buildInstructions({
@@ -121,7 +121,7 @@ export async function streamAnswer(
     toolApproval: createToolApproval(approvalContext(turn)),
     prepareStep: async ({ stepNumber }) => {
       // Each tool's declaration says when it is offered (the script tool: while an active skill has scripts).
-      const activeTools = [...(skillTools ? await offeredTools(ctx) : []), ...((mcp?.names ?? []) as ToolName[])];
+      const activeTools = [...(builtIn ? await offeredTools(ctx) : []), ...((mcp?.names ?? []) as ToolName[])];
       if (!invocation || !catalog) return { activeTools };
       // Force one activation per invoked skill on the first steps only: a top-level toolChoice would loop.
       const forced = invocation.names[stepNumber];

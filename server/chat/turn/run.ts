@@ -9,7 +9,7 @@
 import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
 import { type ActiveTurn, claimTurn } from '../running/active-turns';
-import type { ChatStore } from '../store';
+import type { TurnWrites } from '../store';
 import type { ChatMessage, ChatRequestBody } from '../types';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
 import type { TurnDeps } from './deps';
@@ -40,7 +40,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
 }
 
 /** The lease shared by every instance (docs/TEAM-SERVER.md, "Two instances"): a live turn elsewhere is a 409. */
-async function takeLease(store: ChatStore, chatId: string, slot: ActiveTurn): Promise<void> {
+async function takeLease(store: TurnWrites, chatId: string, slot: ActiveTurn): Promise<void> {
   if (!(await store.takeLease(chatId, () => slot.controller.abort()))) {
     throw new AppError('conflict:chat', 'This chat is still answering; stop it or wait for the answer to end');
   }
@@ -78,7 +78,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn
 /** Stores the answer's row as `streaming`, with who answers (the model's label, or the server) in its metadata. */
 async function startAnswer(
   turn: TurnContext,
-  store: ChatStore,
+  store: TurnWrites,
   input: { id: string; history: ChatMessage[]; serverAnswers: boolean },
 ): Promise<Answer> {
   const { deps, chatId } = turn;

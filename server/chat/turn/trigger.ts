@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import { applyApprovals } from '../approvals';
 import { messageText } from '../request';
-import type { ChatStore } from '../store';
+import type { TurnWrites } from '../store';
 import type { ChatMessage } from '../types';
 import { approvalContext, type TurnContext } from './context';
 
@@ -16,7 +16,7 @@ export interface PreparedHistory {
   /** The id the answer is stored under. */
   answerId: string;
   /** Stores the trigger's change, with the store of the transaction that also starts the answer (`run.ts`). */
-  write: (store: ChatStore) => Promise<void>;
+  write: (store: TurnWrites) => Promise<void>;
 }
 
 /** Applies the trigger to the stored history: the messages the model answers, and how to store the change. */
