@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forEachBackend } from '../../test/sandbox/backends';
+import { until } from '../../test/until';
 import { DEFAULT_LIMITS } from '../config';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
-import { bwrapAvailability } from '../sandbox/select';
+import { bwrapAvailability, runSlots } from '../sandbox/select';
 import type { SkillToolContext } from './context';
 import { commandConsent, type ShellOutput, shellTool } from './sandbox-exec';
 
@@ -60,7 +61,8 @@ forEachBackend(
 
     it('a command behind a full server shows queued, then its output, then the result', async () => {
       const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first run holds the one slot before the second asks for it (a fixed wait lost that race on a busy machine).
+      await until(() => (runSlots(execution).stats().running === 1 ? true : undefined));
       const states: ShellOutput[] = [];
       const run = shellTool.execute(ctx('bob', 'waiting'), { command: 'echo one; sleep 0.8; echo two' });
       for await (const state of run as AsyncIterable<ShellOutput>) states.push(state);
