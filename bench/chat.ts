@@ -22,7 +22,7 @@ import { createAccessResolver } from '../server/access/resolver';
 import { createDbChatStores } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '../server/chat/turn';
-import type { ChatMessage } from '../server/chat/types';
+import type { ChatMessage } from '../server/chat/wire-types';
 import { loadConfig } from '../server/config';
 import { activationCountsBySkill, closeDb, openDb, sqliteDatabase, usageCounts } from '../server/db';
 import { LOCAL_USER_ID } from '../server/db/local-user';

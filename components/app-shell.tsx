@@ -1,7 +1,7 @@
 /** The page frame: chat list on the left, the chat on the right. Server component; the pieces inside are client. */
 
 import type { ReactNode } from 'react';
-import type { ChatSummary } from '@/server/chat/types';
+import type { ChatSummary } from '@/server/chat/wire-types';
 import { ChatsProvider } from './chats-context';
 import { type Account, ChatSidebar } from './sidebar/chat-sidebar';
 

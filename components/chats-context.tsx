@@ -6,7 +6,7 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
  */
 import { listChats } from '@/components/lib/api';
 import { useReloadOnReaddressedTraversal } from '@/components/lib/history';
-import type { ChatSummary } from '@/server/chat/types';
+import type { ChatSummary } from '@/server/chat/wire-types';
 
 interface ChatsContextValue {
   chats: ChatSummary[];

@@ -5,7 +5,7 @@
  * The last answer can be left `interrupted`, as a restart leaves one, so Continue is offered.
  */
 
-import type { ChatMessage } from '../server/chat/types';
+import type { ChatMessage } from '../server/chat/wire-types';
 import { createChat, type Database, saveMessage } from '../server/db';
 import { LOCAL_USER_ID } from '../server/db/local-user';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createAccessResolver } from '../server/access/resolver';
 import type { ChatStore } from '../server/chat/store';
 import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
-import type { ApprovalAnswer } from '../server/chat/types';
+import type { ApprovalAnswer } from '../server/chat/wire-types';
 import { loadConfig } from '../server/config';
 import { createOfflineModel } from '../server/offline-model/model';
 

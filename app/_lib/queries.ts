@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { cache } from 'react';
 import { getApp } from '@/server/app';
 import type { ChatPageView } from '@/server/chat/store';
-import type { ChatSummary } from '@/server/chat/types';
+import type { ChatSummary } from '@/server/chat/wire-types';
 import type { ModelMenu } from '@/server/model/registry';
 import { storeFor } from './store';
 

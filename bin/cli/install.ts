@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportSkill } from '../../server/install/export';
 import { type InstallResult, type InstallSource, installSkill, uninstallSkill } from '../../server/install/install';
-import { InstallError } from '../../server/install/types';
+import { InstallError } from '../../server/install/problems';
 import { discover, loadAppConfig } from './app';
 import { type Command, commandHelp, type Io, parseArgs } from './command';
 

@@ -1,6 +1,6 @@
 /** The header's skill chips: a skill activated in this session stays when its answer is regenerated away. */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage } from '@/server/chat/wire-types';
 import { activeSkillsOf, keepSeenSkills } from './active-skills';
 
 const activation = (name: string): ChatMessage => ({

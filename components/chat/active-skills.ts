@@ -1,5 +1,5 @@
 /** The skill chips of a chat: what the server recorded, what this session activated since, and what it has seen. */
-import type { ChatActivation, ChatMessage } from '@/server/chat/types';
+import type { ChatActivation, ChatMessage } from '@/server/chat/wire-types';
 import { TOOL_ACTIVATE } from '@/server/tools/names';
 import type { ActiveSkill } from './chat-header';
 

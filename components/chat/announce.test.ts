@@ -1,6 +1,6 @@
 /** The live region's sentence for a finished answer: its text on one line, shortened; tool parts are not read. */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage } from '@/server/chat/wire-types';
 import { ANNOUNCE_CHARS, announcementFor } from './announce';
 
 function answer(...texts: string[]): ChatMessage {

@@ -1,5 +1,5 @@
 /** What the chat's live region says when an answer ends: read once, so short. */
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage } from '@/server/chat/wire-types';
 
 /** A screen reader reads this much of a finished answer; the rest is in the list. */
 export const ANNOUNCE_CHARS = 300;

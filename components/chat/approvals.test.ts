@@ -3,7 +3,7 @@
  * send still carries only the newest user message.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage } from '@/server/chat/wire-types';
 import { chatRequestBody, shouldSendApprovals, type UnsentApprovals } from './approvals';
 
 const user: ChatMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'validate the skills system' }] };

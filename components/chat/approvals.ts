@@ -6,7 +6,7 @@
  * still `approval-responded` after a failed continuation is not answered again by itself.
  */
 import { isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
-import type { ApprovalAnswer, ChatMessage, ChatRequestBody } from '@/server/chat/types';
+import type { ApprovalAnswer, ChatMessage, ChatRequestBody } from '@/server/chat/wire-types';
 
 export type UnsentApprovals = Map<string, ApprovalAnswer>;
 

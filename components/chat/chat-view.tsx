@@ -31,7 +31,7 @@ import type {
   EarlierMessages,
   SkillSummary,
   VersionGroup,
-} from '@/server/chat/types';
+} from '@/server/chat/wire-types';
 import { DEFAULT_CHAT_TITLE, deriveTitle } from '@/server/db/title';
 import type { ModelMenu } from '@/server/model/registry';
 import { activeSkillsOf, keepSeenSkills } from './active-skills';

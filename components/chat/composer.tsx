@@ -8,7 +8,7 @@ import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useAttachments } from '@/components/files/use-attachments';
 import { SendIcon, StopIcon } from '@/components/icons';
 import { useHydrated } from '@/components/lib/use-hydrated';
-import type { Attachment, SkillSummary } from '@/server/chat/types';
+import type { Attachment, SkillSummary } from '@/server/chat/wire-types';
 import { COMPOSER_INPUT_ID } from './composer-ids';
 import { SkillPrefsDialog } from './skill-prefs-dialog';
 import { SlashMenu } from './slash-menu';

@@ -1,7 +1,7 @@
 'use client';
 /** Copies a whole message (its Markdown as written, tool cards left out) to the clipboard. */
 import { useEffect, useState } from 'react';
-import type { ChatMessage } from '@/server/chat/types';
+import type { ChatMessage } from '@/server/chat/wire-types';
 
 /** How long "Copied" stays before the button reads "Copy" again. */
 const CONFIRM_MS = 1500;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, EarlierMessages } from '@/server/chat/types';
+import type { ChatMessage, EarlierMessages } from '@/server/chat/wire-types';
 import { afterSwitch, firstShownId, movedForEdit, NO_EARLIER, withLaterPage, withOlderPage } from './earlier-messages';
 
 const m = (id: string): ChatMessage => ({ id, role: 'user', parts: [{ type: 'text', text: id }] });

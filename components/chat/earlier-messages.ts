@@ -4,7 +4,7 @@
  * it with a gap until the messages between are loaded. These functions say how each arrival changes what is shown;
  * `use-earlier-messages.ts` fetches.
  */
-import type { ChatMessage, ChatWindow, EarlierMessages, MessagePage } from '@/server/chat/types';
+import type { ChatMessage, ChatWindow, EarlierMessages, MessagePage } from '@/server/chat/wire-types';
 
 export const NO_EARLIER: EarlierMessages = { messages: [], hasEarlier: false, gap: false };
 

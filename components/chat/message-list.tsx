@@ -5,7 +5,7 @@ import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRe
  * The conversation, scrolled to the newest text while it streams unless the person has scrolled up to read.
  */
 import { RefreshIcon } from '@/components/icons';
-import type { ChatMessage, VersionGroup } from '@/server/chat/types';
+import type { ChatMessage, VersionGroup } from '@/server/chat/wire-types';
 import { announcementFor } from './announce';
 import { NO_EARLIER } from './earlier-messages';
 import { Message } from './message';

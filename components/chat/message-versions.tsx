@@ -4,7 +4,7 @@
  * regenerated answer. The server keeps every version (`/api/chats/:id/versions`); these only ask for one.
  */
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import type { VersionGroup } from '@/server/chat/types';
+import type { VersionGroup } from '@/server/chat/wire-types';
 
 export function VersionSwitcher({
   group,

@@ -5,7 +5,7 @@ import { memo } from 'react';
 import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useChatFiles } from '@/components/files/chat-files-context';
 import { ToolPart } from '@/components/tools/tool-part';
-import type { Attachment, ChatDataParts, ChatMessage, VersionGroup } from '@/server/chat/types';
+import type { Attachment, ChatDataParts, ChatMessage, VersionGroup } from '@/server/chat/wire-types';
 import { splitInvocation } from '@/server/skills/invocation';
 import { CopyButton } from './copy-button';
 import { Markdown } from './markdown';

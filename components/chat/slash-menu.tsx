@@ -3,7 +3,7 @@
  * The skill picker under a leading `/`. Focus stays in the textarea (which points at the highlighted option with
  * aria-activedescendant), so the keyboard handling lives in the composer and this list only renders and takes clicks.
  */
-import type { SkillSummary } from '@/server/chat/types';
+import type { SkillSummary } from '@/server/chat/wire-types';
 
 /**
  * `/api/skills` adds `warning` when a name looks like another skill's (a lookalike may impersonate it), and the

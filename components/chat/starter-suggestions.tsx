@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { SparkIcon } from '@/components/icons';
 import { searchSkills } from '@/components/lib/api';
-import type { SkillSummary } from '@/server/chat/types';
+import type { SkillSummary } from '@/server/chat/wire-types';
 
 /** A handful: an empty chat is a greeting, not a catalog. */
 const MAX_STARTERS = 4;

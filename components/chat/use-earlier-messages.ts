@@ -6,7 +6,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { loadMessagePage } from '@/components/lib/api';
-import type { ChatMessage, EarlierMessages } from '@/server/chat/types';
+import type { ChatMessage, EarlierMessages } from '@/server/chat/wire-types';
 import { firstShownId, withLaterPage, withOlderPage } from './earlier-messages';
 
 export interface EarlierHistory {

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 /** Skills for the slash menu, fetched as the person types (ranked by the server's matcher). */
 import { searchSkills } from '@/components/lib/api';
-import type { SkillSummary } from '@/server/chat/types';
+import type { SkillSummary } from '@/server/chat/wire-types';
 
 /** Long enough to skip a request per keystroke when typing fast, short enough to feel instant. */
 const DEBOUNCE_MS = 60;

@@ -1,6 +1,6 @@
 /** Browser-side calls for a chat's workspace files (`/api/chats/:id/files`). */
 import { errorMessageFrom } from '@/components/lib/api';
-import type { Attachment, WorkspaceFileView } from '@/server/chat/types';
+import type { Attachment, WorkspaceFileView } from '@/server/chat/wire-types';
 
 export function fileUrl(chatId: string, name: string, preview = false): string {
   return `/api/chats/${encodeURIComponent(chatId)}/files/${encodeURIComponent(name)}${preview ? '?preview=1' : ''}`;

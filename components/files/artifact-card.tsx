@@ -5,7 +5,7 @@
  * text, CSV and JSON.
  */
 import { useEffect, useState } from 'react';
-import type { ProducedFile } from '@/server/chat/types';
+import type { ProducedFile } from '@/server/chat/wire-types';
 import { fileUrl, formatBytes } from './api';
 import { useChatFiles } from './chat-files-context';
 

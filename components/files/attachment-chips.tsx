@@ -3,7 +3,7 @@
  * Files attached to a message: name and size, each a download link once the chat exists, and whether its text was
  * read for the model (from the chat's files list; nothing for files that are not documents).
  */
-import type { Attachment, FileTextState } from '@/server/chat/types';
+import type { Attachment, FileTextState } from '@/server/chat/wire-types';
 import { fileUrl, formatBytes } from './api';
 import { useChatFiles } from './chat-files-context';
 

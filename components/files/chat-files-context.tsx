@@ -5,7 +5,7 @@
  * states).
  */
 import { createContext, useContext } from 'react';
-import type { WorkspaceFileView } from '@/server/chat/types';
+import type { WorkspaceFileView } from '@/server/chat/wire-types';
 
 export interface ChatFiles {
   chatId: string;

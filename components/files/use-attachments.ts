@@ -4,7 +4,7 @@
  * (so the server's caps answer before the message is sent) and kept as chips until the message goes.
  */
 import { type ClipboardEvent, type DragEvent, useCallback, useState } from 'react';
-import type { Attachment } from '@/server/chat/types';
+import type { Attachment } from '@/server/chat/wire-types';
 
 export function useAttachments(upload: ((file: File) => Promise<Attachment>) | undefined) {
   const [attached, setAttached] = useState<Attachment[]>([]);

@@ -4,7 +4,7 @@
  * every second while an upload's text is still being read, so its chip can say when it was.
  */
 import { useEffect, useState } from 'react';
-import type { WorkspaceFileView } from '@/server/chat/types';
+import type { WorkspaceFileView } from '@/server/chat/wire-types';
 import { listFiles } from './api';
 
 const POLL_MS = 1_000;

@@ -2,7 +2,7 @@
  * Browser-side calls to the app's JSON API. Every state-changing request is a same-origin fetch so the browser sends
  * `Origin` (the server refuses cross-site writes). Failures become `ApiError` with the server's `{ error }` message.
  */
-import type { ChatSummary, ChatWindow, MessagePage, SkillSummary, VersionGroup } from '@/server/chat/types';
+import type { ChatSummary, ChatWindow, MessagePage, SkillSummary, VersionGroup } from '@/server/chat/wire-types';
 import type { ModelMenu } from '@/server/model/registry';
 
 export class ApiError extends Error {

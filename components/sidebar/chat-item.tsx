@@ -12,7 +12,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useChats } from '@/components/chats-context';
 import { PencilIcon, TrashIcon } from '@/components/icons';
 import { deleteChat, renameChat } from '@/components/lib/api';
-import type { ChatSummary } from '@/server/chat/types';
+import type { ChatSummary } from '@/server/chat/wire-types';
 
 type Mode = 'view' | 'rename' | 'confirm-delete';
 /** Where focus goes when the item is back in view mode. */

@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { searchChats } from '@/components/lib/api';
-import type { ChatSummary } from '@/server/chat/types';
+import type { ChatSummary } from '@/server/chat/wire-types';
 
 /** Typing pauses shorter than this do not send a request. */
 const DEBOUNCE_MS = 200;

@@ -6,7 +6,7 @@
  */
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { commandLine, formatDuration } from '@/components/lib/format';
-import type { RunScriptInput, RunScriptOutput } from '@/server/chat/types';
+import type { RunScriptInput, RunScriptOutput } from '@/server/chat/wire-types';
 import type { ToolRendererProps } from './registry';
 import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';

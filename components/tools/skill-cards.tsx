@@ -1,5 +1,5 @@
 'use client';
-import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/types';
+import type { ActivateInput, ActivateOutput, ReadResourceInput, ReadResourceOutput } from '@/server/chat/wire-types';
 /**
  * Cards for the skill tools that load text: what was activated (and from where, with its `allowed-tools` shown for
  * information) and which file was read. Activation may wait for the person's approval; the shared frame shows the

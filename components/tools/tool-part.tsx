@@ -1,7 +1,7 @@
 'use client';
 import { type DynamicToolUIPart, getToolName, type ToolUIPart } from 'ai';
 /** Turns one tool part of a message into its registered card. */
-import type { ChatTools } from '@/server/chat/types';
+import type { ChatTools } from '@/server/chat/wire-types';
 import { toolDisplayName } from '@/server/tools/names';
 import './builtin';
 import { getToolRenderer, type ToolApprovalView, type ToolCallStatus, type ToolCallView } from './registry';

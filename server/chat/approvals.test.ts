@@ -16,7 +16,7 @@ import { discoverSkills } from '../skills/discovery/discovery';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const SKILL = 'skills-system-validation';

@@ -10,7 +10,7 @@ import { type ConsentStore, decideConsent, recordAnswer } from '../consent/servi
 import { AppError } from '../errors';
 import type { McpTurnTools } from '../mcp/tools';
 import { type ConsentToolContext, toolConsent } from '../tools';
-import type { ApprovalAnswer, ChatMessage } from './types';
+import type { ApprovalAnswer, ChatMessage } from './wire-types';
 
 export interface ApprovalContext {
   chatId: string;

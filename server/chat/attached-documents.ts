@@ -14,7 +14,7 @@
 
 import type { DocumentText } from '../documents/extract';
 import { DOCUMENT_TAG, UNREADABLE_LABEL } from '../prompt/keys';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 export const DOCUMENT_SHARE = 0.25;
 export const CHARS_PER_TOKEN = 4;

@@ -19,7 +19,7 @@ import { activateSkill } from '../tools';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const BUDGET = 1500;
 const TOPICS = ['invoice', 'poster', 'lint', 'schema', 'backup', 'calendar', 'recipe', 'audit', 'chart', 'email'];

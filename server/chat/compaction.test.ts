@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { compactConversation, compactHistory, latestSummary, messageTokens, type Summarise } from './compaction';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });

@@ -12,7 +12,7 @@
 import type { ModelMessage } from 'ai';
 import { countTokens } from '../skills/catalog/catalog';
 import { SUMMARY_MAX_TOKENS } from './summary';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 /** Share of the context window the history may fill before older turns are left out. */
 export const HISTORY_SHARE = 0.6;

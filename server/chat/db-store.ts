@@ -47,7 +47,7 @@ import { notFound } from '../http';
 import { budgetPage, loadChatWindow, type PageLoader } from './message-pages';
 import { type TurnLeases, turnLeasesFor } from './running/leases';
 import type { ChatEdits, ChatReads, ChatStore, ChatStores, TurnWrites } from './store';
-import type { ChatActivation, ChatMessage, ChatSummary } from './types';
+import type { ChatActivation, ChatMessage, ChatSummary } from './wire-types';
 
 /** Grants and decisions over `d`, subjects stored as their kind and key (server/consent/subjects.ts). */
 export function consentStoreOn(d: Database): ConsentStore {

@@ -24,7 +24,7 @@ import { drainTurns, resetShutdownForTests } from './running/active-turns';
 import { createInProcessStreams } from './running/resumable';
 import type { ChatStore } from './store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 let tmp: string;
 let db: Database;

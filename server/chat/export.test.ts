@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportChat } from './export';
 import type { ChatView } from './store';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const view: ChatView = {
   chat: { id: 'c1', title: 'Commit message: typo fix', createdAt: 1000, updatedAt: 2000, snippet: 'x' },

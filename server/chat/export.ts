@@ -4,7 +4,7 @@
  */
 import { toolDisplayName } from '../tools/names';
 import type { ChatView } from './store';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 export type ExportFormat = 'md' | 'json';
 

@@ -17,8 +17,8 @@ import {
   withinBudget,
 } from './message-pages';
 import type { ChatStore } from './store';
-import type { ChatMessage } from './types';
 import { switchChatVersion } from './versions';
+import type { ChatMessage } from './wire-types';
 
 let tmp: string;
 let db: Database;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { MessageCursor } from '../db';
 import { AppError } from '../errors';
-import type { ChatMessage, ChatWindow, MessagePage } from './types';
+import type { ChatMessage, ChatWindow, MessagePage } from './wire-types';
 
 /** Messages in one page loaded on scroll (and the route's default). */
 export const PAGE_LIMIT = 50;

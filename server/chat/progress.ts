@@ -6,7 +6,7 @@
  * restart marks the row `interrupted`. Parsing and folding only when writing keeps the per-event cost to a push.
  */
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 export const PROGRESS_INTERVAL_MS = 1000;
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../errors';
-import type { ChatMessage, ChatRequestBody } from './types';
+import type { ChatMessage, ChatRequestBody } from './wire-types';
 
 /** Characters in one user message. Large enough for pasted documents, small enough to keep a turn cheap. */
 export const MAX_MESSAGE_CHARS = 32_000;

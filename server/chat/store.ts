@@ -7,7 +7,7 @@ import type { MessageCursor, ScriptRunInput } from '../db';
 import type { ActivationHow } from '../tools';
 import type { WindowStart } from './message-pages';
 import type { TurnLeases } from './running/leases';
-import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './types';
+import type { ChatActivation, ChatMessage, ChatSummary, ChatWindow, MessagePage, VersionGroup } from './wire-types';
 
 export type AnswerStatus = 'complete' | 'aborted' | 'error' | 'interrupted';
 

@@ -24,7 +24,7 @@ import { TITLE_INSTRUCTIONS } from './generated-title';
 import type { ChatStore } from './store';
 import { SUMMARY_INSTRUCTIONS } from './summary';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ChatDataParts, ChatMessage } from './types';
+import type { ChatDataParts, ChatMessage } from './wire-types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const TEXT_SSE = fs.readFileSync(path.join(appDir, 'server/model/fixtures/chat-completions-text.sse.txt'), 'utf8');

@@ -21,7 +21,7 @@ import { TOOL_ACTIVATE, TOOL_SHELL } from '../tools/names';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
 import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(appDir, 'data', 'runtime');

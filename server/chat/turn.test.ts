@@ -27,7 +27,7 @@ import { createDbChatStore } from './db-store';
 import { createTurnLeases } from './running/leases';
 import type { ChatStore } from './store';
 import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './wire-types';
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { notFound } from '../http';
 import { claimTurn } from './running/active-turns';
 import type { ChatStore } from './store';
-import type { ChatWindow, VersionGroup } from './types';
+import type { ChatWindow, VersionGroup } from './wire-types';
 
 export const switchVersionSchema = z
   .object({

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { attachDocuments, documentBudget, fairShares, renderDocument } from '../chat/attached-documents';
-import type { ChatMessage } from '../chat/types';
+import type { ChatMessage } from '../chat/wire-types';
 import { resolveExecutionConfig } from '../sandbox/config';
 import { bwrapAvailability } from '../sandbox/select';
 import { chatFolder, saveUpload, workspaceDir } from '../workspace/workspace';

@@ -24,10 +24,10 @@ import { KeptMap } from '../kept-map';
 import { processWide } from '../process-wide';
 import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
+import { SANDBOX_PATHS } from '../sandbox/port';
 import { runSandboxed } from '../sandbox/run';
-import { SANDBOX_PATHS } from '../sandbox/types';
 import { guessMediaType } from '../skills/resources/resources';
-import { isSafeFileName } from '../workspace/names';
+import { isSafeFileName } from '../workspace/file-names';
 import { folderFiles } from '../workspace/run-files';
 import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from '../workspace/workspace';
 

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import type { ExecutionConfig } from '../sandbox/config';
 import { sandboxLimits } from '../sandbox/config';
+import { SANDBOX_PATHS } from '../sandbox/port';
 import { runSandboxed } from '../sandbox/run';
-import { SANDBOX_PATHS } from '../sandbox/types';
 import { folderFiles } from '../workspace/run-files';
 import { workspaceDir } from '../workspace/workspace';
 

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config';
 import type { SkillRegistry } from '../skills/registry';
 import { exportSkill } from './export';
 import { type InstallResult, type InstallSource, installSkill, uninstallSkill } from './install';
-import type { InstallError, InstallErrorKind } from './types';
+import type { InstallError, InstallErrorKind } from './problems';
 
 export interface InstallHost {
   config: AppConfig;

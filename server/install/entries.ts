@@ -3,7 +3,7 @@
  * no `..`, no links or special files, no two names that differ only by case (they would overwrite each other on
  * macOS and Windows, and hide one file from review), and caps on files, bytes and compression ratio.
  */
-import { type ArchiveEntry, type InstallLimits, type InstallProblem, problem } from './types';
+import { type ArchiveEntry, type InstallLimits, type InstallProblem, problem } from './problems';
 
 /** A ratio is judged only above this size: a small, very compressible file is harmless. */
 export const RATIO_FLOOR_BYTES = 1024 * 1024;

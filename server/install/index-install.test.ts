@@ -18,7 +18,7 @@ import { fileDigest } from '../skills/digests';
 import { loadSkill } from '../skills/load/skill-file';
 import type { Skill } from '../skills/types';
 import { type InstallOptions, installSkill } from './install';
-import { InstallError } from './types';
+import { InstallError } from './problems';
 
 const LIMITS = { maxFiles: 50, maxBytes: 4 * 1024 * 1024, maxRatio: 100, maxDownloadBytes: 8 * 1024 * 1024 };
 

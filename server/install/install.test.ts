@@ -12,7 +12,7 @@ import { makeZip, renameEntry, skillMd, type ZipItem } from '../../test/install/
 import { DEFAULT_LIMITS } from '../config';
 import { exportSkill } from './export';
 import { type InstallOptions, installSkill, uninstallSkill } from './install';
-import { InstallError } from './types';
+import { InstallError } from './problems';
 
 const LIMITS = { maxFiles: 50, maxBytes: 4 * 1024 * 1024, maxRatio: 100, maxDownloadBytes: 8 * 1024 * 1024 };
 

@@ -13,6 +13,7 @@ import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
 import type { Resolver } from './network';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './problems';
 import {
   download,
   downloadIndexedFiles,
@@ -24,7 +25,6 @@ import {
 } from './sources';
 import { stageSkill } from './stage';
 import { copyTree, listTree } from './tree';
-import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
 import { extractZip, listZip } from './zip';
 
 // Every path below is a run-time one (install root, staging, sources): `turbopackIgnore` keeps `next build` from

@@ -14,7 +14,7 @@ import { makeZip, skillMd } from '../../test/install/test-zip';
 import { DEFAULT_LIMITS } from '../config';
 import { type InstallOptions, installSkill } from './install';
 import { blockedRange, checkHost, MAX_REDIRECTS, type Resolver } from './network';
-import { InstallError } from './types';
+import { InstallError } from './problems';
 
 const LIMITS = { maxFiles: 50, maxBytes: 4 * 1024 * 1024, maxRatio: 100, maxDownloadBytes: 8 * 1024 * 1024 };
 

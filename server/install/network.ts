@@ -14,7 +14,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { InstallError, problem } from './types';
+import { InstallError, problem } from './problems';
 
 export interface NetworkAllowance {
   /** Every address may be reached (a private mirror, a test server on loopback). */

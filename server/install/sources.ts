@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { sha256Hex, skillDigest } from '../skills/digests';
 import { checkEntries } from './entries';
 import { bareHost, checkHost, fetchChecked, type NetworkAllowance, type Resolver } from './network';
-import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './types';
+import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './problems';
 
 /** What the network policy needs: the operator's allowance, and (tests) a resolver. */
 export interface NetworkOptions {

@@ -9,7 +9,7 @@ import type { Limits } from '../config';
 import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from '../skills/load/hidden-text';
 import { findSkillFile, loadSkill } from '../skills/load/skill-file';
 import type { Diagnostic } from '../skills/types';
-import { type ArchiveEntry, InstallError, type InstallProblem, problem } from './types';
+import { type ArchiveEntry, InstallError, type InstallProblem, problem } from './problems';
 
 export interface StagedSkill {
   name: string;

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ArchiveEntry, EntryKind } from './types';
+import type { ArchiveEntry, EntryKind } from './problems';
 
 function kindOf(stat: fs.Stats): EntryKind {
   if (stat.isSymbolicLink()) return 'symlink';

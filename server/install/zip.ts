@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
-import { type ArchiveEntry, type EntryKind, InstallError, problem } from './types';
+import { type ArchiveEntry, type EntryKind, InstallError, problem } from './problems';
 
 /** macOS Finder's resource-fork copies: noise, never part of a skill. */
 const IGNORED_PREFIX = '__MACOSX/';

@@ -16,7 +16,7 @@ import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
 import type { TurnDeps } from '../chat/turn';
-import type { ChatMessage } from '../chat/types';
+import type { ChatMessage } from '../chat/wire-types';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../offline-model/model';

@@ -16,7 +16,7 @@ import { buildMcpAdmin } from '../admin/mcp';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
 import type { TurnDeps } from '../chat/turn';
-import type { ChatMessage } from '../chat/types';
+import type { ChatMessage } from '../chat/wire-types';
 import { loadConfig } from '../config';
 import { type Database, listDecisions, openDb, sqliteDatabase } from '../db';
 import { compatibleModel } from '../model/provider';

@@ -38,7 +38,7 @@ import {
   type SandboxRequest,
   type SandboxResult,
   WORKSPACE_POLL_MS,
-} from './types';
+} from './port';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.

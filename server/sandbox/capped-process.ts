@@ -4,7 +4,7 @@
  * The process gets its own process group, so a timeout, an abort or the cap kills everything it started.
  */
 import { spawn } from 'node:child_process';
-import type { SandboxResult, SandboxStop } from './types';
+import type { SandboxResult, SandboxStop } from './port';
 
 export interface SpawnSpec {
   command: string;

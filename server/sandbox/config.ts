@@ -6,7 +6,7 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from '../config-parts';
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './port';
 
 /** The sandbox backends by name, each made by its entry in select.ts's BACKENDS. */
 export const SANDBOX_BACKENDS = ['bwrap'] as const;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forEachBackend } from '../../test/sandbox/backends';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
-import { safeFileName } from '../workspace/names';
+import { safeFileName } from '../workspace/file-names';
 import { listWorkspace, saveUpload } from '../workspace/workspace';
 import { runSkillScript } from './run';
 

@@ -18,7 +18,6 @@ import type { FileChange } from '../workspace/workspace';
 import { argsProblem } from './args';
 import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
 import { interpreterFor } from './interpreter';
-import { chooseSandbox, runSlots } from './select';
 import {
   type BackendName,
   type RunErrorCode,
@@ -27,7 +26,8 @@ import {
   type SandboxLimits,
   type SandboxMount,
   type SandboxResult,
-} from './types';
+} from './port';
+import { chooseSandbox, runSlots } from './select';
 
 export { listSkillScripts, skillHasScripts } from './skill-scripts';
 

@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
+import type { Availability, SandboxBackend, SandboxRequest } from './port';
 import { runCommand } from './run';
 import { chooseSandbox, replaceSandboxBackend } from './select';
-import type { Availability, SandboxBackend, SandboxRequest } from './types';
 
 let tmp: string;
 let config: ExecutionConfig;

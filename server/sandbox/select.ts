@@ -10,8 +10,8 @@
 import { processWide } from '../process-wide';
 import { createBwrapBackend } from './bwrap';
 import type { ExecutionConfig, SandboxBackendName } from './config';
+import type { Availability, SandboxBackend } from './port';
 import { createRunSlots, type RunSlots } from './slots';
-import type { Availability, SandboxBackend } from './types';
 
 type MakeBackend = (config: SandboxSettings) => SandboxBackend;
 

@@ -7,9 +7,9 @@ import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
 import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
 import type { ExecutionConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
+import type { BackendName, SandboxLimits } from './port';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
-import type { BackendName, SandboxLimits } from './types';
 
 export interface SandboxStatus {
   configured: 'auto' | BackendName;

@@ -1,8 +1,8 @@
 /** `skills_activate`: loads a skill's instructions and lists its files. Needs consent for skills under `ask`. */
 import { z } from 'zod';
 import { refusal } from '../access/access';
+import { SANDBOX_PATHS } from '../sandbox/port';
 import { mountName } from '../sandbox/run';
-import { SANDBOX_PATHS } from '../sandbox/types';
 import { type DisplayContext, displaySkillLocation } from '../skills/display';
 import { substituteArguments } from '../skills/load/arguments';
 import { stripHiddenText } from '../skills/load/hidden-text';

@@ -22,7 +22,7 @@ type Declaration = (typeof TOOL_DECLARATIONS)[number];
 type InputOf<D> = D extends ToolDeclaration<ToolName, infer I, unknown> ? I : never;
 type OutputOf<D> = D extends ToolDeclaration<ToolName, unknown, infer O> ? O : never;
 
-/** Each tool's input and output by wire name: the `UIMessage` tool types (chat/types.ts) and the cards use it. */
+/** Each tool's input and output by wire name: the `UIMessage` tool types (chat/wire-types.ts) and the cards use it. */
 export type ToolTypes = { [D in Declaration as D['name']]: { input: InputOf<D>; output: OutputOf<D> } };
 
 /** The built-in tools of a turn by wire name (the skill tools and the shell); a turn adds MCP tools beside them. */

@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources/resources';
+import { uniqueName } from './file-names';
 import { chatFolder, type FileOrigin, readMeta, workspaceDir, writeMeta } from './folders';
-import { uniqueName } from './names';
 import { forgetUsage, type QuotaCaps, recordOwner, roomFor } from './quota';
 
 export interface WorkspaceFile {

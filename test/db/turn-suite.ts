@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createDbChatStore } from '../../server/chat/db-store';
 import type { ChatStore } from '../../server/chat/store';
 import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from '../../server/chat/turn';
-import type { ChatMessage } from '../../server/chat/types';
+import type { ChatMessage } from '../../server/chat/wire-types';
 import { DEFAULT_CHAT_TITLE } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
 import { getMessageRecords } from '../../server/db/messages';

@@ -8,7 +8,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type { ExecutionConfig } from '../../server/sandbox/config';
-import type { Availability, SandboxBackend, SandboxRequest, SandboxResult } from '../../server/sandbox/types';
+import type { Availability, SandboxBackend, SandboxRequest, SandboxResult } from '../../server/sandbox/port';
 
 /** What travels down the pipe: everything of a request but its functions and signal. */
 export interface WireRequest extends Omit<SandboxRequest, 'workspace' | 'signal' | 'onOutput'> {

@@ -13,7 +13,7 @@ import type { ApprovalContext } from '../approvals';
 import { messageText } from '../request';
 import type { ActiveTurn } from '../running/active-turns';
 import { buildSkillView, type SkillView } from '../skill-view';
-import type { ChatMessage, ChatRequestBody } from '../types';
+import type { ChatMessage, ChatRequestBody } from '../wire-types';
 import type { TurnDeps } from './deps';
 
 /** A `/name` (or `/a /b`) the person typed, checked against each skill's access record once. */

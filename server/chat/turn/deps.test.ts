@@ -16,7 +16,7 @@ import { discoverSkills } from '../../skills/discovery/discovery';
 import type { DiscoveryResult } from '../../skills/types';
 import { createDbChatStores } from '../db-store';
 import type { ChatStores } from '../store';
-import type { ChatMessage } from '../types';
+import type { ChatMessage } from '../wire-types';
 import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '.';
 
 const appDir = path.resolve(import.meta.dirname, '../../..');

@@ -17,7 +17,7 @@ import { shellModeFor } from '../../sandbox/shell';
 import type { SkillRegistry } from '../../skills/registry';
 import type { SkillSource } from '../skill-view';
 import type { ChatStore, ChatStores } from '../store';
-import type { ChatSummary } from '../types';
+import type { ChatSummary } from '../wire-types';
 
 /** What one turn runs with. Tests and the bench build it by hand; a chat request builds it with `turnDeps`. */
 export interface TurnDeps {

@@ -7,7 +7,7 @@ import { createUIMessageStreamResponse, type InferUIMessageChunk, type UIMessage
 import { answerProgress } from '../progress';
 import { SHUTDOWN_REASON } from '../running/active-turns';
 import { resumableStreams } from '../running/resumable';
-import type { ChatMessage } from '../types';
+import type { ChatMessage } from '../wire-types';
 import type { Answer, TurnContext } from './context';
 
 export function safeErrorMessage(error: unknown): string {

@@ -26,7 +26,7 @@ import { titleAfterAnswer } from '../generated-title';
 import { messageText } from '../request';
 import { renderActiveSkills } from '../skill-content';
 import { summariseMessages } from '../summary';
-import type { ChatDataParts, ChatMessage } from '../types';
+import type { ChatDataParts, ChatMessage } from '../wire-types';
 import { type Answer, approvalContext, type TurnContext } from './context';
 import { isRealModel } from './deps';
 import { safeErrorMessage } from './finish';

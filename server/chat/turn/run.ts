@@ -10,7 +10,7 @@ import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
 import { type ActiveTurn, claimTurn } from '../running/active-turns';
 import type { TurnWrites } from '../store';
-import type { ChatMessage, ChatRequestBody } from '../types';
+import type { ChatMessage, ChatRequestBody } from '../wire-types';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
 import type { TurnDeps } from './deps';
 import { finishAnswer, respond, safeErrorMessage } from './finish';

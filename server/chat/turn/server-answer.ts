@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { UIMessageStreamWriter } from 'ai';
 import { activateSkill, type SkillToolContext } from '../../tools';
 import { TOOL_ACTIVATE } from '../../tools/names';
-import type { ChatMessage } from '../types';
+import type { ChatMessage } from '../wire-types';
 import type { Answer, Invocation } from './context';
 
 export function writeText(writer: UIMessageStreamWriter<ChatMessage>, text: string) {

@@ -7,7 +7,7 @@ import { AppError } from '../../errors';
 import { applyApprovals } from '../approvals';
 import { messageText } from '../request';
 import type { TurnWrites } from '../store';
-import type { ChatMessage } from '../types';
+import type { ChatMessage } from '../wire-types';
 import { approvalContext, type TurnContext } from './context';
 
 export interface PreparedHistory {

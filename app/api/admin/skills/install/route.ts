@@ -12,7 +12,7 @@ import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
 import { type InstallMode, installErrorResponse, installForAdmin } from '@/server/install/admin';
 import type { InstallSource } from '@/server/install/install';
-import { InstallError } from '@/server/install/types';
+import { InstallError } from '@/server/install/problems';
 
 export const dynamic = 'force-dynamic';
 

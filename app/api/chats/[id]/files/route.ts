@@ -3,7 +3,7 @@ import { getApp } from '@/server/app';
 import { readDocument, withTextStates } from '@/server/documents/extract';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { safeFileName } from '@/server/workspace/names';
+import { safeFileName } from '@/server/workspace/file-names';
 import { listWorkspace, saveUpload } from '@/server/workspace/workspace';
 import { existingChat } from './chat';
 

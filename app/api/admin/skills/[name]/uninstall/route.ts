@@ -4,7 +4,7 @@ import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
 import { handle, json } from '@/server/http';
 import { installErrorResponse, uninstallForAdmin } from '@/server/install/admin';
-import { InstallError } from '@/server/install/types';
+import { InstallError } from '@/server/install/problems';
 
 export const dynamic = 'force-dynamic';
 

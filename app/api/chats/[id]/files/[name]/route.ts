@@ -3,7 +3,7 @@ import { getApp } from '@/server/app';
 import { renderPreview } from '@/server/documents/preview';
 import { AppError } from '@/server/errors';
 import { handle } from '@/server/http';
-import { isSafeFileName } from '@/server/workspace/names';
+import { isSafeFileName } from '@/server/workspace/file-names';
 import { openWorkspaceFile } from '@/server/workspace/workspace';
 import { existingChat } from '../chat';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeFileName, safeFileName, uniqueName } from './names';
+import { isSafeFileName, safeFileName, uniqueName } from './file-names';
 
 describe('safeFileName', () => {
   it.each([
