@@ -23,6 +23,7 @@ function offlineAnswer(): string {
     activeNames: [],
     userText: 'hello',
     workspaceFiles: [],
+    noSandbox: null,
     documents: [],
     turn: [],
     turnNumber: 1,

@@ -347,6 +347,12 @@ function describeDocuments(view: PromptView): string[] {
   });
 }
 
+/** A reason as a sentence of its own: capitalised, ending with a full stop. */
+function sentence(reason: string): string {
+  const text = reason.charAt(0).toUpperCase() + reason.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 export function composeAnswer(ctx: AnswerContext): string {
   const command = shellCommandIn(ctx.view.userText);
   const ran = ctx.view.turn.some((e) => e.toolName === TOOL_SHELL);
@@ -364,7 +370,9 @@ export function composeAnswer(ctx: AnswerContext): string {
   const paragraphs = [...documents, ...skillsPart];
   if (command !== null && !ran) {
     paragraphs.push(
-      `I did not run ${code(clip(command, 200))}: the shell is not available in this chat (the operator's \`shell.mode\` is \`off\` for you, or no sandbox can run here; /admin says which).`,
+      ctx.view.noSandbox !== null
+        ? `I did not run ${code(clip(command, 200))}: no code can run here. ${sentence(ctx.view.noSandbox)}`
+        : `I did not run ${code(clip(command, 200))}: the shell is not available in this chat (the operator's \`shell.mode\` is \`off\` for you, or no sandbox can run here; /admin says which).`,
     );
   }
   if (paragraphs.length === 0) paragraphs.push('I have nothing to add.');

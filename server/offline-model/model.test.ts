@@ -6,6 +6,7 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { generateText, isStepCount, type ModelMessage, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { noSandboxLine } from '../prompt/appended-lines';
 import { buildInstructions } from '../prompt/instructions';
 import { renderCatalog } from '../skills/catalog/catalog';
 import { chunkText, createOfflineModel } from './model';
@@ -192,6 +193,19 @@ describe('offline model: `/name $ COMMAND` runs the command in the sandbox', () 
     const { calls, text } = await run({ messages: [user('$ ls -la')], shell: false });
     expect(calls).toEqual([]);
     expect(text).toContain('I did not run `ls -la`: the shell is not available in this chat');
+  });
+
+  it('without a sandbox, names what is missing and the fix, read from the code_cannot_run line', async () => {
+    const reason = 'bubblewrap is not installed, so no code runs: as root, apt-get install -y bubblewrap';
+    const { calls, text } = await run({
+      messages: [user('$ ls -la')],
+      shell: false,
+      extraInstructions: noSandboxLine(reason),
+    });
+    expect(calls).toEqual([]);
+    expect(text).toContain(
+      'I did not run `ls -la`: no code can run here. Bubblewrap is not installed, so no code runs: as root, apt-get install -y bubblewrap.',
+    );
   });
 
   it("does not read the person's own file names from the skill", async () => {

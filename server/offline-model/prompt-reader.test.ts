@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { renderDocument } from '../chat/attached-documents';
-import { workspaceFilesLine } from '../prompt/appended-lines';
+import { noSandboxLine, workspaceFilesLine } from '../prompt/appended-lines';
 import { catalogBlock } from '../prompt/catalog-block';
 import { buildInstructions } from '../prompt/instructions';
 import { skillContentBlock } from '../prompt/skill-block';
@@ -39,6 +39,13 @@ describe('readPrompt reads back what server/prompt/ writes', () => {
       instructions: 'Do A. See <x> & scripts/run.py',
       resources: ['scripts/run.py', 'notes & more.md'],
     });
+  });
+
+  it('why no code can run, and nothing when the line is not there', () => {
+    const reason = 'bubblewrap is not installed, so no code runs: as root, apt-get install -y bubblewrap';
+    const instructions = buildInstructions({ catalog: catalogBlock([], 0), activatedNames: [] });
+    expect(readPrompt({ prompt: [system(instructions + noSandboxLine(reason)), user('go')] }).noSandbox).toBe(reason);
+    expect(readPrompt({ prompt: [system(instructions), user('go')] }).noSandbox).toBeNull();
   });
 
   it('the documents attached to the latest message, read or not', () => {

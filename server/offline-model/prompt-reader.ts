@@ -16,6 +16,7 @@ import {
   CATALOG_KEY,
   DOCUMENT_TAG,
   EXPLICIT_SKILL_KEY,
+  NO_SANDBOX_KEY,
   SKILL_CONTENT_TAG,
   SKILL_DIRECTORY_LABEL,
   UNREADABLE_LABEL,
@@ -77,6 +78,8 @@ export interface PromptView {
   documents: AttachedDocument[];
   /** Names of the chat's files (`workspace_files` in the instructions): the person's, not the skill's. */
   workspaceFiles: string[];
+  /** Why no code can run here (the `code_cannot_run` line), or null when nothing says so. */
+  noSandbox: string | null;
   /** How many user messages the prompt holds (1 on the first turn). */
   turnNumber: number;
   /** Tool calls since the latest user message, in order, with their results. */
@@ -84,6 +87,8 @@ export interface PromptView {
   /** Activation outputs seen anywhere in the prompt, latest wins: a skill's instructions and file list. */
   activations: Map<string, ActivationRecord>;
 }
+
+const NO_SANDBOX_LINE = new RegExp(`^${NO_SANDBOX_KEY}: (.*) \\(no script or command can run`, 'm');
 
 const WORKSPACE_FILES_LINE = new RegExp(`^${WORKSPACE_FILES_KEY} \\([^)]*\\): (\\[.*\\])$`, 'm');
 
@@ -490,6 +495,7 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
     activeNames,
     userText: userMessage ? textOf(userMessage) : '',
     workspaceFiles: workspaceFilesIn(system),
+    noSandbox: NO_SANDBOX_LINE.exec(system)?.[1] ?? null,
     documents: documentsOf(userMessage),
     turnNumber,
     turn,

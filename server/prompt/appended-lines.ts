@@ -2,7 +2,7 @@
  * Lines the turn appends after the instructions (chat/turn/model-answer.ts), last so the cached prefix holds: what
  * changes from turn to turn without changing the skills.
  */
-import { LEFT_OUT_KEY, WORKSPACE_FILES_KEY } from './keys';
+import { LEFT_OUT_KEY, NO_SANDBOX_KEY, WORKSPACE_FILES_KEY } from './keys';
 
 /** Appended when the history was cut without a summary (the offline model, or a summary that failed). */
 export function compactionNote(dropped: number): string {
@@ -23,4 +23,13 @@ export function workspaceFilesLine(files: readonly ListedFile[]): string {
   if (files.length === 0) return '';
   const listed = files.slice(0, LISTED_FILES).map(({ name, size, mediaType }) => ({ name, size, mediaType }));
   return `\n\n${WORKSPACE_FILES_KEY} (the chat's files, in /workspace for scripts): ${JSON.stringify(listed)}`;
+}
+
+/**
+ * Appended when the person may use the shell but no sandbox can run code here: the reason (which names the fix), so
+ * the model tells the person what is missing instead of only that a tool is absent. One line, for the key's reader.
+ */
+export function noSandboxLine(reason: string): string {
+  const said = reason.replace(/\s+/g, ' ').trim();
+  return `\n\n${NO_SANDBOX_KEY}: ${said} (no script or command can run in this chat until the operator fixes this; tell the person so, with this reason)`;
 }

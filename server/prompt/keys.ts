@@ -11,6 +11,8 @@ export const ACTIVATED_KEY = 'activated_skill_names';
 export const EXPLICIT_SKILL_KEY = 'explicit_skill';
 /** `workspace_files (...): [{"name","size","mediaType"}]`: the chat's files. */
 export const WORKSPACE_FILES_KEY = 'workspace_files';
+/** `code_cannot_run: <reason> (...)`: the person may use the shell, but no sandbox can run here, and why. */
+export const NO_SANDBOX_KEY = 'code_cannot_run';
 /** `earlier_messages_left_out: N (...)`: the history was cut without a summary. */
 export const LEFT_OUT_KEY = 'earlier_messages_left_out';
 /** `<conversation_summary>`: a real model's summary of the messages left out. */

@@ -13,8 +13,10 @@ import {
 } from 'ai';
 import { deriveTitle } from '../../db/title';
 import { readDocument } from '../../documents/extract';
-import { compactionNote, workspaceFilesLine } from '../../prompt/appended-lines';
+import { compactionNote, noSandboxLine, workspaceFilesLine } from '../../prompt/appended-lines';
 import { buildInstructions } from '../../prompt/instructions';
+import type { ExecutionConfig, ShellMode } from '../../sandbox/config';
+import { sandboxReady } from '../../sandbox/run';
 import { countTokens } from '../../skills/catalog/catalog';
 import { createTurnTools, offeredTools, type SkillToolContext, type TurnTools } from '../../tools';
 import { TOOL_ACTIVATE, type ToolName } from '../../tools/names';
@@ -46,13 +48,21 @@ export async function readPromptParts(turn: TurnContext): Promise<PromptParts> {
   const { config } = turn.deps;
   // The model is told the workspace's files each turn (names, sizes, types); last, so the cached prefix holds.
   const workspaceLine = config.execution
-    ? workspaceFilesLine(await listWorkspace(config.execution.workspace.dir, turn.chatId))
+    ? workspaceFilesLine(await listWorkspace(config.execution.workspace.dir, turn.chatId)) +
+      (await sandboxLine(config.execution, turn.deps.shell))
     : '';
   const skillContent = await renderActiveSkills([...turn.activated], turn.view.usable, {
     maxBytes: config.limits.maxResourceBytes,
     display: turn.display,
   });
   return { workspaceLine, skillContent };
+}
+
+/** The `code_cannot_run` line when the person may use the shell and no sandbox runs here (probed once per process). */
+async function sandboxLine(execution: ExecutionConfig, shell: ShellMode | undefined): Promise<string> {
+  if ((shell ?? 'off') === 'off') return '';
+  const ready = await sandboxReady(execution);
+  return ready.ok ? '' : noSandboxLine(ready.reason);
 }
 
 export async function streamAnswer(
