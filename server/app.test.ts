@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { STDIO_SERVER } from '../test/mcp/servers';
+import { processesWith } from '../test/processes';
 import { until } from '../test/until';
 import { createApp } from './app';
 import { loadConfig } from './config';
@@ -20,20 +21,6 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 function writeSkill(root: string, name: string) {
   fs.mkdirSync(path.join(root, name), { recursive: true });
   fs.writeFileSync(path.join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Does ${name} things.\n---\n`);
-}
-
-/** Processes whose arguments carry `mark`. */
-function processesWith(mark: string): number {
-  return fs
-    .readdirSync('/proc')
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mark);
-      } catch {
-        return false;
-      }
-    }).length;
 }
 
 /** This process's open files at `file` (a connection left open keeps one). */

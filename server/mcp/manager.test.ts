@@ -2,7 +2,6 @@
  * The connection manager against real MCP servers written with the official SDK: a stdio server run with `node`,
  * a Streamable HTTP server in this process, and servers that hang or do not start.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
   startMcpHttpServer,
   type TestHttpServer,
 } from '../../test/mcp/servers';
+import { processesWith } from '../../test/processes';
 import { until } from '../../test/until';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
@@ -149,17 +149,7 @@ describe('MCP connection manager', () => {
   it('close() leaves no server process behind: not one that hangs while starting, not one whose start failed', async () => {
     // Processes are found by a word in their arguments, which the hang server ignores.
     const mark = `close-test-${process.pid}-${Date.now()}`;
-    const running = () =>
-      fs
-        .readdirSync('/proc')
-        .filter((pid) => /^\d+$/.test(pid))
-        .filter((pid) => {
-          try {
-            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mark);
-          } catch {
-            return false;
-          }
-        }).length;
+    const running = () => processesWith(mark);
     const hanging = (label: string, connectTimeoutMs: number) => {
       const m = createMcpManager(
         config(
