@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forEachBackend } from '../../test/sandbox/backends';
+import { forEachBackend, ownWorkspaces } from '../../test/sandbox/backends';
 import { measureTree } from '../workspace/usage';
 import { listWorkspace, openWorkspaceFile, saveUpload, workspaceDir } from '../workspace/workspace';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
@@ -51,17 +51,14 @@ const run = Object.assign((file: string, source: string, args: string[] = []) =>
   withConfig: runWith,
 });
 
-/** Each backend's runs in workspaces of their own, so a chat's files from one backend's run are not the other's. */
-function ownWorkspaces(backend: string): void {
-  beforeAll(() => {
-    config.workspace.dir = path.join(tmp, 'workspaces', backend);
-  });
-}
-
 forEachBackend(
   'escape suite',
   (backend) => {
-    ownWorkspaces(backend);
+    ownWorkspaces(
+      backend,
+      () => config,
+      () => tmp,
+    );
 
     it('cannot read /etc/shadow or /root', async () => {
       const r = await run('read.sh', 'cat /etc/shadow; ls /root; echo done');
@@ -262,7 +259,11 @@ forEachBackend(
 forEachBackend(
   'escape suite, through the shell tool',
   (backend) => {
-    ownWorkspaces(backend);
+    ownWorkspaces(
+      backend,
+      () => config,
+      () => tmp,
+    );
     const sh = (command: string, chatId: string, over: Partial<Parameters<typeof runCommand>[1]> = {}) =>
       runCommand(command, { chatId, execution: config, ...over });
 

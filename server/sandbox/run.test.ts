@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { forEachBackend } from '../../test/sandbox/backends';
+import { forEachBackend, ownWorkspaces } from '../../test/sandbox/backends';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { safeFileName } from '../workspace/file-names';
@@ -43,17 +43,14 @@ async function upload(chatId: string, file: string) {
   if (!saved.ok) throw new Error(saved.error);
 }
 
-/** Each backend's runs in workspaces of their own, so a chat's files from one backend's run are not the other's. */
-function ownWorkspaces(backend: string): void {
-  beforeAll(() => {
-    config.workspace.dir = path.join(tmp, 'workspaces', backend);
-  });
-}
-
 forEachBackend(
   "the pdf skill's form scripts over the runtime",
   (backend) => {
-    ownWorkspaces(backend);
+    ownWorkspaces(
+      backend,
+      () => config,
+      () => tmp,
+    );
     it('lists the fields of an uploaded form as JSON and writes the JSON file', async () => {
       await upload('forms1', path.join(PDF_SKILL.dir, 'assets', 'sample-form.pdf'));
       const r = await runSkillScript(PDF_SKILL, 'scripts/list_fields.py', ['sample-form.pdf', 'fields.json'], {
@@ -109,7 +106,11 @@ forEachBackend(
 forEachBackend(
   'interpreters',
   (backend) => {
-    ownWorkspaces(backend);
+    ownWorkspaces(
+      backend,
+      () => config,
+      () => tmp,
+    );
     let skill: { name: string; dir: string };
     beforeAll(() => {
       skill = { name: 'multi', dir: path.join(tmp, 'multi') };

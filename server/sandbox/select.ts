@@ -37,8 +37,6 @@ interface SandboxState {
 }
 
 const state = processWide<SandboxState>('sandbox', () => ({ probes: new Map() }));
-// A record left by an older module of a dev reload may lack the table.
-state.probes ??= new Map();
 
 function probeOnce(backend: SandboxBackend): Promise<Availability> {
   let probe = state.probes.get(backend.name);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forEachBackend } from '../../test/sandbox/backends';
+import { forEachBackend, ownWorkspaces } from '../../test/sandbox/backends';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { runCommand } from './run';
@@ -56,9 +56,11 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 forEachBackend(
   'commands as skills write them',
   (backend) => {
-    beforeAll(() => {
-      config.workspace.dir = path.join(tmp, 'workspaces', backend);
-    });
+    ownWorkspaces(
+      backend,
+      () => config,
+      () => tmp,
+    );
 
     it('python and python3 are the runtime Python; Node finds the runtime packages with require and import', async () => {
       const r = await runCommand(

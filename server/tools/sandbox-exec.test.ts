@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forEachBackend } from '../../test/sandbox/backends';
+import { forEachBackend, ownWorkspaces } from '../../test/sandbox/backends';
 import { until } from '../../test/until';
 import { DEFAULT_LIMITS } from '../config';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
@@ -55,9 +55,11 @@ describe('shell consent', () => {
 forEachBackend(
   'sandbox_exec card states',
   (backend) => {
-    beforeAll(() => {
-      execution.workspace.dir = path.join(tmp, 'workspaces', backend);
-    });
+    ownWorkspaces(
+      backend,
+      () => execution,
+      () => tmp,
+    );
 
     it('a command behind a full server shows queued, then its output, then the result', async () => {
       const busy = runCommand('sleep 1.5; echo first-done', { execution, chatId: 'busy', owner: 'ann' });

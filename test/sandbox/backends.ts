@@ -2,6 +2,7 @@
  * The sandbox suites run once per backend: the configured one (bubblewrap) and bubblewrap through the piped port
  * (piped-bwrap.ts). Same cases, same expectations: what passes through both is what the port promises.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { replaceSandboxBackend } from '../../server/sandbox/select';
 import { PIPED_BACKEND, type PipedBackends, startPipedBwrap } from './piped-bwrap';
@@ -25,4 +26,18 @@ export function forEachBackend(title: string, body: (backend: string) => void, s
       body(backend);
     });
   }
+}
+
+/**
+ * Inside a `forEachBackend` body: this backend's runs get workspaces of their own (`<root>/workspaces/<backend>`), so
+ * a chat's files from one backend's run are not the other's. Getters, because suites set both up in `beforeAll`.
+ */
+export function ownWorkspaces(
+  backend: string,
+  settings: () => { workspace: { dir: string } },
+  root: () => string,
+): void {
+  beforeAll(() => {
+    settings().workspace.dir = path.join(root(), 'workspaces', backend);
+  });
 }
