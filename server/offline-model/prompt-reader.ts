@@ -17,6 +17,7 @@ import {
   DOCUMENT_TAG,
   EXPLICIT_SKILL_KEY,
   NO_SANDBOX_KEY,
+  NO_SANDBOX_NOTE,
   SKILL_CONTENT_TAG,
   SKILL_DIRECTORY_LABEL,
   UNREADABLE_LABEL,
@@ -88,7 +89,15 @@ export interface PromptView {
   activations: Map<string, ActivationRecord>;
 }
 
-const NO_SANDBOX_LINE = new RegExp(`^${NO_SANDBOX_KEY}: (.*) \\(no script or command can run`, 'm');
+/** The reason on the `code_cannot_run` line the chat layer appends (server/prompt/appended-lines.ts), or null. */
+function noSandboxIn(system: string): string | null {
+  const start = system.indexOf(`\n${NO_SANDBOX_KEY}: `);
+  if (start === -1) return null;
+  const end = system.indexOf('\n', start + 1);
+  const line = system.slice(start + NO_SANDBOX_KEY.length + 3, end === -1 ? undefined : end);
+  const note = ` (${NO_SANDBOX_NOTE})`;
+  return line.endsWith(note) ? line.slice(0, -note.length) : null;
+}
 
 const WORKSPACE_FILES_LINE = new RegExp(`^${WORKSPACE_FILES_KEY} \\([^)]*\\): (\\[.*\\])$`, 'm');
 
@@ -495,7 +504,7 @@ export function readPrompt(options: Pick<LanguageModelV4CallOptions, 'prompt' | 
     activeNames,
     userText: userMessage ? textOf(userMessage) : '',
     workspaceFiles: workspaceFilesIn(system),
-    noSandbox: NO_SANDBOX_LINE.exec(system)?.[1] ?? null,
+    noSandbox: noSandboxIn(system),
     documents: documentsOf(userMessage),
     turnNumber,
     turn,

@@ -2,7 +2,7 @@
  * Lines the turn appends after the instructions (chat/turn/model-answer.ts), last so the cached prefix holds: what
  * changes from turn to turn without changing the skills.
  */
-import { LEFT_OUT_KEY, NO_SANDBOX_KEY, WORKSPACE_FILES_KEY } from './keys';
+import { LEFT_OUT_KEY, NO_SANDBOX_KEY, NO_SANDBOX_NOTE, WORKSPACE_FILES_KEY } from './keys';
 
 /** Appended when the history was cut without a summary (the offline model, or a summary that failed). */
 export function compactionNote(dropped: number): string {
@@ -31,5 +31,5 @@ export function workspaceFilesLine(files: readonly ListedFile[]): string {
  */
 export function noSandboxLine(reason: string): string {
   const said = reason.replace(/\s+/g, ' ').trim();
-  return `\n\n${NO_SANDBOX_KEY}: ${said} (no script or command can run in this chat until the operator fixes this; tell the person so, with this reason)`;
+  return `\n\n${NO_SANDBOX_KEY}: ${said} (${NO_SANDBOX_NOTE})`;
 }

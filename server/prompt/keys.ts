@@ -13,6 +13,9 @@ export const EXPLICIT_SKILL_KEY = 'explicit_skill';
 export const WORKSPACE_FILES_KEY = 'workspace_files';
 /** `code_cannot_run: <reason> (...)`: the person may use the shell, but no sandbox can run here, and why. */
 export const NO_SANDBOX_KEY = 'code_cannot_run';
+/** What follows the reason on that line, in brackets: where the reader's reason ends. */
+export const NO_SANDBOX_NOTE =
+  'no script or command can run in this chat until the operator fixes this; tell the person so, with this reason';
 /** `earlier_messages_left_out: N (...)`: the history was cut without a summary. */
 export const LEFT_OUT_KEY = 'earlier_messages_left_out';
 /** `<conversation_summary>`: a real model's summary of the messages left out. */
