@@ -1,0 +1,66 @@
+/**
+ * What the operator grants skills beyond their sandbox (`network` and `secrets` in skillchat.config.json). Kept
+ * beside the egress proxy so `server/config.ts` only plugs the schemas in. A skill's own declaration
+ * (`metadata.network`, `metadata.secrets`, declarations.ts) grants nothing: only these entries do.
+ */
+import * as z from 'zod/mini';
+import { count, text } from '../config-parts';
+
+/** A secret's name as a script would see it in its environment. */
+export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+
+export const networkConfigSchema = z.strictObject({
+  /**
+   * Skill-name glob -> host patterns it may reach (`api.github.com`, `*.example.org`, `host:port`; ports 443 and 80
+   * when none is given). A run reaches a host only when a skill active in its chat is granted it.
+   */
+  skills: z._default(z.record(text(), z.array(text())), {}),
+  /** Addresses or CIDR ranges that are not public but may be reached all the same (`127.0.0.1/32` for a test). */
+  private: z._default(z.array(text()), []),
+  /** PEM files of upstream CAs the proxy trusts besides the system's (a company CA, a test server's own). */
+  trust: z._default(z.array(text()), []),
+  /** Per run: bytes received, bytes sent, seconds a connection may stay open, connections at once. */
+  limits: z._default(
+    z.strictObject({
+      maxBytesIn: count(256 * 1024 * 1024),
+      maxBytesOut: count(64 * 1024 * 1024),
+      maxSeconds: count(300),
+      maxConnections: count(64),
+    }),
+    { maxBytesIn: 256 * 1024 * 1024, maxBytesOut: 64 * 1024 * 1024, maxSeconds: 300, maxConnections: 64 },
+  ),
+});
+
+export const secretConfigSchema = z.strictObject({
+  /** `${env:NAME}`: read from the server's environment at each run, never stored. Absent: set on /admin (or /settings). */
+  value: z.optional(text()),
+  /** Skill-name globs whose runs may use it. */
+  skills: z.array(text()),
+  /** Host patterns the header is added to (`header`), or that the run may send it to. */
+  hosts: z._default(z.array(text()), []),
+  /** `Authorization: Bearer {}`: the proxy adds it to requests to `hosts`; without it the run gets an env var. */
+  header: z.optional(text().check(z.refine((h) => /^[A-Za-z0-9-]+:\s*.*\{\}/.test(h), 'must be "Name: ...{}..."'))),
+  /** Each person's own value (set on /settings); their runs use theirs, never another person's. */
+  personal: z._default(z.boolean(), false),
+});
+
+export const secretsConfigSchema = z.record(
+  text().check(z.refine((n) => SECRET_NAME.test(n), 'a secret name is A-Z, 0-9 and _, starting with a letter or _')),
+  secretConfigSchema,
+);
+
+export type NetworkConfig = z.infer<typeof networkConfigSchema>;
+export type SecretConfig = z.infer<typeof secretConfigSchema>;
+export type SecretsConfig = Record<string, SecretConfig>;
+
+export interface EgressConfig {
+  network: NetworkConfig;
+  secrets: SecretsConfig;
+}
+
+export function resolveEgressConfig(file: { network?: unknown; secrets?: unknown }): EgressConfig {
+  return {
+    network: networkConfigSchema.parse(file.network ?? {}),
+    secrets: (file.secrets ?? {}) as SecretsConfig,
+  };
+}
