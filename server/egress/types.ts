@@ -66,3 +66,21 @@ export interface EgressSummaryLine {
   /** The first refusal's sentence. */
   reason?: string;
 }
+
+/**
+ * What a backend needs to give a run its way out: the host side of the run's own proxy and what the run must
+ * trust. The backend binds the socket at `/run/skillchat/egress.sock`, starts the in-sandbox forwarder on
+ * 127.0.0.1:3128 and sets the proxy and CA variables; without `egress` a run has no network at all.
+ */
+export interface SandboxEgress {
+  /** Host path of the run's proxy socket (egress/proxy.ts). */
+  socket: string;
+  /** Host PEM file: the system roots, the skillchat CA and `network.trust`; what every TLS client inside trusts. */
+  trustBundle: string;
+  /** Host PEM file of the skillchat CA alone (`NODE_EXTRA_CA_CERTS` adds it to Node's own roots). */
+  ca: string;
+  /** Extra variables that are not secret (a header secret's placeholder). */
+  env: Record<string, string>;
+  /** Secret values a skill gets as variables (secrets without `header`): never on a command line. */
+  secretEnv: Record<string, string>;
+}
