@@ -259,3 +259,44 @@ export const personalTokens = pgTable(
   },
   (t) => [index('personal_tokens_user_idx').on(t.userId, t.createdAt)],
 );
+
+export const secrets = pgTable(
+  'secrets',
+  {
+    name: text('name').notNull(),
+    ownerId: text('owner_id').notNull().default(''),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    keyId: text('key_id').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.ownerId] })],
+);
+
+export const egressEvents = pgTable(
+  'egress_events',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    userId: text('user_id'),
+    runId: text('run_id').notNull(),
+    skills: text('skills').notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    allowed: boolean('allowed').notNull(),
+    code: text('code'),
+    reason: text('reason'),
+    requests: integer('requests').notNull().default(1),
+    bytesIn: integer('bytes_in').notNull().default(0),
+    bytesOut: integer('bytes_out').notNull().default(0),
+    durationMs: integer('duration_ms').notNull().default(0),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [
+    index('egress_events_at_idx').on(t.at),
+    index('egress_events_user_idx').on(t.userId, t.at),
+    index('egress_events_host_idx').on(t.host, t.at),
+    index('egress_events_run_idx').on(t.runId),
+  ],
+);

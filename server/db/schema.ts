@@ -328,3 +328,56 @@ export const personalTokens = sqliteTable(
   },
   (t) => [index('personal_tokens_user_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * Secrets set on /admin (shared: `owner_id` empty) or on /settings (a person's own), encrypted with AES-256-GCM
+ * (server/secrets/crypto.ts); a `${env:NAME}` value is never stored. `key_id` tells a row written under another key.
+ */
+export const secrets = sqliteTable(
+  'secrets',
+  {
+    name: text('name').notNull(),
+    /** `''` for the shared value, else the person's user id. */
+    ownerId: text('owner_id').notNull().default(''),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    keyId: text('key_id').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.ownerId] })],
+);
+
+/** Every connection or plain-HTTP request a run made or tried through its egress proxy (server/egress/). */
+export const egressEvents = sqliteTable(
+  'egress_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    userId: text('user_id'),
+    /** The run's id (one tool call, preview or document read). */
+    runId: text('run_id').notNull(),
+    /** JSON array of the skills whose grant matched, or that the chat had active when refused. */
+    skills: text('skills').notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    allowed: integer('allowed', { mode: 'boolean' }).notNull(),
+    /** An EgressRefusalCode when refused. */
+    code: text('code'),
+    reason: text('reason'),
+    requests: integer('requests').notNull().default(1),
+    bytesIn: integer('bytes_in').notNull().default(0),
+    bytesOut: integer('bytes_out').notNull().default(0),
+    durationMs: integer('duration_ms').notNull().default(0),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [
+    index('egress_events_at_idx').on(t.at),
+    index('egress_events_user_idx').on(t.userId, t.at),
+    index('egress_events_host_idx').on(t.host, t.at),
+    index('egress_events_run_idx').on(t.runId),
+  ],
+);
+
+export type SecretRow = typeof secrets.$inferSelect;
+export type EgressEventRow = typeof egressEvents.$inferSelect;
