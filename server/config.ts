@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from './config-parts';
+import { type EgressConfig, networkConfigSchema, resolveEgressConfig, secretsConfigSchema } from './egress/config';
 import { isAllowEntry } from './install/allow-entry';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { type McpConfig, mcpServersSchema, mcpSettingsSchema, resolveMcpConfig } from './mcp/config';
@@ -146,6 +147,10 @@ export const configFileSchema = z.strictObject({
   /** MCP servers as a source of tools, in Claude Desktop's shape (server/mcp/config.ts). */
   mcpServers: z.optional(mcpServersSchema),
   mcp: z.optional(z.partial(mcpSettingsSchema)),
+  /** Hosts each skill may reach from its runs, and the limits of that (server/egress/config.ts). */
+  network: z.optional(networkConfigSchema),
+  /** Secrets the egress proxy adds to requests, or runs get as variables, per skill (server/egress/config.ts). */
+  secrets: z.optional(secretsConfigSchema),
   server: z.optional(
     z.strictObject({
       host: z.optional(text()),
@@ -182,6 +187,8 @@ export interface AppConfig {
   execution: ExecutionConfig;
   /** MCP servers the operator configured, and the client's time limits and permission rules (server/mcp/). */
   mcp: McpConfig;
+  /** Network grants and secrets of skills' runs (server/egress/). */
+  egress: EgressConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -342,6 +349,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
     install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
     execution: resolveExecutionConfig(file, appDir, path.dirname(databasePath), env),
     mcp: resolveMcpConfig(file),
+    egress: resolveEgressConfig(file, appDir, path.dirname(databasePath)),
     configFile,
   };
 }

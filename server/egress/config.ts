@@ -3,6 +3,7 @@
  * beside the egress proxy so `server/config.ts` only plugs the schemas in. A skill's own declaration
  * (`metadata.network`, `metadata.secrets`, declarations.ts) grants nothing: only these entries do.
  */
+import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from '../config-parts';
 
@@ -56,11 +57,22 @@ export type SecretsConfig = Record<string, SecretConfig>;
 export interface EgressConfig {
   network: NetworkConfig;
   secrets: SecretsConfig;
+  /** `<data folder>/egress`: the runs' proxy sockets, the CA and the trust bundle. */
+  dir: string;
 }
 
-export function resolveEgressConfig(file: { network?: unknown; secrets?: unknown }): EgressConfig {
-  return {
-    network: networkConfigSchema.parse(file.network ?? {}),
-    secrets: (file.secrets ?? {}) as SecretsConfig,
-  };
+/** Whether runs get a proxy at all: an operator who grants nothing keeps every run sealed, as before. */
+export function egressConfigured(config: EgressConfig): boolean {
+  return Object.keys(config.network.skills).length > 0 || Object.keys(config.secrets).length > 0;
+}
+
+/** Fills defaults; `trust` files are relative to the app folder. */
+export function resolveEgressConfig(
+  file: { network?: z.input<typeof networkConfigSchema>; secrets?: SecretsConfig },
+  appDir: string,
+  dataDir: string,
+): EgressConfig {
+  const network = networkConfigSchema.parse(file.network ?? {});
+  network.trust = network.trust.map((t) => path.resolve(/*turbopackIgnore: true*/ appDir, t));
+  return { network, secrets: file.secrets ?? {}, dir: path.join(/*turbopackIgnore: true*/ dataDir, 'egress') };
 }

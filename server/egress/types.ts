@@ -84,3 +84,19 @@ export interface SandboxEgress {
   /** Secret values a skill gets as variables (secrets without `header`): never on a command line. */
   secretEnv: Record<string, string>;
 }
+
+/** A run's way out, opened once its slot has lent it a uid and closed when it ends (egress/run-egress.ts). */
+export interface RunEgress {
+  /** Null: the run stays sealed (nothing is granted or declared that it could use). */
+  open(run: { runId: string; uid: number; gid: number }): Promise<OpenedEgress | null>;
+}
+
+export interface OpenedEgress {
+  sandbox: SandboxEgress;
+  /** Replaces every secret value the run could know (in any encoding) with `[secret NAME]`. */
+  redact(text: string): string;
+  /** The same for output that arrives in chunks: a value split across two chunks is still caught. */
+  redactStream(): { push(chunk: string): string; flush(): string };
+  /** Closes every connection, writes the record, and sums it per host for the tool result. */
+  close(): Promise<EgressSummaryLine[]>;
+}

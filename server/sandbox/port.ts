@@ -6,6 +6,7 @@
  * are listed in select.ts, which chooses one per process; see docs/ARCHITECTURE.md ("Running code") for why there
  * is no in-process fallback.
  */
+import type { SandboxEgress } from '../egress/types';
 import { RUNTIME_MOUNT } from '../toolchain/skills-runtime';
 import type { SandboxFiles } from '../workspace/run-files';
 
@@ -68,6 +69,8 @@ export interface SandboxRequest {
   signal?: AbortSignal;
   /** Output as it arrives (already counted against the cap), for a card that shows a command while it runs. */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** The run's way out through its own proxy (egress/); absent: no network at all. */
+  egress?: SandboxEgress;
 }
 
 export type SandboxStop =

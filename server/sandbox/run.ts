@@ -10,8 +10,10 @@
  *
  * Never throws for anything a script, a command or a skill folder can do.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { EgressSummaryLine, OpenedEgress, RunEgress } from '../egress/types';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
 import { openRunFiles, type SandboxFiles } from '../workspace/run-files';
 import type { FileChange } from '../workspace/workspace';
@@ -35,6 +37,8 @@ export interface CodeRunResult extends RunResult {
   /** Workspace files the run created or changed (empty without a workspace). */
   files: FileChange[];
   backend: BackendName | null;
+  /** What the run reached or tried to reach through its egress proxy, per host (absent: it had no way out). */
+  egress?: EgressSummaryLine[];
 }
 
 export interface RunOptions {
@@ -55,6 +59,11 @@ export interface RunOptions {
   /** Called when the run starts (after any wait). */
   onStarted?: () => void;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /**
+   * The run's way out (egress/run-egress.ts): a proxy opened for it once it has a slot. Absent: no network, as
+   * every run had before grants existed (the CLI, previews, document reading).
+   */
+  egress?: RunEgress;
 }
 
 /** The longest command line the shell tool takes: room for a model-written script in a heredoc. */
@@ -233,7 +242,14 @@ export interface SandboxedCall {
 }
 
 type Sandboxed =
-  | { ok: true; output: SandboxResult; backend: BackendName; startedAt: number; queuedMs: number }
+  | {
+      ok: true;
+      output: SandboxResult;
+      backend: BackendName;
+      startedAt: number;
+      queuedMs: number;
+      egress?: EgressSummaryLine[];
+    }
   | { ok: false; result: CodeRunResult };
 
 /**
@@ -258,25 +274,56 @@ export async function runSandboxed(
   } catch (error) {
     return { ok: false, result: fail('aborted', (error as Error).message, 130) };
   }
+  let egress: OpenedEgress | null = null;
   try {
     const startedAt = performance.now();
     await options.onStarted?.();
+    egress = options.egress
+      ? await options.egress.open({ runId: randomUUID(), uid: slot.uid, gid: config.sandbox.uid })
+      : null;
     const output = await choice.backend.run({
       ...call,
       uid: slot.uid,
       signal: options.signal,
-      onOutput: options.onOutput,
+      onOutput: redactedOutput(options.onOutput, egress),
+      ...(egress ? { egress: egress.sandbox } : {}),
     });
+    const summary = egress ? await egress.close() : undefined;
     return {
       ok: true,
-      output,
+      output: egress ? redactResult(output, egress) : output,
       backend: choice.backend.name,
       startedAt,
       queuedMs: Math.round(startedAt - queuedAt),
+      ...(summary ? { egress: summary } : {}),
     };
+  } catch (error) {
+    await egress?.close().catch(() => {});
+    throw error;
   } finally {
     slot.release();
   }
+}
+
+/** Output as it arrives, with every secret value the run could know replaced (egress/run-egress.ts). */
+function redactedOutput(onOutput: RunOptions['onOutput'], egress: OpenedEgress | null): RunOptions['onOutput'] {
+  if (!onOutput || !egress) return onOutput;
+  const streams = { stdout: egress.redactStream(), stderr: egress.redactStream() };
+  return (stream, text) => {
+    const clean = streams[stream].push(text);
+    if (clean) onOutput(stream, clean);
+  };
+}
+
+function redactResult(output: SandboxResult, egress: OpenedEgress): SandboxResult {
+  const { stdoutBytes: _bytes, ...rest } = output;
+  return {
+    ...rest,
+    stdout: egress.redact(output.stdout),
+    stderr: egress.redact(output.stderr),
+    ...(output.error ? { error: egress.redact(output.error) } : {}),
+    ...(output.hint ? { hint: egress.redact(output.hint) } : {}),
+  };
 }
 
 const STOP_CODES: Record<NonNullable<SandboxResult['stop']>, RunErrorCode> = {
@@ -291,7 +338,7 @@ const STOP_CODES: Record<NonNullable<SandboxResult['stop']>, RunErrorCode> = {
 };
 
 function toResult(
-  { output, backend, startedAt, queuedMs }: Extract<Sandboxed, { ok: true }>,
+  { output, backend, startedAt, queuedMs, egress }: Extract<Sandboxed, { ok: true }>,
   files: FileChange[],
   overCap: string | null,
 ): CodeRunResult {
@@ -306,6 +353,7 @@ function toResult(
     files,
     backend,
     ...(output.hint ? { hint: output.hint } : {}),
+    ...(egress ? { egress } : {}),
   };
   if (output.stop === 'workspace-limit' && overCap !== null) {
     // The after-run message says what was cleaned up; the stop says the run was killed for it.
