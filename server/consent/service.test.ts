@@ -16,6 +16,7 @@ const EXAMPLES: ConsentSubject[] = [
   { kind: 'mcp-server', label: 'github' },
   { kind: 'mcp-tool', label: 'github', tool: 'list/issues' },
   { kind: 'shell-command', command: 'ls -la /workspace' },
+  { kind: 'network', skill: 'team:github-issues', hosts: 'api.github.com:443 uploads.github.com:443' },
 ];
 
 /** A store in memory that says what was written. */

@@ -20,6 +20,11 @@ export interface SubjectKinds {
   'mcp-tool': { label: string; tool: string };
   /** One exact command line in the chat's sandbox. */
   'shell-command': { command: string };
+  /**
+   * Hosts a skill declares (`metadata.network`) and the operator has not granted, for a skill under `ask`: its runs
+   * may reach them once the person approves. `hosts` is the sorted `host:port` list, space-separated.
+   */
+  network: { skill: string; hosts: string };
 }
 
 export type SubjectKind = keyof SubjectKinds;
@@ -76,6 +81,18 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => s.command,
     noun: 'command',
     logged: false,
+  },
+  network: {
+    // A skill name never holds a space (the spec's names are lower-case letters, digits and hyphens; a served
+    // skill's `<label>:<name>` neither), so the first space ends it.
+    key: (s) => `${s.skill} ${s.hosts}`,
+    parse: (key) => {
+      const space = key.indexOf(' ');
+      return space > 0 ? { kind: 'network', skill: key.slice(0, space), hosts: key.slice(space + 1) } : null;
+    },
+    label: (s) => `${s.skill} → ${s.hosts}`,
+    noun: 'skill',
+    logged: true,
   },
 };
 
