@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import * as x509 from '@peculiar/x509';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type EgressCa, leafFor, loadOrCreateCa, SYSTEM_BUNDLE, upstreamTrust, writeTrustBundle } from './ca';
 
 let tmp: string;
@@ -121,6 +121,22 @@ describe('leafFor', () => {
       new x509.X509Certificate(v6.certPem).getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON(),
     ).toEqual([{ type: 'ip', value: '::1' }]);
     expect(new Set([ip.keyPem, v6.keyPem, name.keyPem]).size).toBe(1);
+  });
+
+  it('mints a cached leaf again a week before it ends', async () => {
+    const leaf = await leafFor(ca, 'tls.test');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 80 * DAY);
+      expect(await leafFor(ca, 'tls.test')).toBe(leaf);
+      vi.setSystemTime(Date.now() + 5 * DAY);
+      const renewed = await leafFor(ca, 'tls.test');
+      expect(renewed).not.toBe(leaf);
+      expect(renewed.notAfter.getTime()).toBeGreaterThan(Date.now() + 80 * DAY);
+      expect(await leafFor(ca, 'tls.test')).toBe(renewed);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the 256 most recently used leaves', async () => {

@@ -140,11 +140,17 @@ export function leafFor(ca: EgressCa, host: string): Promise<Leaf> {
     state = { key: leafKey(ca), leaves: new Map() };
     leafStates.set(ca, state);
   }
-  const cached = state.leaves.get(host);
+  const { leaves } = state;
+  const cached = leaves.get(host);
   if (cached) {
-    state.leaves.delete(host);
-    state.leaves.set(host, cached);
-    return cached.then((leaf) => (leaf.notAfter.getTime() - Date.now() > LEAF_RENEW ? leaf : renew(ca, host)));
+    leaves.delete(host);
+    leaves.set(host, cached);
+    return cached.then((leaf) => {
+      if (leaf.notAfter.getTime() - Date.now() > LEAF_RENEW) return leaf;
+      // Callers that waited on the same old leaf share one renewal.
+      const current = leaves.get(host);
+      return current && current !== cached ? current : renew(ca, host);
+    });
   }
   return renew(ca, host);
 }

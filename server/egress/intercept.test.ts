@@ -67,6 +67,7 @@ function upstreamHandler(req: http.IncomingMessage, res: http.ServerResponse) {
 }
 
 let goodPort: number;
+let ipPort: number;
 let roguePort: number;
 let plainPort: number;
 let closedPort: number;
@@ -80,6 +81,8 @@ beforeAll(async () => {
   const good = await leafFor(operatorCa, 'tls.test');
   const rogue = await leafFor(rogueCa, 'tls.test');
   goodPort = await listen(https.createServer({ cert: good.certPem, key: good.keyPem }, upstreamHandler));
+  const ip = await leafFor(operatorCa, '127.0.0.1');
+  ipPort = await listen(https.createServer({ cert: ip.certPem, key: ip.keyPem }, upstreamHandler));
   roguePort = await listen(https.createServer({ cert: rogue.certPem, key: rogue.keyPem }, upstreamHandler));
   plainPort = await listen(http.createServer(upstreamHandler));
   const closed = net.createServer();
@@ -230,6 +233,20 @@ describe('interceptTunnel over TLS', () => {
     expect(seen).toEqual([]);
     expect(events).toMatchObject([{ method: 'CONNECT', allowed: false, code: 'sni-mismatch' }]);
     expect(events[0]?.reason).toContain('"other.test" is not tls.test');
+  });
+
+  it('serves an IP literal host with an IP leaf, the client sending no TLS name', async () => {
+    const target = { host: '127.0.0.1', port: ipPort };
+    const port = await interceptor(options(ipPort, { target }));
+    const socket = tls.connect({ host: '127.0.0.1', port, ca: egressCa.certPem });
+    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+    expect(socket.authorized).toBe(true);
+    expect(socket.getPeerCertificate().subjectaltname).toBe('IP Address:127.0.0.1');
+    socket.write(`GET /ip HTTP/1.1\r\nHost: 127.0.0.1:${ipPort}\r\nConnection: close\r\n\r\n`);
+    let text = '';
+    for await (const chunk of socket) text += chunk;
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*upstream saw GET \/ip$/);
+    expect(seen).toMatchObject([{ url: '/ip', authorization: SECRET }]);
   });
 
   it('keeps a limited host (a package index) to GET and HEAD', async () => {

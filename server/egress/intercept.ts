@@ -64,15 +64,14 @@ const upstreamContexts = new WeakMap<string[], tls.SecureContext>();
 export function interceptTunnel(client: Duplex, head: Buffer, options: InterceptOptions): void {
   client.on('error', () => client.destroy());
   if (head.length > 0) client.unshift(head);
-  firstByte(client).then(
-    async (byte) => {
+  firstByte(client)
+    .then(async (byte) => {
       if (byte === undefined) return client.destroy();
       if (byte !== 0x16) return serveHttp(client, options, false);
       const leaf = await leafFor(options.ca, options.target.host);
       terminateTls(client, leaf.context, options);
-    },
-    () => client.destroy(),
-  );
+    })
+    .catch(() => client.destroy());
 }
 
 /** Resolves with the first byte the client sends, left in the stream for whoever reads next. */
@@ -133,7 +132,6 @@ function serveHttp(stream: Duplex, options: InterceptOptions, secure: boolean): 
   const server = http.createServer((req, res) => forward(req, res, options, agent, secure));
   // An idle tunnel may stay open a while (the run's egress time limit is the proxy's); a client reconnects after.
   server.keepAliveTimeout = 30_000;
-  server.on('clientError', (_error, socket) => socket.destroy());
   stream.once('close', () => agent.destroy());
   server.emit('connection', stream);
 }
