@@ -19,6 +19,8 @@ import { type InterceptedRequest, type InterceptOptions, interceptTunnel } from 
 
 const run = promisify(execFile);
 const SECRET = 'Bearer s3cret-value';
+/** No proxy or CA variables from the outer environment: each client is told exactly where to go. */
+const CLEAN_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'test' } as const;
 
 interface Seen {
   method: string;
@@ -340,19 +342,34 @@ describe('real clients through the intercept', () => {
       '    data += chunk',
       'print(data.decode())',
     ].join('\n');
-    const { stdout } = await run('python3', ['-c', script, bundle, String(port), String(goodPort)]);
+    const { stdout } = await run('python3', ['-c', script, bundle, String(port), String(goodPort)], { env: CLEAN_ENV });
     expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(stdout).toContain('upstream saw GET /py');
     expect(seen).toMatchObject([{ url: '/py', authorization: SECRET }]);
   });
 
+  it('Python requests reaches the upstream through CONNECT, verifying with the bundle', async () => {
+    const front = await connectFront(options(goodPort));
+    const script = [
+      'import requests, sys',
+      "proxies = {'https': 'http://127.0.0.1:%s' % sys.argv[2]}",
+      "r = requests.get(sys.argv[3], proxies=proxies, verify=sys.argv[1], headers={'Authorization': 'placeholder'})",
+      'print(r.status_code, r.text)',
+    ].join('\n');
+    const url = `https://tls.test:${goodPort}/requests`;
+    const { stdout } = await run('python3', ['-c', script, bundle, String(front), url], {
+      env: CLEAN_ENV,
+    });
+    expect(stdout.trim()).toBe('200 upstream saw GET /requests');
+    expect(seen).toMatchObject([{ url: '/requests', authorization: SECRET }]);
+  });
+
   it('curl verifies with --cacert the bundle through CONNECT, over TLS and plain HTTP', async () => {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'test' } as const;
     const tlsFront = await connectFront(options(goodPort));
     const secure = await run(
       'curl',
       ['-sS', '--proxy', `http://127.0.0.1:${tlsFront}`, '--cacert', bundle, `https://tls.test:${goodPort}/curl`],
-      { env },
+      { env: CLEAN_ENV },
     );
     expect(secure.stdout).toBe('upstream saw GET /curl');
 
@@ -360,7 +377,7 @@ describe('real clients through the intercept', () => {
     const plain = await run(
       'curl',
       ['-sS', '--proxytunnel', '--proxy', `http://127.0.0.1:${plainFront}`, `http://tls.test:${plainPort}/plain`],
-      { env },
+      { env: CLEAN_ENV },
     );
     expect(plain.stdout).toBe('upstream saw GET /plain');
     expect(seen.map((s) => [s.url, s.authorization])).toEqual([
