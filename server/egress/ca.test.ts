@@ -39,8 +39,10 @@ describe('loadOrCreateCa', () => {
     expect(years).toBeGreaterThan(9.9);
     expect(years).toBeLessThan(10.1);
 
+    fs.chmodSync(path.join(dir, 'ca.key'), 0o644);
     const again = await loadOrCreateCa(dir);
     expect(again.certPem).toBe(ca.certPem);
+    expect(fs.statSync(path.join(dir, 'ca.key')).mode & 0o777).toBe(0o600);
   });
 
   it('makes one CA when two callers race', async () => {

@@ -58,7 +58,8 @@ export async function loadOrCreateCa(dir: string): Promise<EgressCa> {
   for (let attempt = 0; ; attempt++) {
     const [certPem, keyPem] = await Promise.all([readIfPresent(pemFile), readIfPresent(keyFile)]);
     if (certPem !== null && keyPem !== null) {
-      await fs.chmod(keyFile, 0o600);
+      // Others must not read the key, whatever wrote it last.
+      if ((await fs.stat(keyFile)).mode & 0o077) await fs.chmod(keyFile, 0o600);
       return parseCa(certPem, keyPem);
     }
     // Another process links ca.key before ca.pem: give it a moment before calling the pair broken.
@@ -72,12 +73,12 @@ export async function loadOrCreateCa(dir: string): Promise<EgressCa> {
         `The egress CA is incomplete: ${present} is there without ${missing}. Remove ${present} to make a new CA (runs will trust the new one).`,
       );
     }
-    if (await createCa(dir, pemFile, keyFile)) continue;
+    await createCa(dir, pemFile, keyFile);
   }
 }
 
 /** Writes a new CA beside any other writer: the key is linked into place first, and the loser loads the winner's. */
-async function createCa(dir: string, pemFile: string, keyFile: string): Promise<boolean> {
+async function createCa(dir: string, pemFile: string, keyFile: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   const keys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
   const name = `skillchat egress CA (${os.hostname()})`;
@@ -101,10 +102,8 @@ async function createCa(dir: string, pemFile: string, keyFile: string): Promise<
   try {
     await fs.link(keyFile + tag, keyFile);
     await fs.link(pemFile + tag, pemFile);
-    return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return true;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   } finally {
     await Promise.all([fs.rm(keyFile + tag, { force: true }), fs.rm(pemFile + tag, { force: true })]);
   }
