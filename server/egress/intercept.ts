@@ -172,7 +172,7 @@ function forward(
       method,
       path: path ?? req.url ?? '',
       allowed: true,
-      status: res.statusCode,
+      status: res.headersSent ? res.statusCode : undefined,
       bytesIn,
       bytesOut,
       ...e,
