@@ -35,7 +35,7 @@ export const runtimeCommand: Command = {
     if (action === 'install') {
       io.out(`runtime folder: ${runtime.dir}\n`);
       const outcome = await installRuntime(
-        { ...runtime, system: !rest.includes('--no-system'), seccompGenerator: generator },
+        { ...runtime, system: !rest.includes('--no-system'), seccompGenerator: generator, appDir: PROJECT_DIR },
         (line) => io.out(`${line}\n`),
       );
       const failed = [...outcome.python.failed, ...outcome.node.failed];

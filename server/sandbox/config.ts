@@ -61,6 +61,11 @@ export const DEFAULT_PYTHON_PACKAGES = [
   'pdf2image',
   'markitdown',
   'pandas',
+  // What skills that reach the network import (requests brings certifi, urllib3, idna, charset-normalizer), and
+  // pyyaml (skill-creator's quick_validate.py).
+  'pyyaml',
+  'requests',
+  'httpx',
 ];
 export const DEFAULT_NODE_PACKAGES = ['pptxgenjs', 'docx', 'exceljs', 'pdf-lib'];
 

@@ -7,6 +7,7 @@
  *                            not); its bin/ has both `python` and `python3`
  *   <runtime>/node/          package.json + node_modules
  *   <runtime>/seccomp.bpf    the sandbox's seccomp filter (seccomp.ts)
+ *   <runtime>/egress/        the forwarder and Node's proxy preload of runs with network access (egress-assets.ts)
  *   <runtime>/install.json   the packages the last install could not get, and why (for /admin)
  *
  * and, outside it, the system packages of system-packages.ts (LibreOffice, pandoc, qpdf, poppler, fonts).
@@ -17,6 +18,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { installEgressAssets } from './egress-assets';
 import { checkSeccompFilter, ensureSeccompFilter, type SeccompFilter, seccompGenerator } from './seccomp';
 import {
   describeSystemTools,
@@ -32,6 +34,12 @@ const exec = promisify(execFile);
  * that runs them mounts the folder at this path.
  */
 export const RUNTIME_MOUNT = '/opt/skillchat-runtime';
+
+/**
+ * Node packages the runtime itself needs, installed whatever `runtime.nodePackages` says: undici 7 for the proxy
+ * preload of runs with egress (Node 20's own fetch ignores proxy variables; undici 8 needs Node 22).
+ */
+export const RUNTIME_NODE_PACKAGES: readonly string[] = ['undici@^7'];
 
 export interface PackageFailure {
   name: string;
@@ -161,6 +169,12 @@ export function installFailure(tool: 'pip' | 'npm', name: string, stderr: string
 /** A configured entry that is a bare name (no version, extra or URL) may be skipped when installed. */
 function bareName(spec: string): string | null {
   return /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/.test(spec) ? spec : null;
+}
+
+/** `name@^7` or `name@7`: a package pinned to one major version, which an installed copy of that major satisfies. */
+export function pinnedMajor(spec: string): { name: string; major: number } | null {
+  const match = /^((?:@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*)@\^?(\d+)(?:\.x)?$/.exec(spec);
+  return match ? { name: match[1] as string, major: Number(match[2]) } : null;
 }
 
 /** The entry of `wanted` pip says its index lacks (`No matching distribution found for NAME`), if one. */
@@ -305,8 +319,10 @@ async function installNode(
   }
   const have: string[] = [];
   for (const spec of options.nodePackages) {
-    const name = bareName(spec);
-    if (name && pkg?.dependencies?.[name] && (await nodePackageVersion(options.dir, name))) have.push(spec);
+    const pinned = pinnedMajor(spec);
+    const name = bareName(spec) ?? pinned?.name;
+    const version = name && pkg?.dependencies?.[name] ? await nodePackageVersion(options.dir, name) : null;
+    if (version && (!pinned || Number(version.split('.')[0]) === pinned.major)) have.push(spec);
   }
   const wanted = options.nodePackages.filter((spec) => !have.includes(spec));
   if (have.length > 0) log(`node: ${have.length} of ${options.nodePackages.length} packages already installed`);
@@ -331,6 +347,8 @@ export interface RuntimeInstallOptions {
   system?: boolean;
   /** The seccomp filter's generator (default: under the app folder). */
   seccompGenerator?: string;
+  /** The app folder, whose server/toolchain/ holds the egress files (default SKILLCHAT_APP_DIR or the working one). */
+  appDir?: string;
 }
 
 export interface RuntimeInstallOutcome {
@@ -355,9 +373,19 @@ export async function installRuntime(
     const system = options.system === false ? null : await installSystemPackages(log);
     return [system, await installPython(options, log)] as const;
   };
-  const [[system, python], node] = await Promise.all([systemThenPython(), installNode(options, log)]);
+  const named = (spec: string) => pinnedMajor(spec)?.name ?? spec;
+  const nodePackages = [
+    ...options.nodePackages,
+    ...RUNTIME_NODE_PACKAGES.filter((own) => !options.nodePackages.some((spec) => named(spec) === named(own))),
+  ];
+  const [[system, python], node] = await Promise.all([
+    systemThenPython(),
+    installNode({ ...options, nodePackages }, log),
+  ]);
   const seccomp = await ensureSeccompFilter(options.dir, options.seccompGenerator ?? seccompGenerator());
   log(seccomp.path !== null ? `seccomp filter: ${seccomp.path}` : `seccomp filter NOT built: ${seccomp.reason}`);
+  const egress = await installEgressAssets(options.dir, options.appDir);
+  log(egress.ok ? `egress files: ${egress.dir}` : `egress files NOT installed: ${egress.reason}`);
   await fs.promises.writeFile(
     /*turbopackIgnore: true*/ installRecord(options.dir),
     `${JSON.stringify({ python: { failed: python.failed }, node: { failed: node.failed } }, null, 2)}\n`,
