@@ -27,9 +27,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type EgressAssets, installEgressAssets } from '../toolchain/egress-assets';
 import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
 import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
 import { folderFiles } from '../workspace/run-files';
+import { egressEnv, egressMounts, FORWARDER_PROLOGUE, secretEnvArgs } from './bwrap-egress';
 import { runCapped } from './capped-process';
 import {
   type Availability,
@@ -61,6 +63,8 @@ interface RunSetup {
   runtimeDir: string | null;
   /** Host file of the compiled seccomp filter, or null. */
   seccompFile: string | null;
+  /** With `request.egress`: the runtime folder whose `egress/` holds the forwarder (bwrap-egress.ts). */
+  egressRuntimeDir?: string;
 }
 
 const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice'];
@@ -80,6 +84,7 @@ const PROLOGUE = [
   'ulimit -f "$SKILLCHAT_FSIZE_KB"',
   'umask 002',
   'unset SKILLCHAT_AS_KB SKILLCHAT_CPU_S SKILLCHAT_NPROC SKILLCHAT_FSIZE_KB',
+  ...FORWARDER_PROLOGUE,
   'exec "$@"',
 ].join('\n');
 
@@ -130,7 +135,7 @@ export function bwrapArgs(
   request: SandboxRequest,
   options: BwrapOptions = {},
   setup: RunSetup = { runtimeDir: null, seccompFile: null },
-): { command: string; args: string[]; seccompFd: boolean } {
+): { command: string; args: string[]; seccompFd: boolean; secretArgs: Buffer | null } {
   const { limits } = request;
   const bwrap = options.bwrapPath ?? '/usr/bin/bwrap';
   const root = isRoot();
@@ -172,12 +177,20 @@ export function bwrapArgs(
     // above it, and finds the runtime's packages at /node_modules.
     args.push('--ro-bind-try', `${setup.runtimeDir}/node/node_modules`, '/node_modules');
   }
+  const { egress } = request;
+  if (egress && setup.egressRuntimeDir) {
+    args.push(...egressMounts(egress, setup.egressRuntimeDir, setup.runtimeDir !== null));
+  }
   const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
+  // Before the other variables, so a secret cannot take the name of one of them; the fd after the filter's.
+  const secretArgs = egress ? secretEnvArgs(egress.secretEnv) : null;
+  if (secretArgs) args.push('--args', seccompFd ? '4' : '3');
   const env = {
     ...sandboxEnv(setup.runtimeDir !== null),
     ...request.env,
+    ...(egress && setup.egressRuntimeDir ? egressEnv(egress, setup.runtimeDir !== null) : {}),
     SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
     SKILLCHAT_CPU_S: String(limits.cpuSeconds),
     SKILLCHAT_NPROC: String(limits.maxProcesses),
@@ -190,7 +203,7 @@ export function bwrapArgs(
     args.push('--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
   }
   args.push('/usr/bin/bash', '-c', PROLOGUE, 'skillchat-sandbox', ...request.argv);
-  return { command: bwrap, args, seccompFd };
+  return { command: bwrap, args, seccompFd, secretArgs };
 }
 
 /** Makes the workspace the run's (root only; otherwise the server's own user owns it). Nested files stay group-writable. */
@@ -203,6 +216,20 @@ async function handWorkspaceTo(dir: string, uid: number, gid: number): Promise<v
 }
 
 const filters = new Map<string, Promise<SeccompFilter>>();
+const egressAssets = new Map<string, Promise<EgressAssets>>();
+
+/** The forwarder and the Node preload in `<runtimeDir>/egress/`, checked once per process (a failure again next run). */
+function egressAssetsIn(runtimeDir: string): Promise<EgressAssets> {
+  let pending = egressAssets.get(runtimeDir);
+  if (!pending) {
+    pending = installEgressAssets(runtimeDir).then((assets) => {
+      if (!assets.ok) egressAssets.delete(runtimeDir);
+      return assets;
+    });
+    egressAssets.set(runtimeDir, pending);
+  }
+  return pending;
+}
 
 /**
  * The seccomp filter for runs with this runtime folder, built once per process when `runtime install` has not (a
@@ -237,7 +264,18 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
         const error = `No sandbox can run code here: the seccomp filter is missing (${filter.reason})`;
         return { ...NOT_RUN, stop: 'sandbox-error', error };
       }
-      const result = await runBwrap(request, options, { runtimeDir: runtime, seccompFile: filter.path });
+      const setup: RunSetup = { runtimeDir: runtime, seccompFile: filter.path };
+      if (request.egress) {
+        const assets = runtimeDir
+          ? await egressAssetsIn(runtimeDir)
+          : { ok: false as const, reason: 'no runtime folder' };
+        if (!assets.ok) {
+          console.error(`[skillchat] sandbox: ${assets.reason}`);
+          return { ...NOT_RUN, stop: 'sandbox-error', error: 'the sandbox could not give this run its network access' };
+        }
+        setup.egressRuntimeDir = runtimeDir as string;
+      }
+      const result = await runBwrap(request, options, setup);
       if (result.exitCode !== 0 && runtimeDir) {
         const hint = missingPackageHint(result.stderr, await unavailablePackages(runtimeDir));
         if (hint) return { ...result, hint };
@@ -259,7 +297,7 @@ const NOT_RUN: SandboxResult = {
 
 async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: RunSetup): Promise<SandboxResult> {
   await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
-  const { command, args, seccompFd } = bwrapArgs(request, options, setup);
+  const { command, args, seccompFd, secretArgs } = bwrapArgs(request, options, setup);
   const filter =
     seccompFd && setup.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ setup.seccompFile, 'r') : null;
   // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the run
@@ -270,7 +308,8 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
       command,
       args,
       env: {},
-      extraFds: filter ? [filter.fd] : [],
+      // The secret variables in a pipe (bwrap's --args), never on its command line.
+      extraFds: [...(filter ? [filter.fd] : []), ...(secretArgs ? [secretArgs] : [])],
       timeoutMs: request.limits.timeoutMs,
       maxOutputBytes: request.limits.maxOutputBytes,
       signal: request.signal,

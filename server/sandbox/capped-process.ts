@@ -4,6 +4,7 @@
  * The process gets its own process group, so a timeout, an abort or the cap kills everything it started.
  */
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { SandboxResult, SandboxStop } from './port';
 
 export interface SpawnSpec {
@@ -11,8 +12,11 @@ export interface SpawnSpec {
   args: string[];
   /** The whole environment of the spawned process: never the server's. */
   env: Record<string, string>;
-  /** Descriptors handed to the child as fds 3, 4, ... */
-  extraFds?: number[];
+  /**
+   * Handed to the child as fds 3, 4, ...: a descriptor as it is, or bytes the child reads from a pipe of its own up
+   * to its end (what must not appear on a command line).
+   */
+  extraFds?: Array<number | Buffer>;
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
@@ -86,7 +90,14 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     const child = spawn(/*turbopackIgnore: true*/ spec.command, spec.args, {
       env: spec.env as NodeJS.ProcessEnv,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? [])],
+      stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? []).map((fd) => (typeof fd === 'number' ? fd : 'pipe'))],
+    });
+    (spec.extraFds ?? []).forEach((fd, i) => {
+      if (typeof fd === 'number') return;
+      const pipe = child.stdio[3 + i] as Writable | null;
+      // A child that dies before reading it closes the pipe: nothing to report, the run's result says why.
+      pipe?.on('error', () => {});
+      pipe?.end(fd);
     });
     const halt = (why: SandboxStop) => {
       stop ??= why;
