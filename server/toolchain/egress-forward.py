@@ -6,7 +6,8 @@ command (server/sandbox/bwrap-egress.ts) and it dies with the sandbox's PID name
 Standard library only, run with /usr/bin/python3 -I -S. One process, one thread (selectors): threads would count
 against the run's RLIMIT_NPROC. A deep listen backlog, because package installers open bursts of connections.
 
-Usage: forward.py SOCKET PORT. Prints "ready" on stdout once it listens, then closes stdout.
+Usage: forward.py SOCKET PORT. Prints "ready PORT" on stdout once it listens (PORT 0: one the system picks), then
+closes stdout.
 """
 
 import errno
@@ -161,7 +162,7 @@ class Relay:
 def main():
     socket_path, port = sys.argv[1], int(sys.argv[2])
     relay = Relay(socket_path, port)
-    sys.stdout.write("ready\n")
+    sys.stdout.write("ready %d\n" % relay.listener.getsockname()[1])
     sys.stdout.flush()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)

@@ -1,6 +1,6 @@
 /** What a script's stderr and pip's or npm's failures turn into for the operator. */
 import { describe, expect, it } from 'vitest';
-import { installFailure, lackedPackage, missingPackageHint } from './skills-runtime';
+import { installFailure, lackedPackage, missingPackageHint, pinnedMajor } from './skills-runtime';
 
 describe('missingPackageHint', () => {
   it('names the Python package behind a module, and the install command', () => {
@@ -85,5 +85,19 @@ describe('lackedPackage', () => {
   it('is null for any other failure, or a name not asked for', () => {
     expect(lackedPackage('error: gcc failed', ['lxml'])).toBeNull();
     expect(lackedPackage('ERROR: No matching distribution found for setuptools', ['lxml'])).toBeNull();
+  });
+});
+
+describe('pinnedMajor', () => {
+  it('reads a package pinned to one major version, so an installed copy of it is not installed again', () => {
+    expect(pinnedMajor('undici@^7')).toEqual({ name: 'undici', major: 7 });
+    expect(pinnedMajor('undici@7')).toEqual({ name: 'undici', major: 7 });
+    expect(pinnedMajor('@scope/pkg@^2.x')).toEqual({ name: '@scope/pkg', major: 2 });
+  });
+
+  it('leaves anything else to npm', () => {
+    expect(pinnedMajor('undici')).toBeNull();
+    expect(pinnedMajor('undici@^7.1.0')).toBeNull();
+    expect(pinnedMajor('undici@latest')).toBeNull();
   });
 });
