@@ -19,7 +19,7 @@ import {
 import type { RunEgress, SandboxEgress } from '../egress/types';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { folderFiles } from '../workspace/run-files';
-import { bwrapArgs } from './bwrap';
+import { bwrapArgs, isRoot } from './bwrap';
 import { secretEnvArgs } from './bwrap-egress';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { DEFAULT_SANDBOX_LIMITS } from './port';
@@ -179,6 +179,26 @@ forEachBackend(
       expect(forwarders(all).length).toBeGreaterThan(0);
       expect(forwarders(commandLines())).toEqual([]);
     });
+
+    it.runIf(isRoot())(
+      'as root, reaches a socket of the sandbox gid (0660) in a 0700 folder, and not one only root may use',
+      async () => {
+        const dir = fs.mkdtempSync(path.join(tmp, 'private-'));
+        const hosts = { 'upstream.test': '127.0.0.1' };
+        const shared = await startTestProxy(dir, hosts, { name: 'gid.sock', mode: 0o660, gid: config.sandbox.uid });
+        const own = await startTestProxy(dir, hosts, { name: 'root.sock', mode: 0o600 });
+        try {
+          const curl = `curl -sS ${plainUrl(`modes-${backend}`)}`;
+          const ok = await run(curl, { egress: { ...egress, socket: shared.socket } });
+          expect(ok.stdout).toBe(`http upstream says hello to /modes-${backend}\n`);
+          const refused = await run(curl, { egress: { ...egress, socket: own.socket } });
+          expect(refused.exitCode).not.toBe(0);
+          expect(own.seen).toEqual([]);
+        } finally {
+          await Promise.all([shared.close(), own.close()]);
+        }
+      },
+    );
 
     it('passes the non-secret variables and keeps the offline installer defaults', async () => {
       const r = await run('echo "$PLACEHOLDER_TOKEN $http_proxy $NO_PROXY $PIP_NO_INDEX"', { egress });

@@ -10,6 +10,10 @@
  *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH; its node_modules also at
  *   /node_modules (ro), where ES modules' `import` finds them
  *
+ * A run with `egress` (bwrap-egress.ts) still has no network of its own: its proxy's Unix socket is bound in at
+ * /run/skillchat/egress.sock, the prologue starts a forwarder on its loopback (127.0.0.1:3128), the proxy and CA
+ * variables point there, and secret variables reach bwrap through a pipe (`--args`), never its command line.
+ *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
  * dumps). A seccomp filter (toolchain/seccomp.ts, built by `runtime install` into the runtime folder) refuses what
  * scripts never need, nested user namespaces first; as root no code runs without it.

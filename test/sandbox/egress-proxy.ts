@@ -19,11 +19,15 @@ export interface TestProxy {
 }
 
 /**
- * An HTTP proxy on `<dir>/proxy.sock`. The socket is made 0666: as root the run's uid (not the server's) connects
- * to it. A real proxy can instead give it to the sandbox gid with 0660.
+ * An HTTP proxy on `<dir>/<name>`. The socket is made 0666 unless told otherwise: as root the run's uid (not the
+ * server's) connects to it. A real proxy can instead give it to the sandbox gid with 0660.
  */
-export async function startTestProxy(dir: string, hosts: Record<string, string>): Promise<TestProxy> {
-  const socket = path.join(dir, 'proxy.sock');
+export async function startTestProxy(
+  dir: string,
+  hosts: Record<string, string>,
+  options: { name?: string; mode?: number; gid?: number } = {},
+): Promise<TestProxy> {
+  const socket = path.join(dir, options.name ?? 'proxy.sock');
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -73,7 +77,8 @@ export async function startTestProxy(dir: string, hosts: Record<string, string>)
     client.on('error', () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(socket, resolve));
-  fs.chmodSync(socket, 0o666);
+  fs.chmodSync(socket, options.mode ?? 0o666);
+  if (options.gid !== undefined) fs.chownSync(socket, process.getuid?.() ?? 0, options.gid);
   return {
     socket,
     seen,
