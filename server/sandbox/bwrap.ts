@@ -275,7 +275,9 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
           : { ok: false as const, reason: 'no runtime folder' };
         if (!assets.ok) {
           console.error(`[skillchat] sandbox: ${assets.reason}`);
-          return { ...NOT_RUN, stop: 'sandbox-error', error: 'the sandbox could not give this run its network access' };
+          const error =
+            "the sandbox could not give this run its network access: the runtime's egress files are missing (the operator runs `bin/skills runtime install`)";
+          return { ...NOT_RUN, stop: 'sandbox-error', error };
         }
         setup.egressRuntimeDir = runtimeDir as string;
       }

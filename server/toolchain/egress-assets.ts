@@ -45,7 +45,9 @@ export async function installEgressAssets(
       await fs.promises.chmod(/*turbopackIgnore: true*/ tmp, 0o644);
       await fs.promises.rename(/*turbopackIgnore: true*/ tmp, target);
     }
-    await fs.promises.chmod(/*turbopackIgnore: true*/ dir, 0o755);
+    // Current files in a folder the server cannot write (a runtime installed by root) are fine as they are.
+    const mode = (await fs.promises.stat(/*turbopackIgnore: true*/ dir)).mode & 0o777;
+    if (mode !== 0o755) await fs.promises.chmod(/*turbopackIgnore: true*/ dir, 0o755);
     return { ok: true, dir };
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
