@@ -72,10 +72,9 @@ export interface AdminNetwork {
   choices: { people: Array<{ id: string; label: string }>; hosts: string[]; skills: string[] };
 }
 
-/** The egress part of the configuration (the `network` and `secrets` entries), defaults when absent. */
+/** The egress part of the configuration (`network`, `secrets`), defaults when the config has none. */
 export function egressConfigOf(config: AppConfig): EgressConfig {
-  const withEgress = config as AppConfig & { network?: unknown; secrets?: unknown };
-  return resolveEgressConfig({ network: withEgress.network, secrets: withEgress.secrets });
+  return config.egress ?? resolveEgressConfig({});
 }
 
 const egressQuerySchema = z.strictObject({
