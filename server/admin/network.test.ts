@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeDb, type Database, type Db, insertEgressEvents, openDb, sqliteDatabase } from '../db';
 import { resolveEgressConfig } from '../egress/config';
+import type { Skill } from '../skills/types';
 import { buildNetworkSkills, egressQueryString, loadEgressExport, parseEgressQuery } from './network';
 
 const q = (text: string) => new URLSearchParams(text);
@@ -40,7 +41,7 @@ describe('the egress record filters', () => {
 describe('declared beside granted, per skill', () => {
   it('lists the skills that declare or are granted anything, with their permission', () => {
     const config = resolveEgressConfig({ network: { skills: { 'github-*': ['api.github.com'] } } });
-    const skills = [
+    const skills: Array<Pick<Skill, 'name' | 'frontmatter'>> = [
       { name: 'pdf', frontmatter: {} },
       { name: 'weather', frontmatter: { metadata: { network: 'api.weather.test' } } },
       { name: 'github-issues', frontmatter: { metadata: { network: 'api.github.com', secrets: 'GITHUB_TOKEN' } } },
