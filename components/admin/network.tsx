@@ -228,7 +228,7 @@ export function NetworkSection({ network, links }: { network: AdminNetwork; link
               <option value="no">refused</option>
             </select>
           </label>{' '}
-          <button type="submit" className="button" data-testid="egress-filter-apply">
+          <button type="submit" className="button button--outline" data-testid="egress-filter-apply">
             Filter
           </button>{' '}
           <a href={links.export} data-testid="egress-export" download>
