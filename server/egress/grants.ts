@@ -25,7 +25,7 @@ export interface RunSkill {
   declares: Pick<SkillDeclarations, 'network' | 'secrets'>;
 }
 
-/** A secret as the run may use it, its value already resolved for the run's person (server/secrets/). */
+/** A secret as the run may use it, its value already resolved for the run's person (by the secret store). */
 export interface RunSecret {
   name: string;
   /** null: not set (a personal secret the person has not given, an unset `${env:}`). */
