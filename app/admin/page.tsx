@@ -10,6 +10,7 @@ import { InstallSkill } from '@/components/admin/install-skill';
 import { InstalledSkills } from '@/components/admin/installed-skills';
 import { LocalTime } from '@/components/admin/local-time';
 import { McpServers } from '@/components/admin/mcp-servers';
+import { NetworkSection } from '@/components/admin/network';
 import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permissions';
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
 import { RescanButton } from '@/components/admin/rescan-button';
@@ -18,6 +19,13 @@ import { SandboxStatusCard } from '@/components/admin/sandbox-status';
 import { SkillsTable } from '@/components/admin/skills-table';
 import { UsersSection } from '@/components/admin/users-section';
 import { NewSkill } from '@/components/authoring/new-skill';
+import {
+  EGRESS_PAGE_SIZE,
+  type EgressFilters,
+  egressQueryString,
+  loadAdminNetwork,
+  parseEgressQuery,
+} from '@/server/admin/network';
 import { loadAdminOverview } from '@/server/admin/overview';
 import { createPathDisplay } from '@/server/admin/paths';
 import { getApp } from '@/server/app';
@@ -38,9 +46,26 @@ function countOf(n: number, noun: string): string {
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/** The egress record's filters from the page's query; a bad one shows the whole record with the reason. */
+function egressFilters(params: Record<string, string | string[] | undefined>): {
+  filters: EgressFilters;
+  problem: string | null;
+} {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) query.append(key, v);
+  }
+  try {
+    return { filters: parseEgressQuery(query, ['paths']), problem: null };
+  } catch (error) {
+    return { filters: { page: 1 }, problem: (error as Error).message };
+  }
+}
+
 export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
   await requireAdmin('/admin');
-  const absolute = (await searchParams).paths === 'absolute';
+  const params = await searchParams;
+  const absolute = params.paths === 'absolute';
   const app = await getApp();
   const overview = await loadAdminOverview(app, { paths: absolute ? 'absolute' : 'display' });
   const installRoot = app.config.install.root;
@@ -57,6 +82,14 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
       }))
     : null;
   const me = policy.exposed ? (await pageUser('/admin')).email : null;
+  const egress = egressFilters(params);
+  const network = await loadAdminNetwork(app, egress.filters, new Map(users?.map((u) => [u.id, u.email]) ?? []));
+  const egressLink = (page: number) => {
+    const query = egressQueryString(egress.filters, page);
+    return `/admin${query ? `?${query}` : ''}#network`;
+  };
+  const egressPages = Math.max(1, Math.ceil(network.total / EGRESS_PAGE_SIZE));
+  const exportQuery = egressQueryString({ ...egress.filters, page: 1 });
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
   const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
@@ -85,6 +118,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <a href="#permissions">Grants {overview.permissions.grants.length}</a>
           <a href="#catalog">Catalog {catalog.tokens} tokens</a>
           <a href="#sandbox">Sandbox {sandbox.backend ?? 'none'}</a>
+          <a href="#network">Network {network.skills.length}</a>
           <a href="#mcp">MCP {overview.mcp.servers.filter((s) => s.status === 'connected').length}</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
@@ -107,6 +141,20 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         )}
 
         <SandboxStatusCard status={sandbox} showPaths={absolute} />
+
+        {egress.problem && (
+          <p className="error small" role="alert" data-testid="egress-filter-problem">
+            {egress.problem}
+          </p>
+        )}
+        <NetworkSection
+          network={network}
+          links={{
+            export: `/api/admin/egress/export${exportQuery ? `?${exportQuery}` : ''}`,
+            newer: egress.filters.page > 1 ? egressLink(egress.filters.page - 1) : null,
+            older: egress.filters.page < egressPages ? egressLink(egress.filters.page + 1) : null,
+          }}
+        />
 
         <section className="card" id="mcp" aria-labelledby="mcp-h" data-testid="mcp-servers">
           <h2 id="mcp-h">MCP servers</h2>

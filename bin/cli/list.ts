@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SkillAccess } from '../../server/access/access';
 import { createAccessResolver } from '../../server/access/resolver';
 import type { AppConfig, SkillMode } from '../../server/config';
+import { declarationProblems } from '../../server/egress/declarations';
 // The o200k table catalog.ts imports is loaded on first use in the bundle (bin/build-cli.mjs), not by this import.
 import { countTokens, renderCatalog } from '../../server/skills/catalog/catalog';
 import { isProblem } from '../../server/skills/load/diagnostics';
@@ -39,7 +40,7 @@ export interface ListJson extends Omit<DiscoveryResult, 'skills'> {
 
 /** `info` diagnostics (a recovered unquoted colon, say) are worth showing but do not make a skill need attention. */
 export function skillStatus(skill: Skill): SkillStatus {
-  return skill.diagnostics.some(isProblem) ? 'warnings' : 'ok';
+  return skill.diagnostics.some(isProblem) || declarationProblems(skill).length > 0 ? 'warnings' : 'ok';
 }
 
 /**
@@ -137,6 +138,8 @@ export function formatList(data: ListJson): string {
     data.skills.forEach((skill, i) => {
       lines.push(rows[i + 1]!);
       for (const d of skill.diagnostics) lines.push(diagnosticLine(d, '      '));
+      // metadata.network / metadata.secrets the egress grant could not read (the skill loads regardless).
+      for (const d of declarationProblems(skill)) lines.push(diagnosticLine(d, '      '));
     });
   }
 

@@ -7,6 +7,7 @@
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { commandLine, formatDuration } from '@/components/lib/format';
 import type { RunScriptInput, RunScriptOutput } from '@/server/chat/wire-types';
+import { EgressLines } from './egress-lines';
 import type { ToolRendererProps } from './registry';
 import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
@@ -45,6 +46,7 @@ export function RunScriptCard({ call }: ToolRendererProps<RunScriptInput, RunScr
               {commandLine(output.path, args)}
             </pre>
             <RunOutput output={output} finished testId="script" />
+            <EgressLines lines={output.egress} />
           </>
         ) : null}
       </ToolCard>

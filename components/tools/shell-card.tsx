@@ -7,6 +7,7 @@
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { formatDuration } from '@/components/lib/format';
 import type { ShellInput, ShellOutput } from '@/server/tools/sandbox-exec';
+import { EgressLines } from './egress-lines';
 import type { ToolRendererProps } from './registry';
 import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
@@ -65,6 +66,7 @@ export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) 
           <>
             <CommandLine command={command} />
             <RunOutput output={output} finished={done} testId="shell" />
+            <EgressLines lines={output.egress} />
           </>
         ) : null}
       </ToolCard>

@@ -47,3 +47,30 @@ it('shows a description written as instructions to the model as a warning (fixtu
   const scan = await registry.current();
   expect(scan.diagnostics.filter((d) => d.code === 'instruction-like-description')).toHaveLength(6);
 });
+
+it('shows a malformed metadata.network or metadata.secrets entry as a warning; the skill loads', async () => {
+  const dir = path.join(tmp, 'declares', 'github-issues');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    '---\nname: github-issues\ndescription: Files issues.\nmetadata:\n  network: "api.github.com https://x.test"\n  secrets: "GITHUB_TOKEN lower-case"\n---\nBody.\n',
+  );
+  const config = loadConfig({
+    appDir: tmp,
+    env: { SKILLCHAT_DB: path.join(tmp, 'db.sqlite'), SKILLCHAT_SKILL_ROOTS: path.join(tmp, 'declares') },
+    home: path.join(tmp, 'home'),
+  });
+  const detail = await loadAdminSkill({ config, registry: createSkillRegistry(config) }, 'github-issues');
+  expect(detail?.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([
+    [
+      'warning',
+      'network-declaration',
+      'metadata.network: "https://x.test" is not a host pattern: write a host name, optionally with :port (api.example.com:443). It was ignored.',
+    ],
+    [
+      'warning',
+      'secrets-declaration',
+      'metadata.secrets: "lower-case" is not a secret name: use A-Z, 0-9 and _, starting with a letter or _ (GITHUB_TOKEN). It was ignored.',
+    ],
+  ]);
+});

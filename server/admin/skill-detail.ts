@@ -4,6 +4,7 @@
  * page cannot be made to show a file outside the skill folder either.
  */
 import type { AppConfig } from '../config';
+import { declarationProblems } from '../egress/declarations';
 import { countTokens } from '../skills/catalog/catalog';
 import { hiddenTextDiagnostic, scanHiddenText } from '../skills/load/hidden-text';
 import type { SkillRegistry } from '../skills/registry';
@@ -100,7 +101,7 @@ export async function loadAdminSkill(
     instructionsTokens: instructions.ok ? countTokens(instructions.body) : null,
     files,
     filesCapped: listing.capped,
-    diagnostics: [...skill.diagnostics, ...resourceWarnings].map((d) => ({
+    diagnostics: [...skill.diagnostics, ...declarationProblems(skill), ...resourceWarnings].map((d) => ({
       severity: d.severity,
       code: d.code,
       message: display.text(d.message),

@@ -16,6 +16,7 @@ export {
   sqliteDatabase,
   withTransaction,
 } from './client';
+export * from './egress';
 export * from './errors';
 export * from './messages';
 export * from './permissions';

@@ -43,6 +43,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/skills/[name]/uninstall', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/export', methods: ['GET'] },
   { pattern: '/api/admin/grants/[id]/revoke', methods: ['POST'] },
+  { pattern: '/api/admin/egress/export', methods: ['GET'] },
   { pattern: '/api/me/tokens', methods: ['GET', 'POST'] },
   { pattern: '/api/me/tokens/[id]', methods: ['DELETE'] },
   // The skill server: routes outside /api, for programs.

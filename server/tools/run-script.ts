@@ -4,6 +4,7 @@
  * Offered only while an active skill has scripts (one can become active mid-turn).
  */
 import { z } from 'zod';
+import type { EgressSummaryLine } from '../egress/types';
 import { runSkillScript, skillHasScripts } from '../sandbox/run';
 import { isScriptPath } from '../skills/resources/files';
 import type { Skill } from '../skills/types';
@@ -16,6 +17,19 @@ export interface RunScriptInput {
   path: string;
   args?: string[];
 }
+
+/** A run's egress per host:port (egress/types.ts `EgressSummaryLine`), shown as the card's egress lines. */
+export const egressLines = z.array(
+  z.object({
+    host: z.string(),
+    port: z.number(),
+    allowed: z.boolean(),
+    requests: z.number(),
+    bytesIn: z.number(),
+    bytesOut: z.number(),
+    reason: z.string().optional(),
+  }),
+) satisfies z.ZodType<EgressSummaryLine[]>;
 
 const runScriptOutput = z.object({
   name: z.string(),
@@ -44,6 +58,8 @@ const runScriptOutput = z.object({
       }),
     )
     .optional(),
+  /** What the run reached or tried to reach through its egress proxy, per host:port; absent without egress. */
+  egress: egressLines.optional(),
 });
 
 export type RunScriptOutput = z.infer<typeof runScriptOutput>;

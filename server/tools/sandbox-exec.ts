@@ -10,7 +10,7 @@ import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
 import { type SkillToolContext, SkillToolError } from './context';
 import { defineTool } from './define';
 import { TOOL_SHELL } from './names';
-import { fillServedCopies } from './run-script';
+import { egressLines, fillServedCopies } from './run-script';
 
 export interface ShellInput {
   command: string;
@@ -43,6 +43,8 @@ const shellOutput = z.object({
   /** How to install a missing runtime package or tool the output shows. */
   hint: z.string().optional(),
   files: z.array(producedFile).optional(),
+  /** What the command reached or tried to reach through its egress proxy, per host:port; absent without egress. */
+  egress: egressLines.optional(),
 });
 
 export type ShellOutput = z.infer<typeof shellOutput>;

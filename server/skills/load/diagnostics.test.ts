@@ -18,8 +18,10 @@ describe('diagnostic codes', () => {
       .filter((f) => !f.startsWith('fixtures') && f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .filter((f) => f !== path.join('load', 'diagnostics.ts'))
       .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-      // MCP servers' served skills are a source of skills outside this room.
+      // MCP servers' served skills are a source of skills outside this room; a skill's egress declarations are
+      // checked beside the grants.
       .concat(fs.readFileSync(path.join(dir, '..', 'mcp', 'skills.ts'), 'utf8'))
+      .concat(fs.readFileSync(path.join(dir, '..', 'egress', 'declarations.ts'), 'utf8'))
       .join('\n');
     expect(DIAGNOSTIC_CODES.filter((code) => !sources.includes(`'${code}'`))).toEqual([]);
   });

@@ -69,6 +69,9 @@ export const DIAGNOSTIC_CODES = [
   'compatibility-not-string',
   'compatibility-too-long',
   'unexpected-fields',
+  // What a skill declares it needs (server/egress/declarations.ts): metadata.network, metadata.secrets
+  'network-declaration',
+  'secrets-declaration',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { type EgressConfig, resolveEgressConfig } from './config';
+import { readDeclarations } from './declarations';
+import { createRunGrant, grantSummary, type RunGrantInput, type RunSecret, type RunSkill } from './grants';
+
+const config = (network: Record<string, string[]>, secrets: EgressConfig['secrets'] = {}): EgressConfig => ({
+  ...resolveEgressConfig({ network: { skills: network } }, '/app', '/app/data'),
+  secrets,
+});
+const skill = (name: string, metadata: Record<string, string> = {}): RunSkill => ({
+  name,
+  contentHash: `hash-${name}`,
+  declares: readDeclarations({ frontmatter: { metadata } }),
+});
+const grant = (input: Partial<RunGrantInput> & Pick<RunGrantInput, 'config' | 'skills'>) =>
+  createRunGrant({ permission: () => 'allow', secrets: [], ...input });
+const secret = (s: Partial<RunSecret> & Pick<RunSecret, 'name'>): RunSecret => ({
+  value: 'tok-123',
+  hosts: [],
+  skills: ['*'],
+  ...s,
+});
+
+describe('a run reaches what its skills are granted', () => {
+  const cfg = config({ 'github-*': ['api.github.com', 'uploads.github.com:443'], rates: ['*.rates.test'] });
+
+  it('allows a granted host:port and names the skill whose grant matched', () => {
+    const run = grant({ config: cfg, skills: [skill('github-issues')] });
+    expect(run.decide({ host: 'api.github.com', port: 443 })).toEqual({ allow: true, skills: ['github-issues'] });
+    expect(run.decide({ host: 'uploads.github.com', port: 443 })).toEqual({ allow: true, skills: ['github-issues'] });
+  });
+
+  it('refuses another host or port of a granted skill, naming host, port and the active skills', () => {
+    const run = grant({ config: cfg, skills: [skill('github-issues')] });
+    expect(run.decide({ host: 'example.com', port: 443 })).toEqual({
+      allow: false,
+      code: 'not-granted',
+      reason: 'example.com:443 is not granted to github-issues.',
+      skills: ['github-issues'],
+    });
+    expect(run.decide({ host: 'uploads.github.com', port: 80 })).toMatchObject({ allow: false, code: 'not-granted' });
+    const two = grant({ config: cfg, skills: [skill('pdf'), skill('notes')] });
+    expect(two.decide({ host: 'api.github.com', port: 443 })).toMatchObject({
+      reason: 'api.github.com:443 is not granted to pdf or notes.',
+    });
+    expect(grant({ config: cfg, skills: [] }).decide({ host: 'api.github.com', port: 443 })).toMatchObject({
+      reason: 'api.github.com:443 is not granted: no skill is active in this chat.',
+    });
+  });
+
+  it('a shell command gets the union of the active skills grants, attributed to the skills that matched', () => {
+    const both = config({ 'github-*': ['api.github.com'], 'gh-mirror': ['api.github.com'], rates: ['*.rates.test'] });
+    const run = grant({ config: both, skills: [skill('github-issues'), skill('rates'), skill('gh-mirror')] });
+    expect(run.decide({ host: 'api.github.com', port: 443 })).toEqual({
+      allow: true,
+      skills: ['github-issues', 'gh-mirror'],
+    });
+    expect(run.decide({ host: 'eur.rates.test', port: 80 })).toEqual({ allow: true, skills: ['rates'] });
+    expect(run.decide({ host: 'rates.test', port: 80 })).toMatchObject({ allow: false, code: 'not-granted' });
+  });
+
+  it('grants from several globs matching one skill add up', () => {
+    const run = grant({
+      config: config({ '*': ['a.test'], 'github-*': ['b.test:8443'] }),
+      skills: [skill('github-x')],
+    });
+    expect(run.decide({ host: 'a.test', port: 443 }).allow).toBe(true);
+    expect(run.decide({ host: 'b.test', port: 8443 }).allow).toBe(true);
+  });
+
+  it('a declaration alone grants nothing with permission allow', () => {
+    const run = grant({ config: cfg, skills: [skill('weather', { network: 'api.weather.test' })] });
+    expect(run.decide({ host: 'api.weather.test', port: 443 })).toMatchObject({ allow: false, code: 'not-granted' });
+  });
+
+  it('a denied skill brings no grant', () => {
+    const run = grant({ config: cfg, skills: [skill('github-issues')], permission: () => 'deny' });
+    expect(run.decide({ host: 'api.github.com', port: 443 })).toMatchObject({ allow: false, code: 'not-granted' });
+  });
+});
+
+describe('ask: a declared host that is not granted waits for the person', () => {
+  const cfg = config({ 'github-*': ['api.github.com'] });
+  const weather = skill('weather', { network: 'api.weather.test' });
+
+  it('needs approval, naming the skill, host and port', () => {
+    const run = grant({
+      config: cfg,
+      skills: [weather, skill('github-issues')],
+      permission: (s) => (s === 'weather' ? 'ask' : 'allow'),
+    });
+    expect(run.decide({ host: 'api.weather.test', port: 443 })).toEqual({
+      allow: false,
+      code: 'needs-approval',
+      reason: "api.weather.test:443 is declared by weather but not granted; it needs the person's approval.",
+      skills: ['weather'],
+    });
+    // Not declared: refused outright, no card.
+    expect(run.decide({ host: 'other.test', port: 443 })).toMatchObject({ code: 'not-granted' });
+  });
+
+  it('is allowed once approved, for that skill and target only', () => {
+    const seen: Array<[string, string | undefined, string]> = [];
+    const run = grant({
+      config: cfg,
+      skills: [weather],
+      permission: () => 'ask',
+      approved: (s, t) => {
+        seen.push([s.name, s.contentHash, `${t.host}:${t.port}`]);
+        return t.port === 443;
+      },
+    });
+    expect(run.decide({ host: 'api.weather.test', port: 443 })).toEqual({ allow: true, skills: ['weather'] });
+    expect(run.decide({ host: 'api.weather.test', port: 80 })).toMatchObject({ code: 'needs-approval' });
+    expect(seen[0]).toEqual(['weather', 'hash-weather', 'api.weather.test:443']);
+  });
+
+  it('with permission allow the same declaration is simply not granted', () => {
+    const run = grant({ config: cfg, skills: [weather], approved: () => true });
+    expect(run.decide({ host: 'api.weather.test', port: 443 })).toMatchObject({ code: 'not-granted' });
+  });
+});
+
+describe("secrets' headers", () => {
+  const cfg = config({ 'github-*': ['api.github.com', 'raw.github.test'], notes: ['api.github.com'] });
+
+  it('adds the header on the secret hosts, with the value in place of {}', () => {
+    const run = grant({
+      config: cfg,
+      skills: [skill('github-issues')],
+      secrets: [
+        secret({
+          name: 'GITHUB_TOKEN',
+          header: 'Authorization: Bearer {}',
+          hosts: ['api.github.com'],
+          skills: ['github-*'],
+        }),
+      ],
+    });
+    expect(run.decide({ host: 'api.github.com', port: 443 })).toEqual({
+      allow: true,
+      skills: ['github-issues'],
+      headers: { Authorization: 'Bearer tok-123' },
+    });
+    // Granted, but not one of the secret's hosts: no header.
+    expect(run.decide({ host: 'raw.github.test', port: 443 })).toEqual({ allow: true, skills: ['github-issues'] });
+  });
+
+  it('only for skills the secret is for, among those whose grant matched', () => {
+    const header = secret({
+      name: 'GITHUB_TOKEN',
+      header: 'Authorization: Bearer {}',
+      hosts: ['api.github.com'],
+      skills: ['github-*'],
+    });
+    const notesOnly = grant({ config: cfg, skills: [skill('notes')], secrets: [header] });
+    expect(notesOnly.decide({ host: 'api.github.com', port: 443 })).toEqual({ allow: true, skills: ['notes'] });
+    // A secret for a skill that is active but whose grant did not match this target is not added either.
+    const cfg2 = config({ 'github-*': ['other.test'], notes: ['api.github.com'] });
+    const mixed = grant({ config: cfg2, skills: [skill('notes'), skill('github-issues')], secrets: [header] });
+    expect(mixed.decide({ host: 'api.github.com', port: 443 })).toEqual({ allow: true, skills: ['notes'] });
+  });
+
+  it('a missing value for a matching host refuses the request with its sentence', () => {
+    const run = grant({
+      config: cfg,
+      skills: [skill('github-issues')],
+      secrets: [
+        secret({
+          name: 'GITHUB_TOKEN',
+          value: null,
+          missing: 'GITHUB_TOKEN is a personal secret you have not set: add yours on /settings.',
+          header: 'Authorization: Bearer {}',
+          hosts: ['api.github.com'],
+          skills: ['github-*'],
+        }),
+      ],
+    });
+    expect(run.decide({ host: 'api.github.com', port: 443 })).toEqual({
+      allow: false,
+      code: 'secret-missing',
+      reason: 'GITHUB_TOKEN is a personal secret you have not set: add yours on /settings.',
+      skills: ['github-issues'],
+    });
+    expect(run.decide({ host: 'raw.github.test', port: 443 }).allow).toBe(true);
+  });
+});
+
+describe('grantSummary: declared beside granted', () => {
+  it('marks declared-not-granted and granted-not-declared hosts and secrets', () => {
+    const cfg = config(
+      { 'github-*': ['api.github.com', 'extra.test:8443'], 'github-issues': ['api.github.com:443'] },
+      {
+        GITHUB_TOKEN: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own syntax
+          value: '${env:GITHUB_TOKEN}',
+          skills: ['github-*'],
+          hosts: ['api.github.com'],
+          header: 'Authorization: Bearer {}',
+          personal: false,
+        },
+        OTHER_KEY: { skills: ['github-issues'], hosts: [], personal: false },
+        NOT_MINE: { skills: ['pdf'], hosts: [], personal: false },
+      },
+    );
+    const declares = readDeclarations({
+      frontmatter: {
+        metadata: { network: 'api.github.com uploads.github.com bad:0', secrets: 'GITHUB_TOKEN SLACK_TOKEN' },
+      },
+    });
+    expect(grantSummary(cfg, { name: 'github-issues', declares })).toEqual({
+      skill: 'github-issues',
+      hosts: [
+        { pattern: 'api.github.com', declared: true, granted: true },
+        { pattern: 'uploads.github.com', declared: true, granted: false },
+        { pattern: 'extra.test:8443', declared: false, granted: true },
+      ],
+      secrets: [
+        { name: 'GITHUB_TOKEN', declared: true, granted: true, mode: 'header' },
+        { name: 'SLACK_TOKEN', declared: true, granted: false },
+        { name: 'OTHER_KEY', declared: false, granted: true, mode: 'env' },
+      ],
+      problems: ['"bad:0": the port must be a number from 1 to 65535.'],
+    });
+  });
+
+  it('a grant of one port of a declared host is its own row, declared', () => {
+    const cfg = config({ weather: ['api.weather.test:443'] });
+    const declares = readDeclarations({ frontmatter: { metadata: { network: 'api.weather.test' } } });
+    expect(grantSummary(cfg, { name: 'weather', declares }).hosts).toEqual([
+      { pattern: 'api.weather.test', declared: true, granted: false },
+      { pattern: 'api.weather.test:443', declared: true, granted: true },
+    ]);
+  });
+});
