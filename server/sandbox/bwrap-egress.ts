@@ -6,7 +6,7 @@
  *   127.0.0.1:3128                         <runtime>/egress/forward.py, started by the prologue, relaying to it
  *   /etc/ssl/certs/ca-certificates.crt     `egress.trustBundle` (ro): OpenSSL's default file (curl, Python ssl,
  *                                          Debian's pip), and over the runtime's certifi/cacert.pem (requests, httpx)
- *   /etc/ssl/certs/skillchat-ca.pem        `egress.ca` (ro), for NODE_EXTRA_CA_CERTS
+ *   /etc/ssl/certs/skillchat-ca.pem        `egress.ca` (ro): the skillchat CA alone
  *
  * and the proxy and CA variables (EGRESS_ENV). Node 20's fetch ignores proxy variables, so NODE_OPTIONS loads
  * <runtime>/egress/node-preload.cjs, which puts undici 7's EnvHttpProxyAgent in its place. Secret variables
@@ -23,6 +23,11 @@ export const EGRESS_PORT = 3128;
 const PROXY_URL = `http://127.0.0.1:${EGRESS_PORT}`;
 const TRUST_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 const SKILLCHAT_CA = '/etc/ssl/certs/skillchat-ca.pem';
+/**
+ * Every run's Node: fetch parses HTTP with WebAssembly, whose default guard regions reserve more address space than
+ * the run's RLIMIT_AS allows ("Cannot allocate Wasm memory"); bounds checks instead of the trap handler need none.
+ */
+export const NODE_BASE_OPTIONS = '--disable-wasm-trap-handler';
 const ASSETS = `${RUNTIME_MOUNT}/egress`;
 
 /**
@@ -97,10 +102,9 @@ export function egressEnv(egress: SandboxEgress, runtimeMounted: boolean): Recor
     env[name] = TRUST_BUNDLE;
   }
   env.npm_config_cafile = TRUST_BUNDLE;
-  env.NODE_EXTRA_CA_CERTS = SKILLCHAT_CA;
-  // fetch parses HTTP with WebAssembly, whose default guard regions reserve more address space than the run's
-  // RLIMIT_AS allows ("Cannot allocate Wasm memory"); bounds checks instead of the trap handler need none.
-  if (runtimeMounted) env.NODE_OPTIONS = `--disable-wasm-trap-handler --require ${ASSETS}/node-preload.cjs`;
+  // Added to Node's own roots: the whole bundle, so an upstream CA in network.trust is trusted too.
+  env.NODE_EXTRA_CA_CERTS = TRUST_BUNDLE;
+  if (runtimeMounted) env.NODE_OPTIONS = `${NODE_BASE_OPTIONS} --require ${ASSETS}/node-preload.cjs`;
   return { ...env, ...egress.env };
 }
 

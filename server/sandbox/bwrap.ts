@@ -35,7 +35,7 @@ import { type EgressAssets, installEgressAssets } from '../toolchain/egress-asse
 import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
 import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
 import { folderFiles } from '../workspace/run-files';
-import { egressEnv, egressMounts, FORWARDER_PROLOGUE, secretEnvArgs } from './bwrap-egress';
+import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
 import { runCapped } from './capped-process';
 import {
   type Availability,
@@ -101,6 +101,7 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
     TMPDIR: '/tmp',
     LANG: 'C.UTF-8',
     WORKSPACE: SANDBOX_PATHS.workspace,
+    NODE_OPTIONS: NODE_BASE_OPTIONS,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
     // No network in here: installers fail at once with a message the hint recognises, not after a minute of retries.

@@ -77,6 +77,21 @@ forEachBackend(
       expect(r.stdout).toBe('py ok\n/opt/skillchat-runtime/python\nrequire ok\nimport function\n');
     });
 
+    it("Node's fetch works under the run's memory limit (its HTTP parser is WebAssembly)", async () => {
+      const script = [
+        "const s = require('http').createServer((q, r) => r.end('fetched')).listen(8081, async () => {",
+        "  console.log(await (await fetch('http://127.0.0.1:8081/')).text());",
+        '  s.close();',
+        '});',
+      ].join('\n');
+      const r = await runCommand(`cat > f.cjs <<'JS'\n${script}\nJS\nnode f.cjs`, {
+        execution: config,
+        chatId: 'fetch',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('fetched\n');
+    });
+
     it.skipIf(!fs.existsSync('/usr/bin/soffice'))(
       'LibreOffice converts a document inside the sandbox',
       async () => {
