@@ -279,7 +279,9 @@ describe('bwrapArgs with egress', () => {
     expect(withEgress.secretArgs).toBeNull();
     expect(withEgress.args).not.toContain('--args');
     expect(withEgress.args.join(' ')).toContain('--ro-bind /rt/egress /opt/skillchat-runtime/egress');
-    expect(withEgress.args.join(' ')).not.toContain('NODE_OPTIONS');
+    // Without the runtime's venv and packages there is no preload to load: Node keeps only the base options.
+    expect(withEgress.args.join(' ')).toContain('--setenv NODE_OPTIONS --disable-wasm-trap-handler --');
+    expect(withEgress.args.join(' ')).not.toContain('node-preload');
     const { egress: _, ...plain } = request({});
     const without = bwrapArgs(plain, {}, { runtimeDir: '/rt', seccompFile: null });
     // Up to `--`: bwrap's own options (the prologue after it only starts a forwarder when told to).
