@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
+import type { Resolver } from '../egress/address';
 import { STAGING_DIR } from '../skills/discovery/own-folders';
 import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
 import { checkEntries } from './entries';
-import type { Resolver } from './network';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './problems';
 import {
   download,

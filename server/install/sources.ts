@@ -12,9 +12,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { bareHost, type NetworkAllowance, type Resolver } from '../egress/address';
 import { sha256Hex, skillDigest } from '../skills/digests';
 import { checkEntries } from './entries';
-import { bareHost, checkHost, fetchChecked, type NetworkAllowance, type Resolver } from './network';
+import { checkHost, fetchChecked } from './network';
 import { type ArchiveEntry, InstallError, type InstallLimits, problem } from './problems';
 
 /** What the network policy needs: the operator's allowance, and (tests) a resolver. */
