@@ -413,6 +413,24 @@ describe('the socket and the summary', () => {
     expect(fs.existsSync(run.socketPath)).toBe(false);
   });
 
+  it("with the sandbox's group, the socket is 0660 and that group's", async () => {
+    const gid = process.getgid!();
+    const run = await open({}, { socketGid: gid });
+    const stat = fs.statSync(run.socketPath);
+    expect(stat.mode & 0o777).toBe(0o660);
+    expect(stat.gid).toBe(gid);
+  });
+
+  it('a tunnel that needs the TLS-terminating branch is refused when the proxy has none', async () => {
+    const run = await open({ 'api.test:443': { limited: true } }, { private: ['127.0.0.1/32'] });
+    NAMES['api.test'] = ['127.0.0.1'];
+    const tunnel = await connect(run, 'api.test:443');
+    delete NAMES['api.test'];
+    expect(tunnel.status).toBe(502);
+    expect(tunnel.body).toBe('api.test:443 needs the TLS-terminating branch');
+    expect(dial).not.toHaveBeenCalled();
+  });
+
   it('sums the events per host:port, and close answers the same', async () => {
     const run = await open({ [`upstream.test:${port}`]: {} }, { private: ['127.0.0.1/32'] });
     await viaProxy(run, `http://upstream.test:${port}/hello`);
