@@ -30,6 +30,8 @@ export interface EgressFigures {
   /** MB/s, the median of `downloads` runs. */
   directMBs: number;
   tunnelMBs: number;
+  /** Tunnel over direct, the median of each round's pair (a direct download, then one through the tunnel). */
+  ratio: number;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -144,7 +146,7 @@ async function child(): Promise<void> {
 
 export async function benchEgress({ quick = false } = {}): Promise<EgressFigures> {
   const requests = quick ? 500 : 3000;
-  const downloads = quick ? 3 : 5;
+  const downloads = quick ? 3 : 7;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-bench-egress-'));
   const proxy = await openRunProxy({
     socketPath: path.join(tmp, 'run.sock'),
@@ -177,7 +179,15 @@ export async function benchEgress({ quick = false } = {}): Promise<EgressFigures
       directRuns.push(await ask<number>({ kind: 'download' }));
       tunnelRuns.push(await ask<number>({ kind: 'download', socketPath: proxy.socketPath }));
     }
-    return { requests, direct, proxied, downloads, directMBs: median(directRuns), tunnelMBs: median(tunnelRuns) };
+    return {
+      requests,
+      direct,
+      proxied,
+      downloads,
+      directMBs: median(directRuns),
+      tunnelMBs: median(tunnelRuns),
+      ratio: median(tunnelRuns.map((t, i) => t / directRuns[i]!)),
+    };
   } finally {
     worker.kill();
     await proxy.close();
@@ -189,7 +199,6 @@ export function egressTable(f: EgressFigures): string {
   const ms = (n: number) => n.toFixed(2);
   const addedP50 = f.proxied.p50 - f.direct.p50;
   const addedP99 = f.proxied.p99 - f.direct.p99;
-  const ratio = f.tunnelMBs / f.directMBs;
   return [
     '| path | requests | p50 ms | p99 ms |',
     '|---|---|---|---|',
@@ -202,7 +211,7 @@ export function egressTable(f: EgressFigures): string {
     `| through a CONNECT tunnel | ${f.downloads} | ${f.tunnelMBs.toFixed(0)} |`,
     '',
     `- ${addedP50 <= EGRESS_ADDED_P50_MS ? 'PASS' : 'MISS'} latency added by the proxy at p50 within ${EGRESS_ADDED_P50_MS} ms: ${ms(addedP50)} ms (p99: ${ms(addedP99)} ms)`,
-    `- ${ratio >= EGRESS_THROUGHPUT_RATIO ? 'PASS' : 'MISS'} CONNECT throughput at least ${EGRESS_THROUGHPUT_RATIO}x direct: ${ratio.toFixed(2)}x`,
+    `- ${f.ratio >= EGRESS_THROUGHPUT_RATIO ? 'PASS' : 'MISS'} CONNECT throughput at least ${EGRESS_THROUGHPUT_RATIO}x direct: ${f.ratio.toFixed(2)}x (the median of ${f.downloads} pairs)`,
   ].join('\n');
 }
 

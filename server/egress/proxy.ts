@@ -267,6 +267,7 @@ class EgressRun implements RunProxy {
     const draft = this.drafts.get(request);
     const connection = this.connections.get(client);
     if (!draft?.address || !draft.decision || !connection) {
+      if (draft) this.emit(draft, null); // the client left while its CONNECT was being decided
       client.destroy();
       return;
     }
