@@ -218,7 +218,8 @@ describe('a granted host', () => {
     expect(first!.bytesIn).toBeGreaterThan('hello from upstream'.length);
     expect(first!.bytesOut).toBeGreaterThan(20);
     expect(second).toMatchObject({ allowed: true });
-    expect(dial.mock.calls.every(([to]) => to.address === '127.0.0.1')).toBe(true);
+    // One dial: the second request rides the kept-alive connection to the same checked address.
+    expect(dial).toHaveBeenCalledExactlyOnceWith({ address: '127.0.0.1', family: 4 }, port);
   });
 
   it('gets the decision headers on plain HTTP, replacing the ones the client sent, and its own Host', async () => {
@@ -307,6 +308,19 @@ describe('refusals reach the client, and nothing is dialled', () => {
     expect(tunnel.status).toBe(502);
     expect(tunnel.body).toBe('nowhere.test does not resolve (ENOTFOUND)');
     expect(events[0]).toMatchObject({ allowed: false, code: 'unresolved' });
+  });
+
+  it('an upstream that does not answer: 502 with the reason, before any 200', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const run = await open({ [`upstream.test:${closedPort}`]: {} }, { private: ['127.0.0.1/32'] });
+    const tunnel = await connect(run, `upstream.test:${closedPort}`);
+    expect(tunnel.status).toBe(502);
+    expect(tunnel.body).toBe(`upstream.test:${closedPort} could not be reached (ECONNREFUSED)`);
+    const [event] = await eventsSoon(1);
+    expect(event).toMatchObject({ allowed: false, code: 'upstream', requests: 0 });
   });
 
   it('a connection beyond maxConnections', async () => {
