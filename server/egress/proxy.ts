@@ -17,6 +17,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult } from 'proxy-chain';
 import { RequestError, Server } from 'proxy-chain';
+import { summarizeEgress } from '../db';
 import {
   canonicalHost,
   checkAddresses,
@@ -432,7 +433,8 @@ class EgressRun implements RunProxy {
   }
 
   summary(): EgressSummaryLine[] {
-    return summarise(this.events);
+    // The same sums as the stored record's (per host:port and outcome, a refusal with its first sentence).
+    return summarizeEgress(this.events).map(({ reason, ...line }) => (reason === null ? line : { ...line, reason }));
   }
 
   async close(): Promise<EgressSummaryLine[]> {
@@ -499,22 +501,6 @@ export function withHeaders(raw: readonly string[], set: Record<string, string>)
   }
   for (const [name, value] of Object.entries(set)) out.push(name, value);
   return out;
-}
-
-/** A run's events summed per host:port, in the order hosts were first asked for. */
-export function summarise(events: readonly EgressEvent[]): EgressSummaryLine[] {
-  const lines = new Map<string, EgressSummaryLine>();
-  for (const e of events) {
-    const key = `${e.host}|${e.port}`;
-    const line = lines.get(key) ?? { host: e.host, port: e.port, allowed: false, requests: 0, bytesIn: 0, bytesOut: 0 };
-    line.allowed ||= e.allowed;
-    line.requests += e.requests;
-    line.bytesIn += e.bytesIn;
-    line.bytesOut += e.bytesOut;
-    if (e.reason && line.reason === undefined) line.reason = e.reason;
-    lines.set(key, line);
-  }
-  return [...lines.values()];
 }
 
 function size(bytes: number): string {
