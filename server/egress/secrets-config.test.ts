@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { resolveEgressConfig, secretsConfigSchema } from './config';
+
+// biome-ignore-start lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
+describe('the secrets config check', () => {
+  const problems = (secrets: unknown) => {
+    const parsed = secretsConfigSchema.safeParse(secrets);
+    return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('takes ${env:NAME}, or no value (set on /admin or /settings)', () => {
+    expect(
+      problems({
+        GITHUB_TOKEN: { value: '${env:GITHUB_TOKEN}', skills: ['github-*'], header: 'Authorization: Bearer {}' },
+        CRM_KEY: { skills: ['crm'] },
+        MY_TOKEN: { skills: ['notes'], personal: true },
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a value written in clear, naming where, never echoing it', () => {
+    const found = problems({ GITHUB_TOKEN: { value: 'ghp_literal-token', skills: ['github-*'] } });
+    expect(found).toEqual([
+      'GITHUB_TOKEN.value: must be ${env:NAME} (the value itself never goes in the config file), or absent to set it on /admin',
+    ]);
+    expect(problems({ A_TOKEN: { value: 'Bearer ${env:X}', skills: ['a'] } })).toHaveLength(1);
+  });
+
+  it('refuses a personal secret with a config value, and a name that is no environment variable', () => {
+    expect(problems({ MY_TOKEN: { value: '${env:MINE}', skills: ['notes'], personal: true } })).toEqual([
+      'MY_TOKEN: a personal secret has no value in the config: each person sets theirs on /settings',
+    ]);
+    expect(problems({ 'github-token': { skills: ['a'] } })).toEqual(['github-token: Invalid key in record']);
+  });
+
+  it('resolveEgressConfig checks the secrets too', () => {
+    expect(() => resolveEgressConfig({ secrets: { T_TOKEN: { value: 'in-clear-value', skills: ['x'] } } })).toThrow(
+      /must be \$\{env:NAME\}/,
+    );
+    expect(resolveEgressConfig({}).secrets).toEqual({});
+  });
+});
+// biome-ignore-end lint/suspicious/noTemplateCurlyInString: end
