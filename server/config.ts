@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from './config-parts';
+import { type SecretsConfig, secretsConfigSchema } from './egress/config';
 import { isAllowEntry } from './install/allow-entry';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { type McpConfig, mcpServersSchema, mcpSettingsSchema, resolveMcpConfig } from './mcp/config';
@@ -146,6 +147,8 @@ export const configFileSchema = z.strictObject({
   /** MCP servers as a source of tools, in Claude Desktop's shape (server/mcp/config.ts). */
   mcpServers: z.optional(mcpServersSchema),
   mcp: z.optional(z.partial(mcpSettingsSchema)),
+  /** Secrets skills' runs may use: `${env:NAME}` or set on /admin (or /settings when personal) (server/secrets/). */
+  secrets: z.optional(secretsConfigSchema),
   server: z.optional(
     z.strictObject({
       host: z.optional(text()),
@@ -182,6 +185,8 @@ export interface AppConfig {
   execution: ExecutionConfig;
   /** MCP servers the operator configured, and the client's time limits and permission rules (server/mcp/). */
   mcp: McpConfig;
+  /** Secrets for skills' runs, by name (server/egress/config.ts, server/secrets/). */
+  secrets: SecretsConfig;
   /** Where the configuration came from, for diagnostics. */
   configFile: string | null;
 }
@@ -342,6 +347,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
     install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
     execution: resolveExecutionConfig(file, appDir, path.dirname(databasePath), env),
     mcp: resolveMcpConfig(file),
+    secrets: file.secrets ?? {},
     configFile,
   };
 }
