@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
 import { resolveEgressConfig, secretsConfigSchema } from './config';
 
 // biome-ignore-start lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
@@ -38,6 +42,23 @@ describe('the secrets config check', () => {
       /must be \$\{env:NAME\}/,
     );
     expect(resolveEgressConfig({}).secrets).toEqual({});
+  });
+
+  it('a config file with a value in clear does not load (start-up stops with the sentence)', () => {
+    const appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-config-'));
+    const write = (secrets: unknown) =>
+      fs.writeFileSync(path.join(appDir, 'skillchat.config.json'), JSON.stringify({ secrets }));
+    const load = () => loadConfig({ appDir, home: appDir, env: {} });
+    try {
+      write({ GITHUB_TOKEN: { value: 'ghp_literal-token', skills: ['github-*'] } });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow('secrets.GITHUB_TOKEN.value: must be ${env:NAME}');
+      expect(load).not.toThrow(/ghp_literal/);
+      write({ GITHUB_TOKEN: { value: '${env:GH}', skills: ['github-*'], header: 'Authorization: Bearer {}' } });
+      expect(load().secrets.GITHUB_TOKEN).toMatchObject({ hosts: [], personal: false, value: '${env:GH}' });
+    } finally {
+      fs.rmSync(appDir, { recursive: true, force: true });
+    }
   });
 });
 // biome-ignore-end lint/suspicious/noTemplateCurlyInString: end
