@@ -58,6 +58,7 @@ describe('redaction', () => {
     expect(two.redact('nothing here')).toBe('nothing here');
     expect(two.redact('a=aaaa-1111-secret b=bbbb-2222-secret')).toBe('a=[secret A_TOKEN] b=[secret B_TOKEN]');
     expect(createRedactor([]).redact('as is')).toBe('as is');
+    expect(createRedactor([{ name: 'UNSET', value: null }]).redact('as is')).toBe('as is');
   });
 
   it('a stream split at every offset gives what the whole text gives, with no value across a boundary', () => {

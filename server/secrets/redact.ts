@@ -13,9 +13,10 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 
+/** A `RunSecret` (resolve.ts) fits: one without a value is skipped. */
 export interface RedactableSecret {
   name: string;
-  value: string;
+  value: string | null;
 }
 
 export interface RedactStream {
@@ -81,7 +82,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function createRedactor(secrets: ReadonlyArray<RedactableSecret>): Redactor {
   const nameOf = new Map<string, string>();
   for (const { name, value } of secrets) {
-    if (value.length < SHORTEST) continue;
+    if (value === null || value.length < SHORTEST) continue;
     for (const form of secretForms(value)) if (!nameOf.has(form)) nameOf.set(form, name);
   }
   // Longest first, so at any position the longest form wins (a regex alternation takes the first that matches).
