@@ -19,13 +19,15 @@ export default async function SettingsPage() {
     <main className="auth-page">
       <section className="auth-card settings-card" data-testid="settings-page">
         <h1>Settings</h1>
-        <h2 id="your-secrets-h">Your secrets</h2>
+        <h2 id="your-secrets-h" className="settings-section">
+          Your secrets
+        </h2>
         <p className="auth-card__lead">
           Tokens your skills use for you. Your runs use yours, never anyone else&apos;s; the model and the chat never
           see the value, and it is not shown here again once saved.
         </p>
         <PersonalSecrets secrets={secrets} />
-        <h2>Access tokens</h2>
+        <h2 className="settings-section">Access tokens</h2>
         <p className="auth-card__lead">
           <a href="/settings/tokens">Tokens for MCP clients and installers</a>
         </p>

@@ -59,7 +59,13 @@ export function SecretsSection({ secrets }: { secrets: AdminSecretView[] }) {
             <td>
               <code>{s.name}</code>
             </td>
-            <td>{s.skills.join(', ')}</td>
+            <td>
+              {s.skills.map((glob) => (
+                <code key={glob} className="secret-skills">
+                  {glob}{' '}
+                </code>
+              ))}
+            </td>
             <td>{s.hosts.length > 0 ? s.hosts.join(', ') : <span className="muted">none</span>}</td>
             <td>
               <Delivery delivery={s.delivery} />
