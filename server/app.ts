@@ -10,10 +10,12 @@
  * database (server/security/exposure-policy.ts).
  */
 
+import path from 'node:path';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { type AccessResolver, createAccessResolver } from './access/resolver';
 import { createAppAuth } from './auth/app-auth';
 import type { Auth } from './auth/auth';
+import { loadAuthSecret } from './auth/secret';
 import { createDbChatStores } from './chat/db-store';
 import { type TurnLeases, turnLeasesFor } from './chat/running/leases';
 import type { ChatStores } from './chat/store';
@@ -23,6 +25,8 @@ import { createMcpManager, type McpManager } from './mcp/manager';
 import { createServedSkills } from './mcp/skills';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
+import { loadSecretsKey } from './secrets/crypto';
+import { createSecretStore, type SecretStore } from './secrets/store';
 import type { ExposurePolicy } from './security/exposure';
 import { getExposurePolicy } from './security/exposure-policy';
 import { createPublisher } from './skill-server/publication';
@@ -55,6 +59,8 @@ export interface App {
   readonly exposure: ExposurePolicy;
   /** Accounts and sessions (better-auth) over the same database; built on first use, after Next listens. */
   readonly auth: Auth;
+  /** Secret values set on /admin and /settings, sealed under a key from the auth secret (server/secrets/). */
+  secrets: SecretStore;
   /** The skill server (`/mcp`, the well-known index), built on first use. */
   skillServer(): Promise<SkillServer>;
   /** Starts the background work: MCP connections, the lease sweep (and on PostgreSQL its LISTEN). Idempotent. */
@@ -118,6 +124,10 @@ function assemble(
     config,
     registry,
     store: createDbChatStores(db),
+    // The key is derived on first use: the auth secret may be a file created then.
+    secrets: createSecretStore(db, () =>
+      loadSecretsKey(() => loadAuthSecret(path.dirname(config.databasePath), env), env),
+    ),
     models,
     db,
     access,

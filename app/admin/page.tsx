@@ -16,6 +16,7 @@ import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/
 import { RescanButton } from '@/components/admin/rescan-button';
 import { RootsTable } from '@/components/admin/roots-table';
 import { SandboxStatusCard } from '@/components/admin/sandbox-status';
+import { SecretsSection } from '@/components/admin/secrets-section';
 import { SkillsTable } from '@/components/admin/skills-table';
 import { UsersSection } from '@/components/admin/users-section';
 import { NewSkill } from '@/components/authoring/new-skill';
@@ -33,6 +34,7 @@ import { listUserRows } from '@/server/auth/admin-api';
 import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
 import { loadSandboxStatus } from '@/server/sandbox/status';
+import { adminSecretViews } from '@/server/secrets/manage';
 import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { workspaceUsage } from '@/server/workspace/quota';
 import { pageUser } from '../_lib/page-user';
@@ -90,6 +92,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   };
   const egressPages = Math.max(1, Math.ceil(network.total / EGRESS_PAGE_SIZE));
   const exportQuery = egressQueryString({ ...egress.filters, page: 1 });
+  const secrets = await adminSecretViews(app.config.egress.secrets, app.secrets, process.env);
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
   const warnings = overview.problems.filter((p) => p.severity === 'warning').length;
@@ -119,6 +122,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <a href="#catalog">Catalog {catalog.tokens} tokens</a>
           <a href="#sandbox">Sandbox {sandbox.backend ?? 'none'}</a>
           <a href="#network">Network {network.skills.length}</a>
+          <a href="#secrets">Secrets {secrets.length}</a>
           <a href="#mcp">MCP {overview.mcp.servers.filter((s) => s.status === 'connected').length}</a>
           <span className="section-nav__spacer" />
           <Link href={absolute ? '/admin' : '/admin?paths=absolute'} className="small" data-testid="toggle-paths">
@@ -155,6 +159,10 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             older: egress.filters.page < egressPages ? egressLink(egress.filters.page + 1) : null,
           }}
         />
+        <section className="card" id="secrets" aria-labelledby="secrets-h" data-testid="secrets">
+          <h2 id="secrets-h">Secrets</h2>
+          <SecretsSection secrets={secrets} />
+        </section>
 
         <section className="card" id="mcp" aria-labelledby="mcp-h" data-testid="mcp-servers">
           <h2 id="mcp-h">MCP servers</h2>

@@ -33,6 +33,7 @@ export {
   type PermissionDecision,
 } from './schema';
 export * from './search';
+export * from './secrets';
 export * from './skill-modes';
 export * from './skill-prefs';
 export * from './trigger-checks';

@@ -6,9 +6,13 @@
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { count, text } from '../config-parts';
+import { referencedVariable, SECRET_NAME } from '../secrets/values';
 
-/** A secret's name as a script would see it in its environment. */
-export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+export { SECRET_NAME };
+
+const VALUE_RULE =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
+  'must be ${env:NAME} (the value itself never goes in the config file), or absent to set it on /admin';
 
 export const networkConfigSchema = z.strictObject({
   /**
@@ -32,18 +36,33 @@ export const networkConfigSchema = z.strictObject({
   ),
 });
 
-export const secretConfigSchema = z.strictObject({
-  /** `${env:NAME}`: read from the server's environment at each run, never stored. Absent: set on /admin (or /settings). */
-  value: z.optional(text()),
-  /** Skill-name globs whose runs may use it. */
-  skills: z.array(text()),
-  /** Host patterns the header is added to (`header`), or that the run may send it to. */
-  hosts: z._default(z.array(text()), []),
-  /** `Authorization: Bearer {}`: the proxy adds it to requests to `hosts`; without it the run gets an env var. */
-  header: z.optional(text().check(z.refine((h) => /^[A-Za-z0-9-]+:\s*.*\{\}/.test(h), 'must be "Name: ...{}..."'))),
-  /** Each person's own value (set on /settings); their runs use theirs, never another person's. */
-  personal: z._default(z.boolean(), false),
-});
+export const secretConfigSchema = z
+  .strictObject({
+    /**
+     * `${env:NAME}`: read from the server's environment at each run, never stored. Absent: set on /admin (or /settings).
+     * Anything else is refused: a secret's value is never written in clear in the config file.
+     */
+    value: z.optional(
+      text().check(
+        z.refine((v) => referencedVariable(v) !== null, {
+          message: VALUE_RULE,
+        }),
+      ),
+    ),
+    /** Skill-name globs whose runs may use it. */
+    skills: z.array(text()),
+    /** Host patterns the header is added to (`header`), or that the run may send it to. */
+    hosts: z._default(z.array(text()), []),
+    /** `Authorization: Bearer {}`: the proxy adds it to requests to `hosts`; without it the run gets an env var. */
+    header: z.optional(text().check(z.refine((h) => /^[A-Za-z0-9-]+:\s*.*\{\}/.test(h), 'must be "Name: ...{}..."'))),
+    /** Each person's own value (set on /settings); their runs use theirs, never another person's. */
+    personal: z._default(z.boolean(), false),
+  })
+  .check(
+    z.refine((s) => !(s.personal && s.value !== undefined), {
+      message: 'a personal secret has no value in the config: each person sets theirs on /settings',
+    }),
+  );
 
 export const secretsConfigSchema = z.record(
   text().check(z.refine((n) => SECRET_NAME.test(n), 'a secret name is A-Z, 0-9 and _, starting with a letter or _')),
@@ -68,11 +87,15 @@ export function egressConfigured(config: EgressConfig): boolean {
 
 /** Fills defaults; `trust` files are relative to the app folder. */
 export function resolveEgressConfig(
-  file: { network?: z.input<typeof networkConfigSchema>; secrets?: SecretsConfig },
+  file: { network?: z.input<typeof networkConfigSchema>; secrets?: unknown },
   appDir: string,
   dataDir: string,
 ): EgressConfig {
   const network = networkConfigSchema.parse(file.network ?? {});
   network.trust = network.trust.map((t) => path.resolve(/*turbopackIgnore: true*/ appDir, t));
-  return { network, secrets: file.secrets ?? {}, dir: path.join(/*turbopackIgnore: true*/ dataDir, 'egress') };
+  return {
+    network,
+    secrets: secretsConfigSchema.parse(file.secrets ?? {}),
+    dir: path.join(/*turbopackIgnore: true*/ dataDir, 'egress'),
+  };
 }

@@ -44,8 +44,11 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/skills/[name]/export', methods: ['GET'] },
   { pattern: '/api/admin/grants/[id]/revoke', methods: ['POST'] },
   { pattern: '/api/admin/egress/export', methods: ['GET'] },
+  { pattern: '/api/admin/secrets/[name]', methods: ['PUT', 'DELETE'] },
   { pattern: '/api/me/tokens', methods: ['GET', 'POST'] },
   { pattern: '/api/me/tokens/[id]', methods: ['DELETE'] },
+  { pattern: '/api/me/secrets', methods: ['GET'] },
+  { pattern: '/api/me/secrets/[name]', methods: ['PUT', 'DELETE'] },
   // The skill server: routes outside /api, for programs.
   { pattern: '/mcp', methods: ['POST'] },
   { pattern: '/.well-known/agent-skills/[...path]', methods: ['GET'] },
