@@ -433,8 +433,7 @@ class EgressRun implements RunProxy {
   }
 
   summary(): EgressSummaryLine[] {
-    // The same sums as the stored record's (per host:port and outcome, a refusal with its first sentence).
-    return summarizeEgress(this.events).map(({ reason, ...line }) => (reason === null ? line : { ...line, reason }));
+    return summaryLines(this.events);
   }
 
   async close(): Promise<EgressSummaryLine[]> {
@@ -493,6 +492,11 @@ class PinnedAgent extends http.Agent {
 }
 
 /** `raw` (name, value, name, value...) with `set` replacing every header of the same name, case-insensitively. */
+/** The same sums as the stored record's (per host:port and outcome, a refusal with its first sentence). */
+export function summaryLines(events: Iterable<EgressEvent>): EgressSummaryLine[] {
+  return summarizeEgress(events).map(({ reason, ...line }) => (reason === null ? line : { ...line, reason }));
+}
+
 export function withHeaders(raw: readonly string[], set: Record<string, string>): string[] {
   const names = new Set(Object.keys(set).map((n) => n.toLowerCase()));
   const out: string[] = [];

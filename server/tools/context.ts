@@ -6,6 +6,7 @@
  */
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
+import type { RunEgress } from '../egress/types';
 import type { ScriptRunInput } from '../db';
 import type { ExecutionConfig, ShellMode } from '../sandbox/config';
 import type { Matcher } from '../skills/catalog/match';
@@ -45,6 +46,11 @@ export interface SkillToolContext {
   shell?: ShellMode;
   /** Whose fair share of the server's run slots this turn's runs count against. */
   owner?: string;
+  /**
+   * A run's way out for code attributed to `skills` (the script's own skill, or the chat's active ones for a
+   * command): its grants, secrets and record (egress/run-egress.ts). Absent, or undefined for these skills: sealed.
+   */
+  egress?: (skills: readonly Skill[]) => RunEgress | undefined;
 }
 
 /** What a tool reads to say how a call asks for consent (its declaration's `consent`): no writer, no run state. */

@@ -88,6 +88,8 @@ export async function runScript(
       const active = ctx.skills.get(n);
       return active ? [{ name: active.name, dir: active.dir }] : [];
     }),
+    // A skill's script is attributed to that skill alone: its grants, its secrets.
+    egress: ctx.egress?.([skill]),
   });
   const refused =
     result.errorCode === 'invalid-path' ||
@@ -116,6 +118,7 @@ export async function runScript(
     ...(result.limit ? { limit: result.limit } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
     files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
+    ...(result.egress ? { egress: result.egress } : {}),
   };
 }
 

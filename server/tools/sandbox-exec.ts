@@ -83,6 +83,9 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
     owner: ctx.owner ?? ctx.chatId,
     skills: activatedSkills(ctx),
     ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+    // A command is attributed to every skill active in the chat: the union of their grants (README, "Skills that
+    // reach the network").
+    egress: ctx.egress?.([...ctx.activated].flatMap((n) => ctx.skills.get(n) ?? [])),
     onQueued: (ahead) => post({ ...base, state: 'queued', ahead, stdout: '', stderr: '' }),
     onStarted: () => post({ ...base, state: 'running', stdout: '', stderr: '' }),
     onOutput: (stream, text) => {
@@ -131,6 +134,7 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
     ...(result.error ? { error: result.error } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
     files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
+    ...(result.egress ? { egress: result.egress } : {}),
   };
 }
 

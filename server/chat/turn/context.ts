@@ -15,6 +15,7 @@ import type { ActiveTurn } from '../running/active-turns';
 import { buildSkillView, type SkillView } from '../skill-view';
 import type { ChatMessage, ChatRequestBody } from '../wire-types';
 import type { TurnDeps } from './deps';
+import { turnEgress } from './egress';
 
 /** A `/name` (or `/a /b`) the person typed, checked against each skill's access record once. */
 export interface Invocation {
@@ -140,6 +141,7 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     execution: config.execution,
     shell: deps.shell,
     owner: deps.owner,
+    egress: turnEgress(turn),
   };
 }
 

@@ -14,6 +14,7 @@ import type { McpSource } from '../../mcp/tools';
 import type { ModelRegistry } from '../../model/registry';
 import type { ShellMode } from '../../sandbox/config';
 import { shellModeFor } from '../../sandbox/shell';
+import type { SecretStore } from '../../secrets/store';
 import type { SkillRegistry } from '../../skills/registry';
 import type { SkillSource } from '../skill-view';
 import type { ChatStore, ChatStores } from '../store';
@@ -46,6 +47,11 @@ export interface TurnDeps {
   mcp?: McpSource;
   /** The labels of the MCP servers the person switched off for themselves (`switchedOffServers`). */
   mcpSwitchedOff?: ReadonlySet<string>;
+  /**
+   * What a run's way out needs beside the config (server/egress/): the stored secret values and where the egress
+   * record goes. Absent: runs get no secrets from the store and their egress is not stored (the bench, tests).
+   */
+  egress?: { secrets: Pick<SecretStore, 'get'>; db: Database };
 }
 
 export const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';
@@ -60,6 +66,8 @@ export interface TurnApp {
   access: AccessResolver;
   /** The MCP connections (server/mcp/manager.ts); absent: no MCP tools. */
   mcp?: McpSource['manager'];
+  /** Secret values set on /admin and /settings (server/secrets/). */
+  secrets?: SecretStore;
 }
 
 /** How the person reaches the server: decides their shell mode's default (server/sandbox/shell.ts). */
@@ -98,5 +106,6 @@ export async function turnDeps(
     shell: shellModeFor(app.config.execution.shell, asker).mode,
     owner: userId,
     ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp }, mcpSwitchedOff } : {}),
+    ...(app.secrets ? { egress: { secrets: app.secrets, db: app.db } } : {}),
   };
 }

@@ -1,0 +1,37 @@
+/**
+ * The turn's part in a run's way out: which skills a run is attributed to is the tool's (a script: its skill; a
+ * command: the chat's active skills), and the rest comes from here: the operator's grants, each skill's
+ * permission as this person sees it, the person whose secrets the run may use, and where the record goes. A server
+ * whose config grants nothing gives runs no way out at all (server/egress/config.ts `egressConfigured`).
+ */
+import { egressConfigured } from '../../egress/config';
+import { readDeclarations } from '../../egress/declarations';
+import { runEgress } from '../../egress/run-egress';
+import { resolveRunSecrets } from '../../secrets/resolve';
+import type { SkillToolContext } from '../../tools';
+import type { TurnContext } from './context';
+
+/** No store: a `${env:}` secret still resolves, a stored one is missing (tests and the bench build deps by hand). */
+const NO_STORED_SECRETS = { get: async () => null };
+
+export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>): SkillToolContext['egress'] {
+  const { deps, chatId, view } = turn;
+  const config = deps.config.egress;
+  if (!egressConfigured(config)) return undefined;
+  const person = deps.owner ?? null;
+  return (skills) =>
+    runEgress({
+      config,
+      skills: skills.map((skill) => ({ name: skill.name, declares: readDeclarations(skill) })),
+      permission: (name) => view.access.get(name)?.permission ?? 'deny',
+      secrets: () =>
+        resolveRunSecrets({
+          config: config.secrets,
+          person,
+          skills: skills.map((s) => s.name),
+          env: process.env,
+          store: deps.egress?.secrets ?? NO_STORED_SECRETS,
+        }),
+      record: { db: deps.egress?.db ?? null, chatId, userId: person },
+    });
+}
