@@ -95,6 +95,8 @@ export interface TestUpstreams {
   httpsPort: number;
   /** PEM of the CA that signed `tls.test`'s certificate. */
   caPem: string;
+  /** What each upstream received, in order: scheme, Host header, path, Authorization header. */
+  received: Array<{ scheme: string; host: string; path: string; authorization?: string }>;
   close(): Promise<void>;
 }
 
@@ -146,7 +148,14 @@ function testCertificates(dir: string): { ca: string; key: string; cert: string 
 /** Loopback upstreams answering `<scheme> <path>`: HTTP, and HTTPS with a certificate from a test CA. */
 export async function startTestUpstreams(dir: string): Promise<TestUpstreams> {
   const certs = testCertificates(dir);
+  const received: TestUpstreams['received'] = [];
   const answer = (scheme: string) => (req: http.IncomingMessage, res: http.ServerResponse) => {
+    received.push({
+      scheme,
+      host: req.headers.host ?? '',
+      path: req.url ?? '',
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
     res.writeHead(200, { 'content-type': 'text/plain' }).end(`${scheme} upstream says hello to ${req.url}\n`);
   };
   const plain = http.createServer(answer('http'));
@@ -165,6 +174,7 @@ export async function startTestUpstreams(dir: string): Promise<TestUpstreams> {
     httpPort,
     httpsPort,
     caPem: certs.ca,
+    received,
     close: async () => {
       await Promise.all([close(plain), close(tls)]);
     },
