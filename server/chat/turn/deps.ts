@@ -9,6 +9,7 @@ import { personalAccess } from '../../access/personal';
 import type { AccessOptions, AccessResolver } from '../../access/resolver';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db';
+import type { Resolver } from '../../egress/address';
 import { switchedOffServers } from '../../mcp/personal';
 import type { McpSource } from '../../mcp/tools';
 import type { ModelRegistry } from '../../model/registry';
@@ -51,7 +52,12 @@ export interface TurnDeps {
    * What a run's way out needs beside the config (server/egress/): the stored secret values and where the egress
    * record goes. Absent: runs get no secrets from the store and their egress is not stored (the bench, tests).
    */
-  egress?: { secrets: Pick<SecretStore, 'get'>; db: Database };
+  egress?: {
+    secrets: Pick<SecretStore, 'get'>;
+    db: Database | null;
+    /** How the proxy resolves names; tests map theirs to loopback (default: the system's). */
+    resolve?: Resolver;
+  };
 }
 
 export const isRealModel = (model: TurnDeps['model']) => model.provider !== undefined && model.provider !== 'offline';

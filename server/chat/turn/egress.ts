@@ -33,5 +33,6 @@ export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>):
           store: deps.egress?.secrets ?? NO_STORED_SECRETS,
         }),
       record: { db: deps.egress?.db ?? null, chatId, userId: person },
+      ...(deps.egress?.resolve ? { resolve: deps.egress.resolve } : {}),
     });
 }
