@@ -15,7 +15,7 @@ import {
   listEgressEvents,
   MAX_EGRESS_PAGE,
 } from '../db';
-import { type EgressConfig, resolveEgressConfig } from '../egress/config';
+import type { EgressConfig } from '../egress/config';
 import { readDeclarations } from '../egress/declarations';
 import { type GrantSummary, grantSummary } from '../egress/grants';
 import { type EgressExport, egressExport } from '../egress/record';

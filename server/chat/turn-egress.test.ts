@@ -75,11 +75,13 @@ beforeAll(async () => {
       network: { skills: { 'github-*': [`upstream.test:${upstreams.httpPort}`] }, private: ['127.0.0.1/32'] },
       secrets: {
         GITHUB_TOKEN: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
           value: '${env:EGRESS_TURN_TOKEN}',
           skills: ['github-*'],
           hosts: [`upstream.test:${upstreams.httpPort}`],
           header: 'Authorization: Bearer {}',
         },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
         SIGNING_KEY: { value: '${env:EGRESS_TURN_SIGNING}', skills: ['github-*'] },
       },
     }),

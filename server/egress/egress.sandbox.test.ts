@@ -100,11 +100,13 @@ beforeAll(async () => {
       },
       secrets: {
         GITHUB_TOKEN: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
           value: '${env:EGRESS_TEST_TOKEN}',
           skills: ['github-*'],
           hosts: [`upstream.test:${httpPort}`, `tls.test:${httpsPort}`],
           header: 'Authorization: Bearer {}',
         },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
         SIGNING_KEY: { value: '${env:EGRESS_TEST_SIGNING}', skills: ['github-*'] },
         TEAM_TOKEN: {
           skills: ['team-*'],

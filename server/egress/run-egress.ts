@@ -19,7 +19,7 @@ import { createRunGrant, type RunSkill, type SkillPermission } from './grants';
 import { interceptTunnel } from './intercept';
 import { openRunProxy } from './proxy';
 import { createEgressRecorder } from './record';
-import type { EgressEvent, EgressTarget, OpenedEgress, RunEgress } from './types';
+import type { EgressTarget, OpenedEgress, RunEgress } from './types';
 
 export interface RunEgressContext {
   config: EgressConfig;

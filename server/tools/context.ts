@@ -6,8 +6,8 @@
  */
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
-import type { RunEgress } from '../egress/types';
 import type { ScriptRunInput } from '../db';
+import type { RunEgress } from '../egress/types';
 import type { ExecutionConfig, ShellMode } from '../sandbox/config';
 import type { Matcher } from '../skills/catalog/match';
 import type { DisplayContext } from '../skills/display';
