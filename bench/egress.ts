@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/egress.ts [--quick]
  */
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -27,12 +27,17 @@ export interface EgressFigures {
   requests: number;
   direct: { p50: number; p99: number };
   proxied: { p50: number; p99: number };
+  /** Through the sandbox's forwarder (TCP on loopback, then the proxy's socket), the whole path a run's request takes. */
+  forwarded: { p50: number; p99: number };
   downloads: number;
   /** MB/s, the median of `downloads` runs. */
   directMBs: number;
   tunnelMBs: number;
+  forwardedMBs: number;
   /** Tunnel over direct, the median of each round's pair (a direct download, then one through the tunnel). */
   ratio: number;
+  /** The same through the forwarder and the tunnel. */
+  forwardedRatio: number;
   /** CPU time of the proxy's process for one 50 MB tunnel download (median): what the proxy itself costs. */
   proxyCpuMs: number;
 }
@@ -88,10 +93,14 @@ function download(socket: net.Socket): Promise<number> {
   });
 }
 
-/** A CONNECT on the proxy's socket; the socket once the tunnel is up. */
-function tunnel(socketPath: string, authority: string): Promise<net.Socket> {
+/** Where the client meets the proxy: its Unix socket, or the forwarder's TCP port (as inside a run). */
+type Via = { socketPath: string } | { port: number };
+
+/** A CONNECT to the proxy; the socket once the tunnel is up. */
+function tunnel(via: Via, authority: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPath);
+    const socket = 'socketPath' in via ? net.connect(via.socketPath) : net.connect(via.port, '127.0.0.1');
+    socket.setNoDelay(true);
     socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`);
     let seen = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
@@ -109,7 +118,7 @@ function tunnel(socketPath: string, authority: string): Promise<net.Socket> {
 }
 
 /** What the parent asks the child (the upstream and the client, in a process of their own, as a run's would be). */
-type Ask = { kind: 'latency'; requests: number; socketPath?: string } | { kind: 'download'; socketPath?: string };
+type Ask = { kind: 'latency'; requests: number; via?: Via } | { kind: 'download'; via?: Via };
 
 /** The child: a loopback upstream and its client, answering the parent's questions over IPC. */
 async function child(): Promise<void> {
@@ -133,18 +142,39 @@ async function child(): Promise<void> {
   process.on('message', async (ask: Ask) => {
     if (ask.kind === 'latency') {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      const options: http.RequestOptions = ask.socketPath
-        ? { socketPath: ask.socketPath, path: `http://${authority}/small`, headers: { host: authority }, agent }
-        : { host: '127.0.0.1', port, path: '/small', agent };
+      const proxied = { path: `http://${authority}/small`, headers: { host: authority }, agent };
+      const options: http.RequestOptions = !ask.via
+        ? { host: '127.0.0.1', port, path: '/small', agent }
+        : 'socketPath' in ask.via
+          ? { socketPath: ask.via.socketPath, ...proxied }
+          : { host: '127.0.0.1', port: ask.via.port, ...proxied };
       const figures = await latency(ask.requests, () => get(options));
       agent.destroy();
       process.send?.(figures);
     } else {
-      const socket = ask.socketPath ? await tunnel(ask.socketPath, authority) : net.connect(port, '127.0.0.1');
+      const socket = ask.via ? await tunnel(ask.via, authority) : net.connect(port, '127.0.0.1');
       process.send?.(await download(socket));
     }
   });
   process.send?.({ ready: true });
+}
+
+/** The sandbox's forwarder (server/toolchain/egress-forward.py), run on the host with a port the system picks. */
+function startForwarder(socketPath: string): { process: ChildProcess; port: Promise<number> } {
+  const script = path.join(import.meta.dirname, '..', 'server', 'toolchain', 'egress-forward.py');
+  const child = spawn('/usr/bin/python3', ['-I', '-S', script, socketPath, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const ready = /^ready (\d+)/m.exec(out);
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the forwarder exited (${code}) before it listened`)));
+  });
+  return { process: child, port };
 }
 
 export async function benchEgress({ quick = false } = {}): Promise<EgressFigures> {
@@ -164,6 +194,7 @@ export async function benchEgress({ quick = false } = {}): Promise<EgressFigures
     },
     onEvent: () => {},
   });
+  const forwarder = startForwarder(proxy.socketPath);
   const worker = fork(import.meta.filename, ['--child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = <T>() => new Promise<T>((resolve) => worker.once('message', (m) => resolve(m as T)));
   const ask = <T>(question: Ask) => {
@@ -175,29 +206,38 @@ export async function benchEgress({ quick = false } = {}): Promise<EgressFigures
     await next();
     type Latency = { p50: number; p99: number };
     const direct = await ask<Latency>({ kind: 'latency', requests });
-    const proxied = await ask<Latency>({ kind: 'latency', requests, socketPath: proxy.socketPath });
+    const socket = { socketPath: proxy.socketPath };
+    const proxied = await ask<Latency>({ kind: 'latency', requests, via: socket });
+    const forwarderPort = await forwarder.port;
+    const forwarded = await ask<Latency>({ kind: 'latency', requests, via: { port: forwarderPort } });
     const directRuns: number[] = [];
     const tunnelRuns: number[] = [];
+    const forwardedRuns: number[] = [];
     const proxyCpu: number[] = [];
     for (let i = 0; i < downloads; i++) {
       directRuns.push(await ask<number>({ kind: 'download' }));
       const before = process.cpuUsage();
-      tunnelRuns.push(await ask<number>({ kind: 'download', socketPath: proxy.socketPath }));
+      tunnelRuns.push(await ask<number>({ kind: 'download', via: socket }));
       const used = process.cpuUsage(before);
       proxyCpu.push((used.user + used.system) / 1000);
+      forwardedRuns.push(await ask<number>({ kind: 'download', via: { port: forwarderPort } }));
     }
     return {
       requests,
       direct,
       proxied,
+      forwarded,
       downloads,
       directMBs: median(directRuns),
       tunnelMBs: median(tunnelRuns),
+      forwardedMBs: median(forwardedRuns),
       ratio: median(tunnelRuns.map((t, i) => t / directRuns[i]!)),
+      forwardedRatio: median(forwardedRuns.map((t, i) => t / directRuns[i]!)),
       proxyCpuMs: median(proxyCpu),
     };
   } finally {
     worker.kill();
+    forwarder.process.kill();
     await proxy.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -207,19 +247,24 @@ export function egressTable(f: EgressFigures): string {
   const ms = (n: number) => n.toFixed(2);
   const addedP50 = f.proxied.p50 - f.direct.p50;
   const addedP99 = f.proxied.p99 - f.direct.p99;
+  const forwardedP50 = f.forwarded.p50 - f.direct.p50;
   return [
     '| path | requests | p50 ms | p99 ms |',
     '|---|---|---|---|',
     `| direct (loopback, kept alive) | ${f.requests} | ${ms(f.direct.p50)} | ${ms(f.direct.p99)} |`,
     `| through the run's proxy (Unix socket, absolute form) | ${f.requests} | ${ms(f.proxied.p50)} | ${ms(f.proxied.p99)} |`,
+    `| through the sandbox's forwarder and the proxy (a run's whole path) | ${f.requests} | ${ms(f.forwarded.p50)} | ${ms(f.forwarded.p99)} |`,
     '',
     '| 50 MB download | runs | MB/s (median) |',
     '|---|---|---|',
     `| direct | ${f.downloads} | ${f.directMBs.toFixed(0)} |`,
     `| through a CONNECT tunnel | ${f.downloads} | ${f.tunnelMBs.toFixed(0)} (the proxy's CPU: ${f.proxyCpuMs.toFixed(0)} ms per download) |`,
+    `| through the forwarder and a CONNECT tunnel | ${f.downloads} | ${f.forwardedMBs.toFixed(0)} |`,
     '',
     `- ${addedP50 <= EGRESS_ADDED_P50_MS ? 'PASS' : 'MISS'} latency added by the proxy at p50 within ${EGRESS_ADDED_P50_MS} ms: ${ms(addedP50)} ms (p99: ${ms(addedP99)} ms)`,
+    `- ${forwardedP50 <= EGRESS_ADDED_P50_MS ? 'PASS' : 'MISS'} latency added by a run's whole path (forwarder + proxy) at p50 within ${EGRESS_ADDED_P50_MS} ms: ${ms(forwardedP50)} ms (p99: ${ms(f.forwarded.p99 - f.direct.p99)} ms)`,
     `- ${f.ratio >= EGRESS_THROUGHPUT_RATIO ? 'PASS' : 'MISS'} CONNECT throughput at least ${EGRESS_THROUGHPUT_RATIO}x direct: ${f.ratio.toFixed(2)}x (the median of ${f.downloads} pairs)`,
+    `- ${f.forwardedRatio >= EGRESS_THROUGHPUT_RATIO ? 'PASS' : 'MISS'} through the forwarder too, at least ${EGRESS_THROUGHPUT_RATIO}x direct: ${f.forwardedRatio.toFixed(2)}x`,
   ].join('\n');
 }
 

@@ -6,7 +6,7 @@
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
  *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server,
- *                             server-load, chat, long-chat, sandbox, first-start);
+ *                             server-load, chat, long-chat, sandbox, egress, first-start);
  *                             the summary files are written for full runs only
  *   npm run bench -- --only=first-start   a fresh clone to the first page (minutes: never part of a full run)
  *   npm run bench -- --heap   server-load also takes a heap snapshot of each server after its load and sums it by
@@ -22,6 +22,7 @@ import { benchCatalog, type CatalogFigures, type TokensPerSkill, tokensPerSkill 
 import { BEFORE_INCREMENTAL, benchChat, benchUsageCounts, type LatencyFigures, SAME_ANSWER } from './chat';
 import { benchCli, benchCliVersusPi, type CliFigures, type VersusPi } from './cli';
 import { benchDiscovery, type DiscoveryFigures } from './discovery';
+import { benchEgress, egressTable } from './egress';
 import { benchFirstStart } from './first-start';
 import { generateSkills } from './generate';
 import { benchLongChat, type LongChatFigures } from './long-chat';
@@ -587,6 +588,10 @@ async function main() {
       );
       emit('LibreOffice in the sandbox', officeTable(await benchOffice()));
     }
+
+    // A run's way out: what its egress proxy adds to a request, and CONNECT throughput (bench/egress.ts).
+    if (want('egress'))
+      emit("A run's egress proxy (latency added, 50 MB through CONNECT)", egressTable(await benchEgress({ quick })));
 
     const summary = {
       date: new Date().toISOString(),
