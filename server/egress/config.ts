@@ -24,7 +24,7 @@ export const networkConfigSchema = z.strictObject({
   private: z._default(z.array(text()), []),
   /** PEM files of upstream CAs the proxy trusts besides the system's (a company CA, a test server's own). */
   trust: z._default(z.array(text()), []),
-  /** Per run: bytes received, bytes sent, seconds a connection may stay open, connections at once. */
+  /** Per run: bytes received, bytes sent, seconds of egress (from its proxy's opening), connections at once. */
   limits: z._default(
     z.strictObject({
       maxBytesIn: count(256 * 1024 * 1024),

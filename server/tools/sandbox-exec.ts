@@ -155,7 +155,8 @@ export function commandConsent(ctx: Pick<SkillToolContext, 'shell'>, input: Part
   return {
     subject,
     rule: 'ask',
-    reason: "Run a command in the chat's sandbox: no network; it sees the chat's files and the activated skills.",
+    reason:
+      "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them.",
     version,
     always: false,
   };
