@@ -208,10 +208,12 @@ describe.skipIf(!ready)('secrets', () => {
         'printf %s "$SIGNING_KEY" | base64',
         'printf "user:%s" "$SIGNING_KEY" | base64',
         `python3 -c 'import os,urllib.parse; print(urllib.parse.quote(os.environ["SIGNING_KEY"]), os.environ["SIGNING_KEY"].encode().hex())'`,
+        'touch "out-$SIGNING_KEY.txt"',
       ].join('; '),
       ['github-issues'],
     );
-    const all = `${r.stdout}\n${r.stderr}\n${r.error ?? ''}`;
+    const all = `${r.stdout}\n${r.stderr}\n${r.error ?? ''}\n${JSON.stringify(r.files)}`;
+    expect(r.files.map((f) => f.name)).toEqual(['out-[secret SIGNING_KEY].txt']);
     expect(all).not.toContain(HEADER_SECRET);
     for (const form of [
       ENV_SECRET,

@@ -226,7 +226,10 @@ async function runInWorkspace(
     );
     if (!sandboxed.ok) return sandboxed.result;
     const { changes, overCap } = await files.finish();
-    return toResult(sandboxed, changes, overCap);
+    // A file named after a secret the run held shows as `[secret NAME]`; it can still be listed, not downloaded.
+    const { redact } = sandboxed;
+    const shown = redact ? changes.map((c) => ({ ...c, name: redact(c.name) })) : changes;
+    return toResult(sandboxed, shown, overCap);
   } finally {
     await files.close();
   }
@@ -249,6 +252,8 @@ type Sandboxed =
       startedAt: number;
       queuedMs: number;
       egress?: EgressSummaryLine[];
+      /** What the run's way out redacts (its secrets' values), for what is shown of it later (file names). */
+      redact?: (text: string) => string;
     }
   | { ok: false; result: CodeRunResult };
 
@@ -296,6 +301,7 @@ export async function runSandboxed(
       startedAt,
       queuedMs: Math.round(startedAt - queuedAt),
       ...(summary ? { egress: summary } : {}),
+      ...(egress ? { redact: egress.redact } : {}),
     };
   } catch (error) {
     await egress?.close().catch(() => {});
