@@ -3,7 +3,7 @@
  * egress record, filtered by person, skill, host and outcome, with an export of what the filters select.
  */
 import Link from 'next/link';
-import type { AdminEgressEvent, AdminNetwork, AdminNetworkSkill } from '@/server/admin/network';
+import type { AdminEgressEvent, AdminInstalls, AdminNetwork, AdminNetworkSkill } from '@/server/admin/network';
 import { formatBytes } from '@/server/egress/summary-line';
 import { AdminTable } from './admin-table';
 import { LocalTime } from './local-time';
@@ -131,6 +131,105 @@ function EventRow({ event }: { event: AdminEgressEvent }) {
   );
 }
 
+function IndexList({ urls }: { urls: string[] }) {
+  return urls.length === 0 ? (
+    <span className="muted">none</span>
+  ) : (
+    <ul className="plain-list">
+      {urls.map((u) => (
+        <li key={u}>
+          <code>{u}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** `runtime.installs` and the indexes behind it: what a run's `pip install` and `npm install` reach. */
+function PackageInstalls({ installs }: { installs: AdminInstalls }) {
+  const allowed = installs.mode === 'allow';
+  return (
+    <div data-testid="network-installs" data-mode={installs.mode}>
+      <h3>
+        Package installs{' '}
+        <span className={allowed ? 'pill pill--ok' : 'pill'} data-testid="network-installs-mode">
+          {installs.mode}
+        </span>
+      </h3>
+      <p className="muted small">
+        {allowed ? (
+          <>
+            <code>pip install</code> and <code>npm install</code> in a run reach these indexes and nothing else, GET and
+            HEAD only (recorded as <code>(installs)</code>), into a layer of the chat&apos;s own that is deleted with
+            it.
+          </>
+        ) : (
+          <>
+            <code>runtime.installs</code> is <code>off</code>: an install in a run fails at once. With{' '}
+            <code>allow</code>, runs would reach these indexes.
+          </>
+        )}{' '}
+        {installs.source === 'config' ? (
+          <>
+            From <code>runtime.indexes</code>.
+          </>
+        ) : (
+          <>
+            Read from pip&apos;s and npm&apos;s configuration on this server (<code>runtime.indexes</code> replaces it).
+          </>
+        )}
+      </p>
+      <table className="table small">
+        <tbody>
+          <tr>
+            <th scope="row">pip index</th>
+            <td data-testid="installs-pip-index">
+              <code>{installs.pip.index}</code>
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">pip extra indexes</th>
+            <td data-testid="installs-pip-extra">
+              <IndexList urls={installs.pip.extra} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">pip find-links</th>
+            <td data-testid="installs-pip-find-links">
+              <IndexList urls={installs.pip.findLinks} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">npm registry</th>
+            <td data-testid="installs-npm">
+              <code>{installs.npm}</code>
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Hosts</th>
+            <td data-testid="installs-hosts">
+              <IndexList urls={installs.hosts} />
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">Folders (read-only)</th>
+            <td data-testid="installs-folders">
+              <IndexList urls={installs.folders} />
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      {installs.problems.length > 0 && (
+        <ul className="plain-list small" data-testid="installs-problems">
+          {installs.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** Links the page builds from the filters (server/admin/network.ts `egressQueryString`). */
 export interface NetworkLinks {
   export: string;
@@ -169,6 +268,8 @@ export function NetworkSection({ network, links }: { network: AdminNetwork; link
           </p>
         )}
       </div>
+
+      <PackageInstalls installs={network.installs} />
 
       <div data-testid="egress-record">
         <h3>

@@ -1,6 +1,6 @@
 /**
- * /admin's Network section: per skill, the hosts and secrets it declares beside what the operator grants it, and the
- * egress record, filtered by person, skill, host and outcome. `buildAdminNetwork` is pure; `loadAdminNetwork` reads
+ * /admin's Network section: per skill, the hosts and secrets it declares beside what the operator grants it, the
+ * package indexes runs install from (runtime.installs), and the egress record, filtered by person, skill, host and outcome. `buildAdminNetwork` is pure; `loadAdminNetwork` reads
  * the registry and the record. The same query (`parseEgressQuery`) drives the page and its JSON export.
  */
 import * as z from 'zod/mini';
@@ -20,8 +20,10 @@ import { readDeclarations } from '../egress/declarations';
 import { type GrantSummary, grantSummary } from '../egress/grants';
 import { type EgressExport, egressExport } from '../egress/record';
 import { AppError } from '../errors';
+import type { InstallMode } from '../sandbox/config';
 import type { SkillRegistry } from '../skills/registry';
 import type { Skill } from '../skills/types';
+import { indexAccess, packageIndexes } from '../toolchain/package-indexes';
 
 export const EGRESS_PAGE_SIZE = 50;
 
@@ -65,11 +67,39 @@ export interface AdminNetwork {
   quietSkills: number;
   /** `network.private`, shown as configured. */
   privateRanges: string[];
+  installs: AdminInstalls;
   events: AdminEgressEvent[];
   total: number;
   filters: EgressFilters;
   pageSize: number;
   choices: { people: Array<{ id: string; label: string }>; hosts: string[]; skills: string[] };
+}
+
+/** `runtime.installs` and the package indexes runs read from when it is `allow`. */
+export interface AdminInstalls {
+  mode: InstallMode;
+  /** `runtime.indexes`, or what pip's and npm's configuration on this machine say. */
+  source: 'config' | 'discovered';
+  pip: { index: string; extra: string[]; findLinks: string[] };
+  npm: string;
+  /** What runs reach through their proxy (GET and HEAD only), and the folders bound read-only. */
+  hosts: string[];
+  folders: string[];
+  problems: string[];
+}
+
+export async function loadAdminInstalls(runtime: AppConfig['execution']['runtime']): Promise<AdminInstalls> {
+  const indexes = await packageIndexes(runtime);
+  const access = indexAccess(indexes);
+  return {
+    mode: runtime.installs,
+    source: indexes.source,
+    pip: indexes.pip,
+    npm: indexes.npm,
+    hosts: access.hosts,
+    folders: access.folders,
+    problems: [...indexes.problems, ...access.problems],
+  };
 }
 
 /** The egress part of the configuration (`network`, `secrets`), defaults when the config has none. */
@@ -183,15 +213,17 @@ export async function loadAdminNetwork(
   const access = app.access.resolveAll(scan.skills);
   const { skills, quiet } = buildNetworkSkills(config, scan.skills, (name) => access.get(name)?.permission ?? null);
   const query = toEventQuery(filters, EGRESS_PAGE_SIZE);
-  const [records, total, choices] = await Promise.all([
+  const [records, total, choices, installs] = await Promise.all([
     listEgressEvents(query, app.db),
     countEgressEvents(query, app.db),
     egressFilterChoices(app.db),
+    loadAdminInstalls(app.config.execution.runtime),
   ]);
   return {
     skills,
     quietSkills: quiet,
     privateRanges: config.network.private,
+    installs,
     events: buildAdminEvents(records, (id) => people.get(id)),
     total,
     filters,

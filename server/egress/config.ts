@@ -80,9 +80,12 @@ export interface EgressConfig {
   dir: string;
 }
 
-/** Whether runs get a proxy at all: an operator who grants nothing keeps every run sealed, as before. */
-export function egressConfigured(config: EgressConfig): boolean {
-  return Object.keys(config.network.skills).length > 0 || Object.keys(config.secrets).length > 0;
+/**
+ * Whether runs get a proxy at all: an operator who grants nothing keeps every run sealed, as before. `installs`:
+ * `runtime.installs` is `allow`, so every run reaches the package indexes through its proxy.
+ */
+export function egressConfigured(config: EgressConfig, installs = false): boolean {
+  return installs || Object.keys(config.network.skills).length > 0 || Object.keys(config.secrets).length > 0;
 }
 
 /** Fills defaults; `trust` files are relative to the app folder. */

@@ -9,6 +9,9 @@
  * A declaration (declarations.ts) grants nothing, with one exception the person controls: a skill whose permission
  * is `ask` may reach a host it declares once the person approves it (`approved`), and until then the request
  * `needs-approval`.
+ *
+ * Package installs (`runtime.installs: allow`) are no skill's: every run reaches the package indexes, as the
+ * pseudo-skill `(installs)`, GET and HEAD only.
  */
 import picomatch from 'picomatch';
 import type { EgressConfig } from './config';
@@ -17,6 +20,12 @@ import { formatTarget, type HostPattern, matches, parsePattern } from './pattern
 import type { EgressDecision, EgressTarget } from './types';
 
 export type SkillPermission = 'allow' | 'ask' | 'deny';
+
+/**
+ * The pseudo-skill every run of a chat has with `runtime.installs: allow`: the package indexes, GET and HEAD only
+ * (a PUT to an npm registry publishes; nothing a run sends there should be more than a request for a package).
+ */
+export const INSTALLS_SKILL = '(installs)';
 
 export interface RunSkill {
   name: string;
@@ -48,6 +57,8 @@ export interface RunGrantInput {
   /** Whether the person approved this skill reaching this declared target (the approval card's answer). */
   approved?: (skill: RunSkill, target: EgressTarget) => boolean;
   secrets: RunSecret[];
+  /** `host:port` patterns of the package indexes (runtime.installs `allow`): read-only, for every run. */
+  installs?: readonly string[];
 }
 
 export interface RunGrant {
@@ -124,6 +135,7 @@ export function createRunGrant(input: RunGrantInput): RunGrant {
     skills: secret.skills.map(skillGlob),
   }));
   const active = input.skills.map((skill) => skill.name);
+  const indexes = parseAll(input.installs ?? []);
 
   /** Allowed for `skills`, with the headers of the secrets that apply to them there (or the missing one). */
   const allow = (target: EgressTarget, skills: string[]): EgressDecision => {
@@ -151,6 +163,8 @@ export function createRunGrant(input: RunGrantInput): RunGrant {
     decide(target) {
       const matched = granted.filter((g) => g.patterns.some((p) => matches(p, target))).map((g) => g.skill.name);
       if (matched.length > 0) return allow(target, matched);
+      // After the skills' own grants: a skill granted an index host keeps what it was granted there.
+      if (indexes.some((p) => matches(p, target))) return { allow: true, skills: [INSTALLS_SKILL], limited: true };
 
       const asking = usable.filter(
         (skill) => input.permission(skill.name) === 'ask' && skill.declares.network.some((p) => matches(p, target)),

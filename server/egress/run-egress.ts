@@ -3,8 +3,8 @@
  * (secrets/resolve.ts), its own proxy on a Unix socket (proxy.ts), the TLS branch for hosts that get a secret header
  * or are limited to reads (intercept.ts, with the server's CA from ca.ts), the redaction of every value the run could
  * know (secrets/redact.ts), and the record of what it reached (record.ts). sandbox/run.ts opens it once the run has
- * a slot and closes it when the run ends; a server that grants nothing (no `network.skills`, no `secrets`) opens
- * nothing, and its runs stay sealed as before.
+ * a slot and closes it when the run ends; a server that grants nothing (no `network.skills`, no `secrets`, installs
+ * `off`) opens nothing, and its runs stay sealed as before.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -32,6 +32,8 @@ export interface RunEgressContext {
   secrets(): Promise<RunSecret[]>;
   /** Where the run's egress record goes; without a database it is only summed for the result. */
   record: { db: Database | null; chatId: string | null; userId: string | null };
+  /** The package indexes' `host:port` patterns (runtime.installs `allow`, sandbox/installs.ts), read at each run. */
+  installs?: () => Promise<readonly string[]>;
   /** Tests map names to loopback. */
   resolve?: Resolver;
 }
@@ -50,7 +52,7 @@ function caFor(dir: string): Promise<EgressCa> {
 }
 
 export function runEgress(ctx: RunEgressContext): RunEgress | undefined {
-  if (!egressConfigured(ctx.config)) return undefined;
+  if (!egressConfigured(ctx.config, ctx.installs !== undefined)) return undefined;
   return { open: (run) => openEgress(ctx, run) };
 }
 
@@ -85,12 +87,14 @@ async function openEgress(
   const ca = await caFor(config.dir);
   const trust = await trustFor(config, ca);
   const secrets = await ctx.secrets();
+  const installs = (await ctx.installs?.()) ?? [];
   const grant = createRunGrant({
     config,
     skills: ctx.skills,
     permission: ctx.permission,
     ...(ctx.approved ? { approved: ctx.approved } : {}),
     secrets,
+    installs,
   });
   const env: Record<string, string> = {};
   const secretEnv: Record<string, string> = {};

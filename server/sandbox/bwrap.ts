@@ -36,6 +36,7 @@ import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
 import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
 import { folderFiles } from '../workspace/run-files';
 import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
+import { installMounts, npmProject, withInstalls } from './bwrap-installs';
 import { runCapped } from './capped-process';
 import {
   type Availability,
@@ -186,16 +187,20 @@ export function bwrapArgs(
   if (egress && setup.egressRuntimeDir) {
     args.push(...egressMounts(egress, setup.egressRuntimeDir, setup.runtimeDir !== null));
   }
+  if (request.installs) args.push(...installMounts(request.installs));
   const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
   // Before the other variables, so a secret cannot take the name of one of them; the fd after the filter's.
   const secretArgs = egress ? secretEnvArgs(egress.secretEnv) : null;
   if (secretArgs) args.push('--args', seccompFd ? '4' : '3');
-  const env = {
+  const base = {
     ...sandboxEnv(setup.runtimeDir !== null),
     ...request.env,
     ...(egress && setup.egressRuntimeDir ? egressEnv(egress, setup.runtimeDir !== null) : {}),
+  };
+  const env = {
+    ...(request.installs ? withInstalls(base, request.installs) : base),
     SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
     SKILLCHAT_CPU_S: String(limits.cpuSeconds),
     SKILLCHAT_NPROC: String(limits.maxProcesses),
@@ -284,7 +289,8 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       }
       const result = await runBwrap(request, options, setup);
       if (result.exitCode !== 0 && runtimeDir) {
-        const hint = missingPackageHint(result.stderr, await unavailablePackages(runtimeDir));
+        const installs = request.installs !== undefined;
+        const hint = missingPackageHint(result.stderr, await unavailablePackages(runtimeDir), { installs });
         if (hint) return { ...result, hint };
       }
       return result;
@@ -303,7 +309,9 @@ const NOT_RUN: SandboxResult = {
 };
 
 async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: RunSetup): Promise<SandboxResult> {
+  const leaveNpmProject = request.installs ? await npmProject(request.workspace.dir) : null;
   await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
+  if (request.installs) await handWorkspaceTo(request.installs.layer, request.uid, options.sandboxGid ?? request.uid);
   const { command, args, seccompFd, secretArgs } = bwrapArgs(request, options, setup);
   const filter =
     seccompFd && setup.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ setup.seccompFile, 'r') : null;
@@ -333,6 +341,7 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
     return classify(result, request.limits.maxProcesses);
   } finally {
     await filter?.close();
+    await leaveNpmProject?.();
   }
 }
 

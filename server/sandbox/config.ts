@@ -69,6 +69,9 @@ export const DEFAULT_PYTHON_PACKAGES = [
 ];
 export const DEFAULT_NODE_PACKAGES = ['pptxgenjs', 'docx', 'exceljs', 'pdf-lib'];
 
+export const INSTALL_MODES = ['off', 'allow'] as const;
+export type InstallMode = (typeof INSTALL_MODES)[number];
+
 export const runtimeConfigSchema = z.strictObject({
   /** Folder of the runtime (`python/` venv, `node/` packages). Default `<app>/data/runtime`. */
   dir: z.optional(text()),
@@ -76,6 +79,23 @@ export const runtimeConfigSchema = z.strictObject({
   python: z._default(text(), '/usr/bin/python3'),
   pythonPackages: z._default(z.array(text()), DEFAULT_PYTHON_PACKAGES),
   nodePackages: z._default(z.array(text()), DEFAULT_NODE_PACKAGES),
+  /**
+   * `allow`: `pip install` and `npm install` in a run reach the package indexes (below, or discovered from pip's and
+   * npm's own config) and nothing else, GET and HEAD only, into a layer of the chat's own. `off`: runs have no index
+   * at all, and an install fails at once with a hint.
+   */
+  installs: z._default(z.enum(INSTALL_MODES), 'off'),
+  /**
+   * The indexes installs reach, instead of what `pip config list` and `npm config get registry` say: pip's index
+   * URLs (the first is the index, the rest extra indexes), folders or URLs of wheels (`findLinks`), npm's registry.
+   */
+  indexes: z.optional(
+    z.strictObject({
+      pip: z._default(z.array(text()), []),
+      findLinks: z._default(z.array(text()), []),
+      npm: z.optional(text()),
+    }),
+  ),
 });
 
 export const SHELL_MODES = ['off', 'ask', 'allow'] as const;

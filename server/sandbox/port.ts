@@ -71,6 +71,21 @@ export interface SandboxRequest {
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   /** The run's way out through its own proxy (egress/); absent: no network at all. */
   egress?: SandboxEgress;
+  /** `runtime.installs` is `allow` and the run has a chat: its layer and its package indexes (sandbox/installs.ts). */
+  installs?: SandboxInstalls;
+}
+
+/**
+ * What `pip install` and `npm install` in a run write to and read from. The index hosts are reached through the
+ * run's egress, as any host is; a backend binds the layer and the folders and tells pip and npm where they are.
+ */
+export interface SandboxInstalls {
+  /** Host folder of the chat's layer, read-write at `SANDBOX_PATHS.layer`. */
+  layer: string;
+  pip: { index: string; extra: string[]; findLinks: string[] };
+  npm: string;
+  /** Host folders of `file://` indexes and find-links, read-only at the same path. */
+  folders: string[];
 }
 
 export type SandboxStop =
@@ -133,6 +148,8 @@ export const SANDBOX_PATHS = {
   /** Every skill the chat has activated, by name: `/skills/<name>`. */
   skills: '/skills',
   runtime: RUNTIME_MOUNT,
+  /** The chat's own packages (`pip install`, `npm install -g` with `runtime.installs: allow`). */
+  layer: '/opt/skillchat-layer',
 } as const;
 
 export type RunErrorCode =

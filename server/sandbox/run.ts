@@ -5,7 +5,7 @@
  *   opens its files (workspace/run-files.ts: the chat's workspace and the room it has under every cap)
  *     -> waits for a run slot (slots.ts: a cap per server, fair between people, a uid of its own)
  *     -> the process's backend (select.ts; bubblewrap, bwrap.ts) with the files at /workspace, the chat's activated
- *        skills read-only at /skills/<name> and the limits
+ *        skills read-only at /skills/<name>, the limits and, with runtime.installs `allow`, the chat's package layer
  *     -> output (capped, streamed to `onOutput`), which limit stopped it, the workspace files it created or changed.
  *
  * Never throws for anything a script, a command or a skill folder can do.
@@ -19,12 +19,14 @@ import { openRunFiles, type SandboxFiles } from '../workspace/run-files';
 import type { FileChange } from '../workspace/workspace';
 import { argsProblem } from './args';
 import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
+import { runInstalls } from './installs';
 import { interpreterFor } from './interpreter';
 import {
   type BackendName,
   type RunErrorCode,
   type RunResult,
   SANDBOX_PATHS,
+  type SandboxInstalls,
   type SandboxLimits,
   type SandboxMount,
   type SandboxResult,
@@ -212,8 +214,9 @@ async function runInWorkspace(
     const limits = sandboxLimits(config);
     if (options.timeoutMs) limits.timeoutMs = Math.min(limits.timeoutMs, options.timeoutMs);
     limits.maxWorkspaceBytes = files.maxBytes;
+    const installs = await runInstalls(config, options.chatId);
     const sandboxed = await runSandboxed(
-      { argv, mounts, env, workspace: files, limits },
+      { argv, mounts, env, workspace: files, limits, ...(installs ? { installs } : {}) },
       {
         ...options,
         execution: config,
@@ -242,6 +245,8 @@ export interface SandboxedCall {
   /** The run's files (workspace/run-files.ts): a chat's workspace, or a folder a helper only reads. */
   workspace: SandboxFiles;
   limits: SandboxLimits;
+  /** The chat's layer and the package indexes (runtime.installs `allow`, sandbox/installs.ts). */
+  installs?: SandboxInstalls;
 }
 
 type Sandboxed =

@@ -422,9 +422,14 @@ const INSTALL = '`bin/skills runtime install`';
 /**
  * One sentence for a script that failed for want of a runtime package or system program, naming what the
  * operator runs; null when `stderr` shows no such failure. `unavailable`: packages the last install could not
- * get from the index (RuntimeReport's `failed`), which the operator must provide first.
+ * get from the index (RuntimeReport's `failed`), which the operator must provide first. `installs`: the run could
+ * install from the package indexes (runtime.installs `allow`), so a missing package is for the run to install.
  */
-export function missingPackageHint(stderr: string, unavailable: readonly string[] = []): string | null {
+export function missingPackageHint(
+  stderr: string,
+  unavailable: readonly string[] = [],
+  options: { installs?: boolean } = {},
+): string | null {
   const lacking = (pkg: string) =>
     unavailable.some((u) => normalName(u) === normalName(pkg))
       ? `; the package index this server installs from lacks ${pkg}, so the operator must provide it there first`
@@ -437,6 +442,9 @@ export function missingPackageHint(stderr: string, unavailable: readonly string[
     const module = py[1] as string;
     const pkg = PYTHON_PACKAGE_OF[module] ?? module;
     const named = pkg === module ? `\`${pkg}\`` : `\`${pkg}\` (module \`${module}\`)`;
+    if (options.installs) {
+      return `The Python package ${named} is not installed: \`pip install ${pkg}\` installs it for this chat.`;
+    }
     return (
       `The Python package ${named} is not in the skills runtime: the server's operator adds it to ` +
       `runtime.pythonPackages if needed and runs ${INSTALL}${lacking(pkg)}.`
@@ -445,6 +453,9 @@ export function missingPackageHint(stderr: string, unavailable: readonly string[
   const node = /Cannot find (?:module|package) '((?:@[^/'\s]+\/)?[^/'\s]+)[^']*'/.exec(stderr);
   if (node && !/^[./]/.test(node[1] as string) && !(node[1] as string).startsWith('node:')) {
     const pkg = node[1] as string;
+    if (options.installs) {
+      return `The Node package \`${pkg}\` is not installed: \`npm install ${pkg}\` installs it in this chat's workspace.`;
+    }
     return (
       `The Node package \`${pkg}\` is not in the skills runtime: the server's operator adds it to ` +
       `runtime.nodePackages if needed and runs ${INSTALL}${lacking(pkg)}.`
@@ -460,6 +471,15 @@ export function missingPackageHint(stderr: string, unavailable: readonly string[
       `\`${name}\` (${SYSTEM_PROGRAMS[name]}) is not installed on this server: the operator runs ${INSTALL} as ` +
       'root on Debian, or the apt-get line it prints.'
     );
+  }
+  if (options.installs) {
+    if (/\b(Could not find a version that satisfies|No matching distribution found|E404|ETARGET)\b/.test(stderr)) {
+      return (
+        "The package is not on this server's package indexes, the only ones installs reach: the operator adds it " +
+        'there, or to runtime.pythonPackages or runtime.nodePackages.'
+      );
+    }
+    return null;
   }
   if (
     /\b(ENOTCACHED|ENETUNREACH|EAI_AGAIN|Could not find a version that satisfies|NewConnectionError|Temporary failure in name resolution)\b/.test(

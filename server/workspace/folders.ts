@@ -1,5 +1,6 @@
 /**
- * Where a chat's files live: `<workspaces>/<chatId>/` (meta.json, text/) and its `files/` (the sandbox's /workspace),
+ * Where a chat's files live: `<workspaces>/<chatId>/` (meta.json, text/), its `files/` (the sandbox's /workspace)
+ * and its `layer/` (the packages its runs installed),
  * and the one reader and writer of `meta.json`: where each file came from, and whose the chat's files are.
  */
 import fs from 'node:fs';
@@ -21,6 +22,14 @@ export function chatFolder(root: string, chatId: string): string {
 
 export function workspaceDir(root: string, chatId: string): string {
   return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'files');
+}
+
+/**
+ * The chat's layer: what `pip install` and `npm install -g` in its runs add (runtime.installs `allow`), beside its
+ * files, so it is counted with them and deleted with the chat.
+ */
+export function layerDir(root: string, chatId: string): string {
+  return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'layer');
 }
 
 export async function readMeta(root: string, chatId: string): Promise<Meta> {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { processWide } from '../process-wide';
-import { readMeta, workspaceDir, writeMeta } from './folders';
+import { layerDir, readMeta, workspaceDir, writeMeta } from './folders';
 import { measureTree } from './usage';
 
 export interface QuotaCaps {
@@ -24,7 +24,8 @@ export interface WorkspaceUsage {
   /** Every chat's files, bytes (the larger of length and blocks, as the sandbox counts them). */
   total: number;
   byOwner: Map<string, number>;
-  byChat: Map<string, { owner: string; bytes: number }>;
+  /** `bytes` counts the chat's files and its layer (packages its runs installed), `layer` the layer alone. */
+  byChat: Map<string, { owner: string; bytes: number; layer: number }>;
 }
 
 /** How long measured totals are reused: a quota a few seconds stale is fine, a walk of every chat per upload is not. */
@@ -42,13 +43,16 @@ async function measure(root: string): Promise<WorkspaceUsage> {
   const chats = await fs.promises.readdir(/*turbopackIgnore: true*/ root).catch(() => [] as string[]);
   for (const chatId of chats) {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) continue;
-    const [owner, tree] = await Promise.all([
+    const all = { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 };
+    const [owner, tree, layer] = await Promise.all([
       readMeta(root, chatId).then((meta) => meta.owner ?? ''),
-      measureTree(workspaceDir(root, chatId), { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 }),
+      measureTree(workspaceDir(root, chatId), all),
+      measureTree(layerDir(root, chatId), all),
     ]);
-    usage.total += tree.bytes;
-    usage.byChat.set(chatId, { owner, bytes: tree.bytes });
-    if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + tree.bytes);
+    const bytes = tree.bytes + layer.bytes;
+    usage.total += bytes;
+    usage.byChat.set(chatId, { owner, bytes, layer: layer.bytes });
+    if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + bytes);
   }
   return usage;
 }
@@ -69,14 +73,18 @@ export interface Room {
   label: string;
 }
 
-/** How much the chat may hold now, given what the owner's other chats and everyone else's hold. */
+/**
+ * How much the chat's files may hold now, given what the owner's other chats and everyone else's hold. The chat's
+ * layer (its installed packages, measured before the run) takes its share of every cap.
+ */
 export async function roomFor(root: string, chatId: string, owner: string, caps: QuotaCaps): Promise<Room> {
   const usage = await workspaceUsage(root);
   const own = usage.byChat.get(chatId)?.bytes ?? 0;
-  const person = (usage.byOwner.get(owner) ?? 0) - (usage.byChat.get(chatId)?.owner === owner ? own : 0);
-  const server = usage.total - own;
+  const layer = usage.byChat.get(chatId)?.layer ?? 0;
+  const person = (usage.byOwner.get(owner) ?? 0) - (usage.byChat.get(chatId)?.owner === owner ? own : 0) + layer;
+  const server = usage.total - own + layer;
   const options: Room[] = [
-    { bytes: caps.maxWorkspaceBytes, label: 'the workspace limit' },
+    { bytes: Math.max(0, caps.maxWorkspaceBytes - layer), label: 'the workspace limit' },
     {
       bytes: Math.max(0, caps.maxPersonBytes - person),
       label: `what is left of your ${caps.maxPersonBytes} bytes across all your chats, workspace.maxPersonBytes`,

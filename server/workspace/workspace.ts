@@ -4,6 +4,7 @@
  *   <workspaces>/<chatId>/files/   the workspace itself (flat; mounted read-write at /workspace in the sandbox)
  *   <workspaces>/<chatId>/meta.json  where each file came from (upload or script), outside the sandbox's reach
  *   <workspaces>/<chatId>/text/      each document's text as the model gets it (documents/extract.ts), likewise
+ *   <workspaces>/<chatId>/layer/     packages its runs installed (runtime.installs `allow`; /opt/skillchat-layer)
  *
  * The server only ever reads regular files here, opened without following links: a script can leave a symlink
  * to `/etc/shadow` in its workspace, and it is neither listed nor served.
@@ -33,7 +34,7 @@ export interface WorkspaceCaps {
 
 const execFileAsync = promisify(execFile);
 
-export { chatFolder, type FileOrigin, workspaceDir } from './folders';
+export { chatFolder, type FileOrigin, layerDir, workspaceDir } from './folders';
 
 export async function ensureWorkspace(root: string, chatId: string): Promise<string> {
   const dir = workspaceDir(root, chatId);

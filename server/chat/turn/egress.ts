@@ -1,12 +1,14 @@
 /**
  * The turn's part in a run's way out: which skills a run is attributed to is the tool's (a script: its skill; a
  * command: the chat's active skills), and the rest comes from here: the operator's grants, each skill's
- * permission as this person sees it, the person whose secrets the run may use, and where the record goes. A server
- * whose config grants nothing gives runs no way out at all (server/egress/config.ts `egressConfigured`).
+ * permission as this person sees it, the person whose secrets the run may use, the package indexes (runtime.installs
+ * `allow`: every run, read-only), and where the record goes. A server whose config grants nothing gives runs no way
+ * out at all (server/egress/config.ts `egressConfigured`).
  */
 import { egressConfigured } from '../../egress/config';
 import { readDeclarations } from '../../egress/declarations';
 import { runEgress } from '../../egress/run-egress';
+import { installHosts } from '../../sandbox/installs';
 import { resolveRunSecrets } from '../../secrets/resolve';
 import type { SkillToolContext } from '../../tools';
 import type { TurnContext } from './context';
@@ -17,7 +19,9 @@ const NO_STORED_SECRETS = { get: async () => null };
 export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>): SkillToolContext['egress'] {
   const { deps, chatId, view } = turn;
   const config = deps.config.egress;
-  if (!egressConfigured(config)) return undefined;
+  const { execution } = deps.config;
+  const installs = execution.runtime.installs === 'allow';
+  if (!egressConfigured(config, installs)) return undefined;
   const person = deps.owner ?? null;
   return (skills) =>
     runEgress({
@@ -33,6 +37,7 @@ export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>):
           store: deps.egress?.secrets ?? NO_STORED_SECRETS,
         }),
       record: { db: deps.egress?.db ?? null, chatId, userId: person },
+      ...(installs ? { installs: () => installHosts(execution) } : {}),
       ...(deps.egress?.resolve ? { resolve: deps.egress.resolve } : {}),
     });
 }
