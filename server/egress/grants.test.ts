@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type EgressConfig, resolveEgressConfig } from './config';
 import { readDeclarations } from './declarations';
-import { createRunGrant, grantSummary, type RunGrantInput, type RunSecret, type RunSkill } from './grants';
+import {
+  createRunGrant,
+  grantSummary,
+  INSTALLS_SKILL,
+  type RunGrantInput,
+  type RunSecret,
+  type RunSkill,
+} from './grants';
 
 const config = (network: Record<string, string[]>, secrets: EgressConfig['secrets'] = {}): EgressConfig => ({
   ...resolveEgressConfig({ network: { skills: network } }, '/app', '/app/data'),
@@ -231,5 +238,34 @@ describe('grantSummary: declared beside granted', () => {
       { pattern: 'api.weather.test', declared: true, granted: false },
       { pattern: 'api.weather.test:443', declared: true, granted: true },
     ]);
+  });
+});
+
+describe('package installs (runtime.installs allow) are no skill grant', () => {
+  const cfg = config({ mirror: ['registry.npmjs.org'] });
+  const indexes = ['pypi.org:443', 'files.pythonhosted.org:443', 'registry.npmjs.org:443', 'index.test:8080'];
+
+  it('every run reaches the index hosts, read-only, as the pseudo-skill (installs)', () => {
+    const run = grant({ config: cfg, skills: [], installs: indexes });
+    expect(run.decide({ host: 'pypi.org', port: 443 })).toEqual({
+      allow: true,
+      skills: [INSTALLS_SKILL],
+      limited: true,
+    });
+    expect(run.decide({ host: 'index.test', port: 8080 })).toMatchObject({ allow: true, limited: true });
+    expect(INSTALLS_SKILL).toBe('(installs)');
+  });
+
+  it('another port or host of an index is refused, and without installs the indexes are nobody’s', () => {
+    const run = grant({ config: cfg, skills: [skill('pdf')], installs: indexes });
+    expect(run.decide({ host: 'pypi.org', port: 80 })).toMatchObject({ allow: false, code: 'not-granted' });
+    expect(run.decide({ host: 'index.test', port: 443 })).toMatchObject({ allow: false, code: 'not-granted' });
+    const off = grant({ config: cfg, skills: [skill('pdf')] });
+    expect(off.decide({ host: 'pypi.org', port: 443 })).toMatchObject({ allow: false, code: 'not-granted' });
+  });
+
+  it('a skill granted an index host keeps its own grant there', () => {
+    const run = grant({ config: cfg, skills: [skill('mirror')], installs: indexes });
+    expect(run.decide({ host: 'registry.npmjs.org', port: 443 })).toEqual({ allow: true, skills: ['mirror'] });
   });
 });

@@ -20,6 +20,7 @@ import { type EgressConfig, networkConfigSchema } from '../egress/config';
 import { runEgress } from '../egress/run-egress';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { layerDir } from '../workspace/folders';
+import { deleteWorkspace } from '../workspace/workspace';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
 import { installHosts } from './installs';
 import { runCommand } from './run';
@@ -203,6 +204,10 @@ describe.skipIf(!available.ok || !hasRuntime)('package installs in a run', () =>
     expect(other.exitCode).not.toBe(0);
     expect(other.stderr).toMatch(/No module named 'skillchat_probe'/);
     expect(other.hint).toMatch(/pip install skillchat_probe/);
+
+    // Deleting the chat deletes its layer.
+    await deleteWorkspace(allow.workspace.dir, 'pip-chat');
+    expect(fs.existsSync(layer)).toBe(false);
   });
 
   it('with allow, the proxy refuses a POST to the index (method), and the index never sees it', async () => {
@@ -248,8 +253,9 @@ describe.skipIf(!available.ok || !hasRuntime)('package installs in a run', () =>
     expect(fs.existsSync(layerDir(off.workspace.dir, 'off-chat'))).toBe(false);
   });
 
-  it('grants the index hosts only with allow', async () => {
+  it('grants the index hosts only with allow, which is not the default', async () => {
     expect(await installHosts(allow)).toEqual([`index.test:${index.port}`]);
     expect(await installHosts(off)).toEqual([]);
+    expect(resolveExecutionConfig({}, tmp, tmp).runtime.installs).toBe('off');
   });
 });

@@ -199,7 +199,9 @@ function pythonOf(settings: IndexSettings): string {
 async function discover(settings: IndexSettings): Promise<PackageIndexes> {
   if (settings.indexes) return readIndexes(settings.indexes, { pipConfig: null, npmRegistry: null, problems: [] });
   const problems: string[] = [];
-  const options = { timeout: 20_000, maxBuffer: 1024 * 1024, cwd: settings.dir };
+  // Not the server's folder: a project .npmrc there is not what runs should get.
+  const cwd = fs.existsSync(/*turbopackIgnore: true*/ settings.dir) ? settings.dir : '/';
+  const options = { timeout: 20_000, maxBuffer: 1024 * 1024, cwd };
   const [pip, npm] = await Promise.all([
     exec(pythonOf(settings), ['-m', 'pip', 'config', 'list'], options).then(
       (r) => parsePipConfigList(r.stdout),

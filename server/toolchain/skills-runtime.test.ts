@@ -3,6 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { installFailure, lackedPackage, missingPackageHint, pinnedMajor } from './skills-runtime';
 
 describe('missingPackageHint', () => {
+  it('with installs allowed, tells the run to install the package, or that the indexes lack it', () => {
+    const installs = { installs: true };
+    expect(missingPackageHint("ModuleNotFoundError: No module named 'docx'\n", [], installs)).toBe(
+      'The Python package `python-docx` (module `docx`) is not installed: `pip install python-docx` installs it for this chat.',
+    );
+    expect(missingPackageHint("Error: Cannot find module 'left-pad'\n", [], installs)).toMatch(
+      /`npm install left-pad`/,
+    );
+    const pip = 'ERROR: Could not find a version that satisfies the requirement nope (from versions: none)\n';
+    expect(missingPackageHint(pip, [], installs)).toMatch(/^The package is not on this server's package indexes/);
+    expect(missingPackageHint('requests.exceptions.ConnectionError: NewConnectionError\n', [], installs)).toBeNull();
+    expect(missingPackageHint(pip)).toMatch(/^The sandbox has no network/);
+  });
+
   it('names the Python package behind a module, and the install command', () => {
     const stderr =
       'Traceback (most recent call last):\n  File "/skill/x.py", line 1\nModuleNotFoundError: No module named \'docx\'\n';

@@ -10,7 +10,7 @@ import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config'
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import { forgetUsage, roomFor, workspaceUsage } from './quota';
-import { saveUpload } from './workspace';
+import { layerDir, saveUpload } from './workspace';
 
 const KB = 1024;
 let tmp: string;
@@ -58,6 +58,22 @@ describe('workspace quotas', () => {
     const room = await roomFor(config.workspace.dir, 'a2', 'ann', config.workspace);
     expect(room.bytes).toBeLessThanOrEqual(100 * KB);
     expect(room.label).toMatch(/maxPersonBytes/);
+  });
+
+  it("counts a chat's installed packages (its layer) with its files, under every cap", async () => {
+    await upload('a1', 'one.bin', 10 * KB, 'ann');
+    const layer = path.join(layerDir(config.workspace.dir, 'a1'), 'python', 'pkg');
+    fs.mkdirSync(layer, { recursive: true });
+    fs.writeFileSync(path.join(layer, 'big.so'), new Uint8Array(250 * KB));
+    forgetUsage(config.workspace.dir);
+    const usage = await workspaceUsage(config.workspace.dir);
+    expect(usage.byChat.get('a1')?.layer).toBeGreaterThanOrEqual(250 * KB);
+    expect(usage.byOwner.get('ann')).toBeGreaterThanOrEqual(260 * KB);
+    // The chat's own files get what its layer leaves of the chat cap (400 KB) and of ann's (300 KB).
+    const room = await roomFor(config.workspace.dir, 'a1', 'ann', config.workspace);
+    expect(room.bytes).toBeLessThanOrEqual(50 * KB);
+    expect(room.label).toMatch(/maxPersonBytes/);
+    expect((await upload('a1', 'two.bin', 60 * KB, 'ann')).ok).toBe(false);
   });
 });
 
