@@ -1,8 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeDb, type Database, type Db, insertEgressEvents, openDb, sqliteDatabase } from '../db';
 import { resolveEgressConfig } from '../egress/config';
+import { resolveExecutionConfig } from '../sandbox/config';
 import type { Skill } from '../skills/types';
-import { buildNetworkSkills, egressQueryString, loadEgressExport, parseEgressQuery } from './network';
+import {
+  buildNetworkSkills,
+  egressQueryString,
+  loadAdminInstalls,
+  loadEgressExport,
+  parseEgressQuery,
+} from './network';
 
 const q = (text: string) => new URLSearchParams(text);
 
@@ -95,5 +102,31 @@ describe('the JSON export', () => {
     expect(out.events.map((e) => [e.host, e.person, e.reason])).toEqual([
       ['b.test', 'ann@example.test', 'b.test:443 is not granted to s.'],
     ]);
+  });
+});
+
+describe('package installs on /admin', () => {
+  it('shows the setting, the indexes runs read from, and the hosts and folders they take', async () => {
+    const runtime = (installs?: 'allow') =>
+      resolveExecutionConfig(
+        {
+          runtime: {
+            ...(installs ? { installs } : {}),
+            indexes: { pip: ['file:///srv/pypi/simple'], findLinks: [], npm: 'https://npm.example.org/' },
+          },
+        },
+        '/app',
+        '/app/data',
+      ).runtime;
+    expect(await loadAdminInstalls(runtime('allow'))).toEqual({
+      mode: 'allow',
+      source: 'config',
+      pip: { index: 'file:///srv/pypi/simple', extra: [], findLinks: [] },
+      npm: 'https://npm.example.org/',
+      hosts: ['npm.example.org:443'],
+      folders: ['/srv/pypi'],
+      problems: [],
+    });
+    expect((await loadAdminInstalls(runtime())).mode).toBe('off');
   });
 });
