@@ -242,6 +242,33 @@ describe.skipIf(!available.ok || !hasRuntime)('package installs in a run', () =>
     expect(later.stdout).toBe('npm probe installed\nnpm probe installed\n');
   });
 
+  it('with allow, what a run adds to the layer counts against the room its files have, and stops it past it', async () => {
+    const small = resolveExecutionConfig(
+      {
+        runtime: { installs: 'allow', indexes: { pip: [], findLinks: [] } },
+        workspace: { dir: path.join(tmp, 'small'), maxWorkspaceBytes: 200 * 1024 },
+      },
+      tmp,
+      tmp,
+      { SKILLCHAT_RUNTIME_DIR: RUNTIME },
+    );
+    const r = await runCommand(
+      'for i in 1 2 3; do head -c 100000 /dev/urandom > /opt/skillchat-layer/f$i; done; sleep 6; echo done',
+      { chatId: 'small-chat', owner: 'ann', execution: small },
+    );
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/the workspace and the packages this run installed hold more than/);
+    expect(r.stdout).not.toContain('done');
+    // The next run has only the room its layer leaves: none.
+    const next = await runCommand('head -c 150000 /dev/urandom > f.bin && echo done', {
+      chatId: 'small-chat',
+      owner: 'ann',
+      execution: small,
+    });
+    expect(next.stdout).toBe('');
+    expect(next.stderr).toMatch(/File size limit exceeded/);
+  });
+
   it('with off, pip install fails at once with the no-network hint, and nothing reaches the index', async () => {
     const before = index.seen.length;
     const r = await run('pip install skillchat-probe', 'off-chat', off);

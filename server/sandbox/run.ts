@@ -209,12 +209,16 @@ async function runInWorkspace(
   if (!choice.backend) return fail('sandbox-error', `No sandbox can run code here: ${choice.reason}`);
 
   // Without a chat (CLI, tests) the run still gets a workspace: a throwaway one.
-  const files = await openRunFiles(config.workspace, { chatId: options.chatId, owner: options.owner });
+  const installs = await runInstalls(config, options.chatId);
+  const files = await openRunFiles(config.workspace, {
+    chatId: options.chatId,
+    owner: options.owner,
+    ...(installs ? { layer: installs.layer } : {}),
+  });
   try {
     const limits = sandboxLimits(config);
     if (options.timeoutMs) limits.timeoutMs = Math.min(limits.timeoutMs, options.timeoutMs);
     limits.maxWorkspaceBytes = files.maxBytes;
-    const installs = await runInstalls(config, options.chatId);
     const sandboxed = await runSandboxed(
       { argv, mounts, env, workspace: files, limits, ...(installs ? { installs } : {}) },
       {

@@ -48,7 +48,16 @@ export interface RunFilesOptions {
   chatId?: string;
   /** Whose files these are: the person and server caps count them. */
   owner?: string;
+  /**
+   * The chat's layer (workspace/folders.ts `layerDir`) when the run may install packages into it: what it adds
+   * there counts against the same room as its files.
+   */
+  layer?: string;
 }
+
+/** How often a run's layer is measured: it can hold tens of thousands of files, the workspace a few. */
+const LAYER_POLL_MS = 2_000;
+const LAYER_ENTRIES = 1_000_000;
 
 /** The caps of a folder, for runs that only read it (a preview, a document's text): stopped when it grows past them. */
 export function folderFiles(dir: string, caps: UsageCaps): SandboxFiles {
@@ -79,18 +88,22 @@ export async function openRunFiles(
     await recordOwner(root, chatId, owner);
     room = await roomFor(root, chatId, owner, workspace);
   }
+  const layer = options.layer ?? null;
+  const layerBefore = layer ? (await measureTree(layer, { maxBytes: Infinity, maxEntries: LAYER_ENTRIES })).bytes : 0;
   const caps: UsageCaps = {
-    maxBytes: room?.bytes ?? workspace.maxWorkspaceBytes,
+    // roomFor already left out the layer; without an owner, the chat cap alone is left to share with it.
+    maxBytes: room?.bytes ?? Math.max(0, workspace.maxWorkspaceBytes - layerBefore),
     maxEntries: workspace.maxWorkspaceEntries,
     bytesLabel: room?.label,
   };
   const measured = folderFiles(dir, caps);
+  const overCap = layer ? layerOverCap(dir, layer, layerBefore, caps) : measured.overCap;
   let before = await scanWorkspace(dir);
   let names = await topNames(dir);
   return {
     dir,
     maxBytes: caps.maxBytes,
-    overCap: measured.overCap,
+    overCap,
     async begin() {
       before = await scanWorkspace(dir);
       names = await topNames(dir);
@@ -105,6 +118,27 @@ export async function openRunFiles(
     async close() {
       if (!chatId) await fs.promises.rm(/*turbopackIgnore: true*/ dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The caps of a run that may install packages: its files and what it added to the layer share the room (entries
+ * count the files alone: a package is thousands of them). The layer is measured every LAYER_POLL_MS.
+ */
+function layerOverCap(dir: string, layer: string, before: number, caps: UsageCaps): () => Promise<string | null> {
+  let added = 0;
+  let at = 0;
+  return async () => {
+    if (Date.now() - at >= LAYER_POLL_MS) {
+      at = Date.now();
+      const now = await measureTree(layer, { maxBytes: before + caps.maxBytes, maxEntries: LAYER_ENTRIES });
+      added = Math.max(0, now.bytes - before);
+    }
+    const over = `the workspace and the packages this run installed hold more than ${caps.maxBytes} bytes (${caps.bytesLabel ?? 'the workspace limit'})`;
+    if (added > caps.maxBytes) return over;
+    const files = await measureTree(dir, { ...caps, maxBytes: caps.maxBytes - added });
+    if (files.over === null) return null;
+    return files.over === 'entries' || added === 0 ? usageMessage(files, caps) : over;
   };
 }
 
