@@ -21,6 +21,14 @@ const ALLOWED: Record<string, string> = {
   'server/chat/skill-view.ts: catalogCache':
     'the catalog per skill set and chat, built in the chat route only (the prompt cache needs it stable there)',
   'server/chat/skill-view.ts: derivedCache': 'derived per skill set and access map',
+  'server/egress/ca.ts: leafStates': 'leaves per host, minted from the one CA on disk by any copy',
+  'server/egress/grants.ts: globCache': 'compiled skill-name globs',
+  'server/egress/intercept.ts: upstreamContexts': 'TLS contexts per list of trusted certificates',
+  'server/egress/run-egress.ts: cas': 'the CA loaded per folder; a copy that races writes none twice (ca.ts)',
+  'server/egress/run-egress.ts: trusts': 'the trust bundle per folder and trust list, rewritten only when it changes',
+  'server/sandbox/bwrap.ts: egressAssets':
+    "the runtime's egress files, copied in when they differ, the same by any copy",
+  'server/toolchain/package-indexes.ts: known': "the package indexes pip's and npm's config name, read once",
   'server/mcp/skill-cache.ts: readers': 'a stateless SkillsClient wrapper per SDK client',
   'server/offline-model/prompt-reader.ts: systemViews': 'parsed system prompts by text',
   'server/sandbox/bwrap.ts: identities': 'passwd and group files per uid, written the same by any copy',
