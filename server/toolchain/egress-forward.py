@@ -89,8 +89,21 @@ class Relay:
             self.close(side)
             return
         if data:
-            side.peer.pending += data
-            self.flush(side.peer)
+            peer = side.peer
+            if peer.pending or peer.closed:
+                peer.pending += data
+                self.flush(peer)
+                return
+            # Nothing queued for the peer: send straight from what was read, keeping only what did not fit.
+            try:
+                sent = peer.sock.send(data)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                self.close(peer)
+                return
+            if sent < len(data):
+                peer.pending += memoryview(data)[sent:]
             return
         side.read_done = True
         if not side.peer.pending:
