@@ -2,6 +2,7 @@
  * Caps over many chats: a person's files across their chats and everyone's on the server. An upload past a cap is
  * refused naming it; a script that would cross one is stopped naming it, and what it wrote is taken back.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,8 @@ beforeEach(() => {
   );
   forgetUsage(config.workspace.dir);
 });
-afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+// rm, not fs.rmSync: Node's gives up on a tree deeper than PATH_MAX.
+afterEach(() => execFileSync('rm', ['-rf', '--', tmp]));
 
 const upload = (chatId: string, name: string, bytes: number, owner: string) =>
   saveUpload(config.workspace.dir, chatId, name, new Uint8Array(bytes), config.workspace, owner);
@@ -90,5 +92,19 @@ describe.skipIf(!(await bwrapAvailability(100_000)).ok)('a script that would cro
     expect(r.error).toMatch(/workspace\.maxPersonBytes/);
     expect(r.stdout).not.toContain('done');
     expect(fs.readdirSync(path.join(config.workspace.dir, 'a2', 'files'))).toEqual([]);
+  }, 30_000);
+
+  it('is stopped when it writes below a path deeper than PATH_MAX', async () => {
+    const MiB = 1024 * 1024;
+    const deep = resolveExecutionConfig({ workspace: { maxWorkspaceBytes: 8 * MiB } }, tmp, tmp, {});
+    // 20 folders of 250 characters made with mkdir + cd: the files' full paths are over 5,000 characters.
+    const script =
+      "d=$(printf 'a%.0s' $(seq 250)); for i in $(seq 20); do mkdir $d && cd $d; done; " +
+      'for j in 1 2 3 4; do head -c 4194304 /dev/zero > f$j; sleep 0.3; done; echo done';
+    const r = await runCommand(script, { execution: deep, chatId: 'deep', owner: 'ann' });
+    expect(r.errorCode).toBe('limit-exceeded');
+    expect(r.error).toMatch(/more than 8388608 bytes/);
+    expect(r.stdout).not.toContain('done');
+    expect(fs.readdirSync(path.join(deep.workspace.dir, 'deep', 'files'))).toEqual([]);
   }, 30_000);
 });

@@ -25,8 +25,15 @@ export interface WorkspaceUsage {
   total: number;
   byOwner: Map<string, number>;
   /** `bytes` counts the chat's files and its layer (packages its runs installed), `layer` the layer alone. */
-  byChat: Map<string, { owner: string; bytes: number; layer: number }>;
+  /**
+   * `unmeasured`: part of the chat's files or layer could not be measured (workspace/usage.ts); the chat is then
+   * charged at least the chat cap, and gets no room itself.
+   */
+  byChat: Map<string, { owner: string; bytes: number; layer: number; unmeasured: boolean }>;
 }
+
+/** Where deleted chats' folders wait to be removed (workspace.ts `deleteWorkspace`); counted in the server's total. */
+export const TRASH = '.deleted';
 
 /** How long measured totals are reused: a quota a few seconds stale is fine, a walk of every chat per upload is not. */
 const KEEP_MS = 5_000;
@@ -41,9 +48,11 @@ export function forgetUsage(root: string): void {
 async function measure(root: string): Promise<WorkspaceUsage> {
   const usage: WorkspaceUsage = { total: 0, byOwner: new Map(), byChat: new Map() };
   const chats = await fs.promises.readdir(/*turbopackIgnore: true*/ root).catch(() => [] as string[]);
+  const all = { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 };
   for (const chatId of chats) {
+    if (chatId === TRASH)
+      usage.total += (await measureTree(path.join(/*turbopackIgnore: true*/ root, TRASH), all)).bytes;
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) continue;
-    const all = { maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 1_000_000 };
     const [owner, tree, layer] = await Promise.all([
       readMeta(root, chatId).then((meta) => meta.owner ?? ''),
       measureTree(workspaceDir(root, chatId), all),
@@ -51,7 +60,8 @@ async function measure(root: string): Promise<WorkspaceUsage> {
     ]);
     const bytes = tree.bytes + layer.bytes;
     usage.total += bytes;
-    usage.byChat.set(chatId, { owner, bytes, layer: layer.bytes });
+    const unmeasured = tree.over === 'unmeasured' || layer.over === 'unmeasured';
+    usage.byChat.set(chatId, { owner, bytes, layer: layer.bytes, unmeasured });
     if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + bytes);
   }
   return usage;
@@ -79,10 +89,24 @@ export interface Room {
  */
 export async function roomFor(root: string, chatId: string, owner: string, caps: QuotaCaps): Promise<Room> {
   const usage = await workspaceUsage(root);
-  const own = usage.byChat.get(chatId)?.bytes ?? 0;
-  const layer = usage.byChat.get(chatId)?.layer ?? 0;
-  const person = (usage.byOwner.get(owner) ?? 0) - (usage.byChat.get(chatId)?.owner === owner ? own : 0) + layer;
-  const server = usage.total - own + layer;
+  const chat = usage.byChat.get(chatId);
+  if (chat?.unmeasured) {
+    return {
+      bytes: 0,
+      label: 'the workspace limit: part of its files could not be measured; delete files or the chat',
+    };
+  }
+  const own = chat?.bytes ?? 0;
+  const layer = chat?.layer ?? 0;
+  // Other chats that could not be measured count as at least a full chat.
+  let person = (usage.byOwner.get(owner) ?? 0) - (chat?.owner === owner ? own : 0) + layer;
+  let server = usage.total - own + layer;
+  for (const [id, other] of usage.byChat) {
+    if (!other.unmeasured || id === chatId) continue;
+    const extra = Math.max(0, caps.maxWorkspaceBytes - other.bytes);
+    server += extra;
+    if (other.owner === owner) person += extra;
+  }
   const options: Room[] = [
     { bytes: Math.max(0, caps.maxWorkspaceBytes - layer), label: 'the workspace limit' },
     {

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { forgetUsage, type QuotaCaps, type Room, recordOwner, roomFor } from './quota';
+import { removeTrees } from './remove';
 import { measureTree, type UsageCaps, usageMessage } from './usage';
 import {
   diffWorkspace,
@@ -116,7 +117,7 @@ export async function openRunFiles(
       return { changes, overCap };
     },
     async close() {
-      if (!chatId) await fs.promises.rm(/*turbopackIgnore: true*/ dir, { recursive: true, force: true });
+      if (!chatId) await removeTrees(path.dirname(/*turbopackIgnore: true*/ dir), [path.basename(dir)]);
     },
   };
 }
@@ -132,13 +133,14 @@ function layerOverCap(dir: string, layer: string, before: number, caps: UsageCap
     if (Date.now() - at >= LAYER_POLL_MS) {
       at = Date.now();
       const now = await measureTree(layer, { maxBytes: before + caps.maxBytes, maxEntries: LAYER_ENTRIES });
-      added = Math.max(0, now.bytes - before);
+      // A layer that cannot be measured is charged the whole room.
+      added = now.over === 'unmeasured' ? Number.POSITIVE_INFINITY : Math.max(0, now.bytes - before);
     }
     const over = `the workspace and the packages this run installed hold more than ${caps.maxBytes} bytes (${caps.bytesLabel ?? 'the workspace limit'})`;
     if (added > caps.maxBytes) return over;
     const files = await measureTree(dir, { ...caps, maxBytes: caps.maxBytes - added });
     if (files.over === null) return null;
-    return files.over === 'entries' || added === 0 ? usageMessage(files, caps) : over;
+    return files.over !== 'bytes' || added === 0 ? usageMessage(files, caps) : over;
   };
 }
 

@@ -1,14 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { measureTree } from './usage';
+import { MAX_DEPTH, measureTree } from './usage';
 
 let tmp: string;
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-usage-'));
 });
-afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+// rm, not fs.rmSync: Node's gives up on a tree deeper than PATH_MAX.
+afterEach(() => execFileSync('rm', ['-rf', '--', tmp]));
 
 const roomy = { maxBytes: 1024 ** 3, maxEntries: 1000 };
 
@@ -57,4 +59,26 @@ describe('measureTree', () => {
   it('a missing folder measures empty', async () => {
     expect(await measureTree(path.join(tmp, 'gone'), roomy)).toEqual({ bytes: 0, entries: 0, over: null });
   });
+
+  it('measures a tree deeper than PATH_MAX (made with mkdir + cd, as a script would)', async () => {
+    // 20 folders of 250 characters: the bottom's full path is over 5,000 characters.
+    deepTree(tmp, 20, 'a'.repeat(250), 'head -c 1000000 /dev/zero > f');
+    const usage = await measureTree(tmp, roomy);
+    expect(usage.over).toBeNull();
+    expect(usage.entries).toBe(21);
+    expect(usage.bytes).toBeGreaterThanOrEqual(1_000_000);
+    expect((await measureTree(tmp, { maxBytes: 500_000, maxEntries: 1000 })).over).toBe('bytes');
+  });
+
+  it(`counts a tree nested deeper than ${MAX_DEPTH} folders as over (it is not measured)`, async () => {
+    fs.mkdirSync(path.join(tmp, ...Array<string>(MAX_DEPTH + 5).fill('d')), { recursive: true });
+    expect((await measureTree(tmp, { maxBytes: 1024 ** 3, maxEntries: 10_000 })).over).toBe('unmeasured');
+  });
 });
+
+/** Makes `depth` nested folders named `name` under `dir` with relative mkdir + cd, then runs `bottom` there. */
+function deepTree(dir: string, depth: number, name: string, bottom: string): void {
+  execFileSync('bash', ['-c', `for i in $(seq ${depth}); do mkdir ${name} && cd ${name} || exit 1; done; ${bottom}`], {
+    cwd: dir,
+  });
+}
