@@ -128,8 +128,11 @@ async function run(auth: Auth, argv: string[], data: AccountData): Promise<strin
       return `${email} is now ${role}`;
     }
     case 'delete': {
-      const { chats } = await deleteAccount(auth, oneEmail(args, 'delete'), data);
-      return `Deleted ${args[0]} and their ${chats} chat(s)`;
+      const { chats, filesLeft } = await deleteAccount(auth, oneEmail(args, 'delete'), data);
+      const left = filesLeft
+        ? `; the files of ${filesLeft} could not all be removed yet (retried at the next deletion)`
+        : '';
+      return `Deleted ${args[0]} and their ${chats} chat(s)${left}`;
     }
     case 'list': {
       const users = await listUsers(auth);

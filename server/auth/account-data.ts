@@ -18,12 +18,13 @@ export async function deleteAccount(
   auth: Auth,
   email: string,
   data: { db: Database; workspaceDir: string },
-): Promise<{ chats: number }> {
+): Promise<{ chats: number; filesLeft: number }> {
   const userId = await deleteUser(auth, email);
   const leases = turnLeasesFor(data.db);
   const theirs = await listChats({ userId }, data.db);
   await Promise.all(theirs.map((chat) => stopChat(chat.id, { leases, wait: true })));
   const chatIds = await deleteUserData(userId, data.db);
-  for (const id of chatIds) await deleteWorkspace(data.workspaceDir, id);
-  return { chats: chatIds.length };
+  let filesLeft = 0;
+  for (const id of chatIds) if (!(await deleteWorkspace(data.workspaceDir, id))) filesLeft++;
+  return { chats: chatIds.length, filesLeft };
 }

@@ -111,8 +111,8 @@ export async function deleteUserByEmail(
   auth: Auth,
   email: string,
   data: Parameters<typeof deleteAccount>[2],
-): Promise<void> {
-  await deleteAccount(auth, email, data).catch(accountError);
+): Promise<{ filesLeft: number }> {
+  return deleteAccount(auth, email, data).catch(accountError);
 }
 
 export async function setupFromBody(auth: Auth, body: unknown): Promise<UserRow> {

@@ -9,14 +9,13 @@
  * The server only ever reads regular files here, opened without following links: a script can leave a symlink
  * to `/etc/shadow` in its workspace, and it is neither listed nor served.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { guessMediaType } from '../skills/resources/resources';
 import { uniqueName } from './file-names';
 import { chatFolder, type FileOrigin, readMeta, workspaceDir, writeMeta } from './folders';
-import { forgetUsage, type QuotaCaps, recordOwner, roomFor } from './quota';
+import { forgetUsage, type QuotaCaps, recordOwner, roomFor, TRASH } from './quota';
+import { removeTrees } from './remove';
 
 export interface WorkspaceFile {
   name: string;
@@ -31,8 +30,6 @@ export interface WorkspaceCaps {
   maxFiles: number;
   maxWorkspaceBytes: number;
 }
-
-const execFileAsync = promisify(execFile);
 
 export { chatFolder, type FileOrigin, layerDir, workspaceDir } from './folders';
 
@@ -170,9 +167,29 @@ export async function openWorkspaceFile(
   return { handle, size: stat.size, mediaType: guessMediaType(name, true) };
 }
 
-export async function deleteWorkspace(root: string, chatId: string): Promise<void> {
-  await fs.promises.rm(/*turbopackIgnore: true*/ chatFolder(root, chatId), { recursive: true, force: true });
+/**
+ * Removes a chat's folder. It is first moved into the trash (`<workspaces>/.deleted/`, counted in the server's
+ * total), so its id is free at once and what could not be removed is retried at every later deletion. Never
+ * throws: returns false when something is left (in the trash, or the folder itself when it could not be moved).
+ */
+export async function deleteWorkspace(root: string, chatId: string): Promise<boolean> {
+  const folder = chatFolder(root, chatId);
+  const trash = path.join(/*turbopackIgnore: true*/ root, TRASH);
+  let left = true;
+  try {
+    await fs.promises.mkdir(/*turbopackIgnore: true*/ trash, { recursive: true });
+    await fs.promises.rename(
+      /*turbopackIgnore: true*/ folder,
+      path.join(/*turbopackIgnore: true*/ trash, `${chatId}-${Date.now()}`),
+    );
+    left = false;
+  } catch (error) {
+    left = (error as NodeJS.ErrnoException).code !== 'ENOENT' && !(await removeTrees(root, [chatId]));
+  }
+  const names = await fs.promises.readdir(/*turbopackIgnore: true*/ trash).catch(() => [] as string[]);
+  const emptied = await removeTrees(trash, names);
   forgetUsage(root);
+  return emptied && !left;
 }
 
 export interface FileChange {
@@ -232,13 +249,8 @@ export async function removeCreated(dir: string, before: Set<string>, keep: Set<
     const full = path.join(/*turbopackIgnore: true*/ dir, name);
     const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ full).catch(() => null);
     if (!stat) continue;
-    // Node's rm walks folders by full path and gives up (ENAMETOOLONG) on a tree deeper than PATH_MAX, which a
-    // script builds with mkdir + chdir; coreutils rm descends with openat and removes any depth.
     const ok = stat.isDirectory()
-      ? await execFileAsync('rm', ['-rf', '--', name], { cwd: dir }).then(
-          () => true,
-          () => false,
-        )
+      ? await removeTrees(dir, [name])
       : await fs.promises.rm(/*turbopackIgnore: true*/ full, { force: true }).then(
           () => true,
           () => false,

@@ -2,6 +2,7 @@
  * The account behaviour both databases must show: `auth.test.ts` runs it on SQLite, `auth.pg.test.ts` on a
  * scratch PostgreSQL. `open` returns a migrated drizzle database and a function that closes it.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -207,7 +208,10 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
           }, 50);
         });
 
-        expect(await deleteAccount(auth, 'gus@example.test', { db: d, workspaceDir })).toEqual({ chats: 1 });
+        expect(await deleteAccount(auth, 'gus@example.test', { db: d, workspaceDir })).toEqual({
+          chats: 1,
+          filesLeft: 0,
+        });
 
         expect(turn.controller.signal.aborted).toBe(true);
         expect(storedWhileChatExisted).toBe(true);
@@ -228,8 +232,19 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
         await createChat({ id: `${dialect}-finn-1`, userId: finn.id }, d);
         const erinFiles = await ensureWorkspace(workspaceDir, `${dialect}-erin-1`);
         const finnFiles = await ensureWorkspace(workspaceDir, `${dialect}-finn-1`);
+        // A tree deeper than PATH_MAX (mkdir + cd, as a script makes it): Node's fs.rm gives up on it.
+        execFileSync(
+          'bash',
+          ['-c', 'for i in $(seq 20); do mkdir $(printf "a%.0s" $(seq 250)) && cd $_; done; echo x > f'],
+          {
+            cwd: erinFiles,
+          },
+        );
 
-        expect(await deleteAccount(auth, 'erin@example.test', { db: d, workspaceDir })).toEqual({ chats: 2 });
+        expect(await deleteAccount(auth, 'erin@example.test', { db: d, workspaceDir })).toEqual({
+          chats: 2,
+          filesLeft: 0,
+        });
 
         expect(await listChats({ userId: erin.id }, d)).toEqual([]);
         expect((await listChats({ userId: finn.id }, d)).map((c) => c.id)).toEqual([`${dialect}-finn-1`]);

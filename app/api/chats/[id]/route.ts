@@ -50,6 +50,9 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
   return json({ chat });
 });
 
+const FILES_LEFT =
+  'The chat was deleted, but not all of its files could be removed yet: they are retried at the next deletion';
+
 export const DELETE = handle(async (request: Request, { params }: Params) => {
   const id = await chatIdFrom(params);
   const store = await storeFor(request);
@@ -59,6 +62,8 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   // instance running it; then the chat and its workspace go. The script-run log keeps the runs, without the chat.
   await stopChat(id, { leases: store.leases, wait: true });
   if (!(await store.deleteChat(id))) throw notFound('chat', id);
-  await deleteWorkspace((await getApp()).config.execution.workspace.dir, id);
+  if (!(await deleteWorkspace((await getApp()).config.execution.workspace.dir, id))) {
+    return json({ error: FILES_LEFT, code: 'files_left:chat' }, { status: 202 });
+  }
   return new Response(null, { status: 204 });
 });

@@ -22,9 +22,11 @@ export const PATCH = handle(async (request: Request, { params }: Params) => {
 export const DELETE = handle(async (request: Request, { params }: Params) => {
   await requireAdmin(request);
   const app = await getApp();
-  await deleteUserByEmail(app.auth, (await params).email, {
+  const { filesLeft } = await deleteUserByEmail(app.auth, (await params).email, {
     db: app.db,
     workspaceDir: app.config.execution.workspace.dir,
   });
-  return json({ ok: true });
+  if (filesLeft === 0) return json({ ok: true });
+  const error = `The account was deleted, but the files of ${filesLeft} of its chats could not all be removed yet: they are retried at the next deletion`;
+  return json({ ok: true, error, code: 'files_left:account' }, { status: 202 });
 });
