@@ -300,6 +300,16 @@ forEachBackend(
       expect(r.stdout).toMatch(/Seccomp:\s+2/);
     });
 
+    // io_uring is a second way into most system calls, past a filter that sees only the first. 425 is
+    // io_uring_setup on x86_64; a descriptor back (r >= 0) is the ring, -1 with errno 1 is EPERM.
+    it.skipIf(process.arch !== 'x64')('refuses io_uring (io_uring_setup fails with EPERM)', async () => {
+      const py =
+        'import ctypes; libc = ctypes.CDLL(None, use_errno=True); params = ctypes.create_string_buffer(120); ' +
+        'r = libc.syscall(425, 4, params); print("io_uring", r, ctypes.get_errno())';
+      const r = await sh(`python3 -c '${py}'`, 'shell5');
+      expect(r.stdout).toBe('io_uring -1 1\n');
+    });
+
     it('one chat holding 70 processes does not starve another chat', async () => {
       const many = { ...config, sandbox: { ...config.sandbox, timeoutMs: 20_000, maxProcesses: 64 } };
       const hog = sh('for i in $(seq 70); do sleep 6 & done; wait; echo hog-done', 'hog', {
