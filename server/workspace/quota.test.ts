@@ -11,6 +11,7 @@ import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config'
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
 import { forgetUsage, roomFor, workspaceUsage } from './quota';
+import { MAX_DEPTH } from './usage';
 import { layerDir, saveUpload } from './workspace';
 
 const KB = 1024;
@@ -76,6 +77,20 @@ describe('workspace quotas', () => {
     expect(room.bytes).toBeLessThanOrEqual(50 * KB);
     expect(room.label).toMatch(/maxPersonBytes/);
     expect((await upload('a1', 'two.bin', 60 * KB, 'ann')).ok).toBe(false);
+  });
+
+  it('a chat whose files cannot be measured gets no room, and counts as a full chat toward its owner', async () => {
+    await upload('a1', 'one.bin', 10 * KB, 'ann');
+    await upload('a2', 'two.bin', 10 * KB, 'ann');
+    // Nested past what the walk descends: it cannot be measured, so it is not taken as small.
+    fs.mkdirSync(path.join(config.workspace.dir, 'a1', 'files', ...Array<string>(MAX_DEPTH + 2).fill('d')), {
+      recursive: true,
+    });
+    forgetUsage(config.workspace.dir);
+    expect((await roomFor(config.workspace.dir, 'a1', 'ann', config.workspace)).bytes).toBe(0);
+    // a1 is charged the chat cap (400 KB), past ann's 300 KB: a2 has no room left either.
+    const room = await roomFor(config.workspace.dir, 'a2', 'ann', config.workspace);
+    expect(room).toMatchObject({ bytes: 0, label: expect.stringMatching(/maxPersonBytes/) });
   });
 });
 
