@@ -60,7 +60,7 @@ async function measure(root: string): Promise<WorkspaceUsage> {
     ]);
     const bytes = tree.bytes + layer.bytes;
     usage.total += bytes;
-    const unmeasured = tree.over === 'unmeasured' || layer.over === 'unmeasured';
+    const unmeasured = [tree.over, layer.over].some((over) => over === 'unmeasured' || over === 'depth');
     usage.byChat.set(chatId, { owner, bytes, layer: layer.bytes, unmeasured });
     if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + bytes);
   }

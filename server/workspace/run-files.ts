@@ -134,7 +134,8 @@ function layerOverCap(dir: string, layer: string, before: number, caps: UsageCap
       at = Date.now();
       const now = await measureTree(layer, { maxBytes: before + caps.maxBytes, maxEntries: LAYER_ENTRIES });
       // A layer that cannot be measured is charged the whole room.
-      added = now.over === 'unmeasured' ? Number.POSITIVE_INFINITY : Math.max(0, now.bytes - before);
+      added =
+        now.over === 'unmeasured' || now.over === 'depth' ? Number.POSITIVE_INFINITY : Math.max(0, now.bytes - before);
     }
     const over = `the workspace and the packages this run installed hold more than ${caps.maxBytes} bytes (${caps.bytesLabel ?? 'the workspace limit'})`;
     if (added > caps.maxBytes) return over;

@@ -27,10 +27,10 @@ export interface Usage {
   bytes: number;
   entries: number;
   /**
-   * Which cap was passed (the walk stopped there, so `bytes`/`entries` are lower bounds), `unmeasured` when part of
-   * the tree could not be read (counted as over), or null.
+   * Which cap was passed (the walk stopped there, so `bytes`/`entries` are lower bounds), or null. `depth`: folders
+   * nested deeper than MAX_DEPTH; `unmeasured`: part of the tree could not be read. Both count as over, unmeasured.
    */
-  over: 'bytes' | 'entries' | 'unmeasured' | null;
+  over: 'bytes' | 'entries' | 'depth' | 'unmeasured' | null;
 }
 
 function charge(stat: fs.Stats): number {
@@ -40,6 +40,7 @@ function charge(stat: fs.Stats): number {
 /** lstat calls in flight at once: one at a time, a walk of a large folder is mostly waiting on promises. */
 const BATCH = 128;
 /** Folders nested deeper than this are not walked (one descriptor is held per level): the tree counts as over. */
+// A measurement that runs out of descriptors would fail other requests; 256 levels is far past any real tree.
 export const MAX_DEPTH = 256;
 const OPEN_FOLDER = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
 
@@ -117,7 +118,7 @@ async function walk(folder: fs.promises.FileHandle, depth: number, usage: Usage,
   }
   for (const name of folders) {
     if (depth >= MAX_DEPTH) {
-      usage.over = 'unmeasured';
+      usage.over = 'depth';
       return;
     }
     let child: fs.promises.FileHandle;
@@ -139,8 +140,10 @@ async function walk(folder: fs.promises.FileHandle, depth: number, usage: Usage,
 }
 
 export function usageMessage(usage: Usage, caps: UsageCaps): string {
+  if (usage.over === 'depth')
+    return `the workspace holds folders nested more than ${MAX_DEPTH} deep (the workspace limit)`;
   if (usage.over === 'unmeasured') {
-    return `the workspace could not be measured (a folder that cannot be read, or folders nested more than ${MAX_DEPTH} deep), so it counts as over ${caps.bytesLabel ?? 'the workspace limit'}`;
+    return `part of the workspace cannot be read to measure it, so it counts as over ${caps.bytesLabel ?? 'the workspace limit'}`;
   }
   return usage.over === 'entries'
     ? `the workspace holds more than ${caps.maxEntries} files and folders (the workspace limit)`
