@@ -94,8 +94,9 @@ async function walk(folder: fs.promises.FileHandle, depth: number, usage: Usage,
   let handle: fs.Dir;
   try {
     handle = await fs.promises.opendir(/*turbopackIgnore: true*/ here, { bufferSize: BATCH });
-  } catch (error) {
-    if (!gone(error)) usage.over = 'unmeasured';
+  } catch {
+    // The folder is held open (even removed, it reads as empty): this failing means no /proc, not a folder gone.
+    usage.over = 'unmeasured';
     return;
   }
   try {
