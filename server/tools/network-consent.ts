@@ -34,8 +34,7 @@ export function scriptNetworkConsent(ctx: Pick<ConsentToolContext, 'ungrantedHos
   return {
     subject: { kind: 'network', skill: skill.name, hosts: allHosts([ask]) },
     rule: 'ask',
-    reason:
-      `${declaredSentence(ask)}. Its script may reach them if you allow it.` + (dynamic ? ` ${NO_STANDING_GRANT}` : ''),
+    reason: `${declaredSentence(ask)}. Its script may reach them if you allow it.${dynamic ? ` ${NO_STANDING_GRANT}` : ''}`,
     version: () => skillContentHash(skill),
     always: !dynamic,
     network: [ask],
