@@ -67,7 +67,7 @@ beforeAll(async () => {
   >;
   const open = turnEgress(turn)!;
   let runs = 0;
-  run = (approved) => open([skill], approved)!.open({ runId: `run-${++runs}`, uid: 0, gid: 0 });
+  run = async (approved) => (await open([skill], approved)!.open({ runId: `run-${++runs}`, uid: 0, gid: 0 }))!;
 });
 
 afterAll(async () => {
