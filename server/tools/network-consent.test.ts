@@ -57,7 +57,10 @@ const access = createAccessResolver({
 
 function tools(over: { shell?: ShellMode; activated?: string[]; egress?: EgressConfig } = {}): ConsentToolContext {
   const egress = over.egress ?? granting;
-  const turn = { deps: { config: { egress } }, view: { access } } as unknown as Pick<TurnContext, 'deps' | 'view'>;
+  const turn = {
+    deps: { config: { egress, execution: { runtime: { installs: 'off' } } } },
+    view: { access },
+  } as unknown as Pick<TurnContext, 'deps' | 'view'>;
   const ungrantedHosts = turnUngrantedHosts(turn);
   return {
     skills: new Map(all.map((s) => [s.name, s])),
@@ -141,10 +144,10 @@ describe('a script of a skill under ask that declares hosts not granted', () => 
     const ctx = { ...tools(), skills: new Map([[edited.name, edited]]), activated: new Set([edited.name]) };
     const rules = createAccessResolver({ roots: [], appDir: tmp, permissions: { rules: { edited: 'ask' } } });
     ctx.access = rules.resolveAll([edited]);
-    const turn = { deps: { config: { egress: granting } }, view: { access: ctx.access } } as unknown as Pick<
-      TurnContext,
-      'deps' | 'view'
-    >;
+    const turn = {
+      deps: { config: { egress: granting, execution: { runtime: { installs: 'off' } } } },
+      view: { access: ctx.access },
+    } as unknown as Pick<TurnContext, 'deps' | 'view'>;
     ctx.ungrantedHosts = turnUngrantedHosts(turn);
     const ask = toolConsent(TOOL_RUN_SCRIPT, ctx, script('edited'))!;
     grants.push([ask.subject, await ask.version()]);
@@ -193,12 +196,13 @@ describe('a command while skills under ask that declare hosts not granted are ac
       subject: { kind: 'shell-command', command: command.command },
       rule: 'ask',
       reason:
-        'Run a command in the chat\'s sandbox; it sees the chat\'s files and the activated skills. If you allow it, it may also reach what the active skills declare and the operator has not granted: "rates": rates.test:8443.',
+        'Run a command in the chat\'s sandbox: it sees the chat\'s files and the activated skills, and reaches only the hosts granted to them. If you allow it, it may also reach what the active skills declare and the operator has not granted: "rates": rates.test:8443.',
       always: false,
       network: [{ skill: 'rates', hosts: ['rates.test:8443'] }],
     });
     expect(toolConsent(TOOL_SHELL, tools({ shell: 'ask', activated: ['plain'] }), command)).toMatchObject({
-      reason: "Run a command in the chat's sandbox: no network; it sees the chat's files and the activated skills.",
+      reason:
+        "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them.",
     });
     expect(toolConsent(TOOL_SHELL, tools({ shell: 'ask', activated: ['plain'] }), command)?.network).toBeUndefined();
   });

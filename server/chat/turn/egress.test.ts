@@ -61,10 +61,11 @@ beforeAll(async () => {
     appDir: tmp,
     permissions: { rules: { 'loopback-api': 'ask' } },
   }).resolveAll([skill]);
-  const turn = { deps: { config: { egress } }, chatId: 'c', view: { access } } as unknown as Pick<
-    TurnContext,
-    'deps' | 'chatId' | 'view'
-  >;
+  const turn = {
+    deps: { config: { egress, execution: { runtime: { installs: 'off' } } } },
+    chatId: 'c',
+    view: { access },
+  } as unknown as Pick<TurnContext, 'deps' | 'chatId' | 'view'>;
   const open = turnEgress(turn)!;
   let runs = 0;
   run = async (approved) => (await open([skill], approved)!.open({ runId: `run-${++runs}`, uid: 0, gid: 0 }))!;

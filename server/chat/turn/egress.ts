@@ -47,12 +47,13 @@ export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>):
 
 /**
  * What the skills under `ask` declare and the operator has not granted them, as this person's permissions say: what
- * a run's approval card names. None on a server whose config grants nothing: its runs stay sealed, so there is
- * nothing an approval could open.
+ * a run's approval card names. None on a server whose runs get no way out at all (no grants, no secrets, installs
+ * off): its runs stay sealed, so there is nothing an approval could open.
  */
 export function turnUngrantedHosts(turn: Pick<TurnContext, 'deps' | 'view'>): SkillToolContext['ungrantedHosts'] {
   const config = turn.deps.config.egress;
-  if (!egressConfigured(config)) return undefined;
+  // The same condition as turnEgress: where runs get no proxy, nothing could be approved.
+  if (!egressConfigured(config, turn.deps.config.execution.runtime.installs === 'allow')) return undefined;
   const permission = (name: string) => turn.view.access.get(name)?.permission ?? 'deny';
   return (skills) =>
     ungrantedHosts(
