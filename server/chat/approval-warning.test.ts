@@ -32,7 +32,9 @@ async function reasonFor(s: Skill): Promise<string> {
     },
     consent: { hasGrant: async () => false, addGrant: async () => {}, recordDecision: async () => {} },
   });
-  const status = await approval({ toolCall: { toolName: 'skills_activate', input: { name: s.name } } });
+  const status = await approval({
+    toolCall: { toolCallId: 'call-1', toolName: 'skills_activate', input: { name: s.name } },
+  });
   expect(status).toMatchObject({ type: 'user-approval' });
   return (status as { reason: string }).reason;
 }

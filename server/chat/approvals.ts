@@ -7,6 +7,7 @@
 import type { ToolApprovalStatus } from 'ai';
 import type { ConsentAsk } from '../consent/ask';
 import { type ConsentStore, decideConsent, recordAnswer } from '../consent/service';
+import type { SkillHosts } from '../egress/grants';
 import { AppError } from '../errors';
 import type { McpTurnTools } from '../mcp/tools';
 import { type ConsentToolContext, toolConsent } from '../tools';
@@ -19,6 +20,11 @@ export interface ApprovalContext {
   consent: ConsentStore;
   /** This turn's MCP tools: their rules say how each call asks (server/mcp/tools.ts). */
   mcp?: Pick<McpTurnTools, 'consent'> | null;
+  /**
+   * Where the declared hosts a call's consent covered are kept, by tool call id, when the call may run (approved,
+   * a standing grant, or the person's Allow being checked again before it runs): its run reaches those and no more.
+   */
+  approvedNetwork?: Map<string, readonly SkillHosts[]>;
 }
 
 /** How this call asks for consent, from whichever tool it is; null when it asks nothing. */
@@ -28,8 +34,21 @@ function askOf(ctx: ApprovalContext, toolName: string, input: unknown): ConsentA
 
 /** Decides, per tool call, whether the person must answer first. */
 export function createToolApproval(ctx: ApprovalContext) {
-  return ({ toolCall }: { toolCall: { toolName: string; input: unknown } }): Promise<ToolApprovalStatus> =>
-    decideConsent(askOf(ctx, toolCall.toolName, toolCall.input), ctx.consent);
+  return async ({
+    toolCall,
+  }: {
+    toolCall: { toolCallId: string; toolName: string; input: unknown };
+  }): Promise<ToolApprovalStatus> => {
+    const ask = askOf(ctx, toolCall.toolName, toolCall.input);
+    const status = await decideConsent(ask, ctx.consent);
+    // The SDK asks again, with the same call, before it runs a call the person allowed: then `user-approval` is the
+    // person's Allow. A call shown a card and not yet answered does not run, so keeping its hosts grants nothing.
+    const denied = status === 'denied' || (typeof status === 'object' && status.type === 'denied');
+    if (ask?.network && ask.network.length > 0 && !denied) {
+      ctx.approvedNetwork?.set(toolCall.toolCallId, ask.network);
+    }
+    return status;
+  };
 }
 
 type ApprovalPart = {

@@ -4,6 +4,7 @@
  * opencode's `ctx.ask({ permission, patterns, always })`: a subject instead of patterns, the operator's rule for it,
  * the version an answer binds to, and whether "Always allow" is offered.
  */
+import type { SkillHosts } from '../egress/grants';
 import type { ConsentSubject } from './subjects';
 
 /**
@@ -24,6 +25,11 @@ export interface ConsentAsk {
   version: () => Promise<string>;
   /** Whether "Always allow" is offered: an answer kept as a grant for this version. */
   always: boolean;
+  /**
+   * Declared hosts the call's run may reach once this ask passes (approved, or a standing grant): the hosts its
+   * reason names. The approvals path hands them to the call's run; nothing else lets a run reach an ungranted host.
+   */
+  network?: readonly SkillHosts[];
 }
 
 /** A call that needs no consent at all. */

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { type EgressConfig, resolveEgressConfig } from './config';
 import { readDeclarations } from './declarations';
 import {
+  approvedTargets,
   createRunGrant,
   grantSummary,
   INSTALLS_SKILL,
   type RunGrantInput,
   type RunSecret,
   type RunSkill,
+  ungrantedHosts,
 } from './grants';
 
 const config = (network: Record<string, string[]>, secrets: EgressConfig['secrets'] = {}): EgressConfig => ({
@@ -125,6 +127,70 @@ describe('ask: a declared host that is not granted waits for the person', () => 
   it('with permission allow the same declaration is simply not granted', () => {
     const run = grant({ config: cfg, skills: [weather], approved: () => true });
     expect(run.decide({ host: 'api.weather.test', port: 443 })).toMatchObject({ code: 'not-granted' });
+  });
+});
+
+describe('ungrantedHosts: what the approval card names', () => {
+  const cfg = config({ 'github-*': ['api.github.com:443'], rates: ['*.rates.test'] });
+  const ask = () => 'ask' as const;
+
+  it('lists each declared port the grants do not cover, a pattern without a port as 443 and 80, sorted', () => {
+    const github = skill('github-issues', { network: 'uploads.github.com api.github.com [::1]:8080 *.gh.test' });
+    expect(ungrantedHosts(cfg, [github], ask)).toEqual([
+      {
+        skill: 'github-issues',
+        hosts: [
+          '*.gh.test:443',
+          '*.gh.test:80',
+          '[::1]:8080',
+          'api.github.com:80',
+          'uploads.github.com:443',
+          'uploads.github.com:80',
+        ],
+      },
+    ]);
+  });
+
+  it('leaves out skills whose declarations are all granted, and skills not under ask', () => {
+    const rates = skill('rates', { network: 'eur.rates.test *.rates.test' });
+    const weather = skill('weather', { network: 'api.weather.test:8443' });
+    expect(ungrantedHosts(cfg, [rates, weather, skill('plain')], ask)).toEqual([
+      { skill: 'weather', hosts: ['api.weather.test:8443'] },
+    ]);
+    expect(ungrantedHosts(cfg, [weather], () => 'allow')).toEqual([]);
+    expect(ungrantedHosts(cfg, [weather], () => 'deny')).toEqual([]);
+  });
+});
+
+describe('approvedTargets: a run reaches exactly the declared hosts its approval named', () => {
+  const cfg = config({ 'github-*': ['api.github.com'] });
+  const weather = skill('weather', { network: 'api.weather.test *.maps.test 127.0.0.1:9000' });
+  const run = (approved: Parameters<typeof approvedTargets>[0]) =>
+    grant({ config: cfg, skills: [weather], permission: () => 'ask', approved: approvedTargets(approved) });
+
+  it('allows the approved host:ports, wildcards included, and nothing else', () => {
+    const approved = run([{ skill: 'weather', hosts: ['*.maps.test:443', '127.0.0.1:9000', 'api.weather.test:443'] }]);
+    expect(approved.decide({ host: '127.0.0.1', port: 9000 })).toEqual({ allow: true, skills: ['weather'] });
+    expect(approved.decide({ host: 'API.weather.test.', port: 443 })).toEqual({ allow: true, skills: ['weather'] });
+    expect(approved.decide({ host: 'eu.maps.test', port: 443 })).toEqual({ allow: true, skills: ['weather'] });
+    // Declared but not named by the approval (another port): still the person's to approve.
+    expect(approved.decide({ host: 'api.weather.test', port: 80 })).toMatchObject({ code: 'needs-approval' });
+    // Not declared: refused outright.
+    expect(approved.decide({ host: '127.0.0.1', port: 9001 })).toMatchObject({ code: 'not-granted' });
+    expect(approved.decide({ host: 'example.com', port: 443 })).toMatchObject({ code: 'not-granted' });
+  });
+
+  it('an approval names hosts for one skill: another skill, or no approval, gets none of them', () => {
+    expect(run([]).decide({ host: '127.0.0.1', port: 9000 })).toMatchObject({ code: 'needs-approval' });
+    expect(
+      run([{ skill: 'rates', hosts: ['127.0.0.1:9000'] }]).decide({ host: '127.0.0.1', port: 9000 }),
+    ).toMatchObject({ code: 'needs-approval' });
+  });
+
+  it('an approved host the skill does not declare (the card was older than the skill) is not reached', () => {
+    expect(
+      run([{ skill: 'weather', hosts: ['example.com:443'] }]).decide({ host: 'example.com', port: 443 }),
+    ).toMatchObject({ code: 'not-granted' });
   });
 });
 

@@ -193,6 +193,59 @@ export function createRunGrant(input: RunGrantInput): RunGrant {
   };
 }
 
+/**
+ * What one skill under `ask` declares and the operator has not granted, one `host:port` per port (a declared pattern
+ * without a port is two: 443 and 80; a wildcard stays the pattern, `*.example.org:443`), sorted. It is what the
+ * approval card names and what an approved call may reach.
+ */
+export interface SkillHosts {
+  skill: string;
+  hosts: string[];
+}
+
+/** A pattern's text for one of its ports: `api.github.com:443`, `*.example.org:80`, `[::1]:8080`. */
+function portText(pattern: HostPattern, port: number): string {
+  const host = pattern.subdomains ? `*.${pattern.host}` : pattern.host;
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * For each skill whose permission is `ask`, the declared targets its grants do not cover (none: left out). A skill
+ * under `allow` or `deny` is never asked about: a declaration grants it nothing, and the person cannot change that.
+ */
+export function ungrantedHosts(
+  config: EgressConfig,
+  skills: ReadonlyArray<Pick<RunSkill, 'name' | 'declares'>>,
+  permission: (skill: string) => SkillPermission,
+): SkillHosts[] {
+  const asks: SkillHosts[] = [];
+  for (const skill of skills) {
+    if (permission(skill.name) !== 'ask' || skill.declares.network.length === 0) continue;
+    const granted = grantedPatterns(config, skill.name);
+    const hosts = new Set<string>();
+    for (const declared of skill.declares.network) {
+      for (const port of declared.ports) {
+        const one = { ...declared, ports: [port] };
+        if (!granted.some((g) => covers(g, one))) hosts.add(portText(declared, port));
+      }
+    }
+    if (hosts.size > 0) asks.push({ skill: skill.name, hosts: [...hosts].sort() });
+  }
+  return asks;
+}
+
+/**
+ * The run-time side of an approval: whether `target` is one of the hosts the person approved for `skill` (the
+ * `SkillHosts` the call's approval named). Nothing else is: a host the skill does not declare, or one declared after
+ * the card was shown, still needs approval.
+ */
+export function approvedTargets(
+  approved: readonly SkillHosts[],
+): (skill: Pick<RunSkill, 'name'>, target: EgressTarget) => boolean {
+  const bySkill = new Map(approved.map((a) => [a.skill, parseAll(a.hosts)]));
+  return (skill, target) => bySkill.get(skill.name)?.some((p) => matches(p, target)) ?? false;
+}
+
 /** One host row of a skill's summary: declared, granted, or both. */
 export interface HostGrantRow {
   pattern: string;
@@ -220,7 +273,8 @@ export interface GrantSummary {
 function covers(wide: HostPattern, narrow: HostPattern): boolean {
   if (!narrow.ports.every((port) => wide.ports.includes(port))) return false;
   if (!wide.subdomains) return !narrow.subdomains && wide.host === narrow.host;
-  return narrow.host.endsWith(`.${wide.host}`);
+  // `*.x.y` covers `a.x.y`, `*.a.x.y` and itself.
+  return narrow.host.endsWith(`.${wide.host}`) || (narrow.subdomains && narrow.host === wide.host);
 }
 
 /** What a skill declares beside what the config grants it, for /admin. */

@@ -7,6 +7,7 @@
 import type { AccessMap } from '../access/resolver';
 import type { Limits } from '../config';
 import type { ScriptRunInput } from '../db';
+import type { SkillHosts } from '../egress/grants';
 import type { RunEgress } from '../egress/types';
 import type { ExecutionConfig, ShellMode } from '../sandbox/config';
 import type { Matcher } from '../skills/catalog/match';
@@ -50,13 +51,23 @@ export interface SkillToolContext {
    * A run's way out for code attributed to `skills` (the script's own skill, or the chat's active ones for a
    * command): its grants, secrets and record (egress/run-egress.ts). Absent, or undefined for these skills: sealed.
    */
-  egress?: (skills: readonly Skill[]) => RunEgress | undefined;
+  egress?: (skills: readonly Skill[], approved?: readonly SkillHosts[]) => RunEgress | undefined;
+  /**
+   * The hosts each of `skills` under `ask` declares and the operator has not granted (egress/grants.ts
+   * `ungrantedHosts`): what a run's approval card names. Absent when runs have no way out at all.
+   */
+  ungrantedHosts?: (skills: readonly Skill[]) => SkillHosts[];
+  /**
+   * The declared hosts the consent of this tool call covered (`ConsentAsk.network`, kept by chat/approvals.ts when
+   * the call was approved or held a standing grant): the only ones its run may reach beyond its grants.
+   */
+  approvedNetwork?: (toolCallId: string) => readonly SkillHosts[];
 }
 
 /** What a tool reads to say how a call asks for consent (its declaration's `consent`): no writer, no run state. */
 export type ConsentToolContext = Pick<
   SkillToolContext,
-  'skills' | 'access' | 'activated' | 'explicitSkills' | 'display' | 'shell'
+  'skills' | 'access' | 'activated' | 'explicitSkills' | 'display' | 'shell' | 'ungrantedHosts'
 >;
 
 export class SkillToolError extends Error {

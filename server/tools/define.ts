@@ -26,8 +26,16 @@ export interface ToolDeclaration<Name extends ToolName, Input, Output> {
   consent?: (ctx: ConsentToolContext, input: Partial<Input>) => ConsentAsk | null;
   /** Whether the model is offered the tool at this step; always when absent. */
   offered?: (ctx: SkillToolContext) => boolean | Promise<boolean>;
-  /** The result; a tool that reports while it works (a command's output) yields each state, the last is final. */
-  execute: (ctx: SkillToolContext, input: Input) => Promise<Output> | AsyncIterable<Output>;
+  /**
+   * The result; a tool that reports while it works (a command's output) yields each state, the last is final. `call`
+   * names the call, so a run finds what its consent covered (`SkillToolContext.approvedNetwork`).
+   */
+  execute: (ctx: SkillToolContext, input: Input, call?: ToolCall) => Promise<Output> | AsyncIterable<Output>;
+}
+
+/** The call being executed, as the SDK names it. */
+export interface ToolCall {
+  toolCallId: string;
 }
 
 export function defineTool<Name extends ToolName, Input, Output>(

@@ -54,7 +54,8 @@ function toAiTool<Input, Output>(d: ToolDeclaration<ToolName, Input, Output>, ct
     description: d.description,
     inputSchema: inputSchema(d, ctx),
     outputSchema: outputSchema(d),
-    execute: (input: unknown) => d.execute(ctx, input as Input) as Promise<unknown> | AsyncIterable<unknown>,
+    execute: (input: unknown, { toolCallId }) =>
+      d.execute(ctx, input as Input, { toolCallId }) as Promise<unknown> | AsyncIterable<unknown>,
   });
   return built as unknown as Tool<Input, Output>;
 }

@@ -1,9 +1,12 @@
 /**
  * `skills_runScript`: runs a script of an active skill in the sandbox (server/sandbox/run.ts). Activation comes
- * first so consent (for skills under `ask`) covers the scripts too; a non-zero exit code is a result, not an error.
+ * first so consent (for skills under `ask`) covers the scripts too; a script of such a skill that declares network
+ * hosts the operator has not granted asks once more, for those hosts (network-consent.ts). A non-zero exit code is a
+ * result, not an error.
  * Offered only while an active skill has scripts (one can become active mid-turn).
  */
 import { z } from 'zod';
+import type { SkillHosts } from '../egress/grants';
 import type { EgressSummaryLine } from '../egress/types';
 import { runSkillScript, skillHasScripts } from '../sandbox/run';
 import { isScriptPath } from '../skills/resources/files';
@@ -11,6 +14,7 @@ import type { Skill } from '../skills/types';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
+import { scriptNetworkConsent } from './network-consent';
 
 export interface RunScriptInput {
   name: string;
@@ -65,11 +69,16 @@ const runScriptOutput = z.object({
 export type RunScriptOutput = z.infer<typeof runScriptOutput>;
 export type ProducedFile = NonNullable<RunScriptOutput['files']>[number];
 
+/**
+ * Runs a script of an active skill. `approved`: the declared hosts this call's consent covered (network-consent.ts),
+ * which its run may reach beyond the skill's grants; none unless the person allowed them.
+ */
 export async function runScript(
   ctx: SkillToolContext,
   name: string,
   scriptPath: string,
   args: string[],
+  approved?: readonly SkillHosts[],
 ): Promise<RunScriptOutput> {
   const skill = skillNamed(ctx, name);
   if (!ctx.activated.has(skill.name)) {
@@ -88,8 +97,8 @@ export async function runScript(
       const active = ctx.skills.get(n);
       return active ? [{ name: active.name, dir: active.dir }] : [];
     }),
-    // A skill's script is attributed to that skill alone: its grants, its secrets.
-    egress: ctx.egress?.([skill]),
+    // A skill's script is attributed to that skill alone: its grants, its secrets, the hosts its approval named.
+    egress: ctx.egress?.([skill], approved),
   });
   const refused =
     result.errorCode === 'invalid-path' ||
@@ -170,6 +179,12 @@ export const runScriptTool = defineTool({
       args: z.array(z.string().max(4096)).max(32).optional().describe('Arguments passed to the script'),
     }),
   output: runScriptOutput,
+  // A skill under `ask` that declares hosts the operator has not granted: the person is asked before its script runs.
+  consent: (ctx, input) => {
+    const skill = typeof input.name === 'string' ? ctx.skills.get(input.name) : undefined;
+    return skill ? scriptNetworkConsent(ctx, skill) : null;
+  },
   offered: async (ctx) => (await runnableSkills(ctx)).length > 0,
-  execute: (ctx, { name, path, args }: RunScriptInput) => runScript(ctx, name, path, args ?? []),
+  execute: (ctx, { name, path, args }: RunScriptInput, call) =>
+    runScript(ctx, name, path, args ?? [], call ? ctx.approvedNetwork?.(call.toolCallId) : undefined),
 });

@@ -7,9 +7,10 @@
 import { z } from 'zod';
 import { allowed, type ConsentAsk } from '../consent/ask';
 import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
-import { type SkillToolContext, SkillToolError } from './context';
-import { defineTool } from './define';
+import { type ConsentToolContext, type SkillToolContext, SkillToolError } from './context';
+import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
+import { commandNetworkAsks, commandNetworkConsent, commandNetworkSentence } from './network-consent';
 import { egressLines, fillServedCopies } from './run-script';
 
 export interface ShellInput {
@@ -61,7 +62,11 @@ function activatedSkills(ctx: SkillToolContext) {
 }
 
 /** Bridges the run's callbacks to the card's states: each `yield` is one preliminary output. */
-async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: ShellInput): AsyncGenerator<ShellOutput> {
+async function* execute(
+  ctx: SkillToolContext,
+  { command, timeoutSeconds }: ShellInput,
+  call?: ToolCall,
+): AsyncGenerator<ShellOutput> {
   const base = { command, exitCode: null, durationMs: 0, truncated: false, timedOut: false };
   let stdout = '';
   let stderr = '';
@@ -84,8 +89,11 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
     skills: activatedSkills(ctx),
     ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
     // A command is attributed to every skill active in the chat: the union of their grants (README, "Skills that
-    // reach the network").
-    egress: ctx.egress?.([...ctx.activated].flatMap((n) => ctx.skills.get(n) ?? [])),
+    // reach the network"), and the declared hosts its approval named.
+    egress: ctx.egress?.(
+      [...ctx.activated].flatMap((n) => ctx.skills.get(n) ?? []),
+      call ? ctx.approvedNetwork?.(call.toolCallId) : undefined,
+    ),
     onQueued: (ahead) => post({ ...base, state: 'queued', ahead, stdout: '', stderr: '' }),
     onStarted: () => post({ ...base, state: 'running', stdout: '', stderr: '' }),
     onOutput: (stream, text) => {
@@ -140,9 +148,14 @@ async function* execute(ctx: SkillToolContext, { command, timeoutSeconds }: Shel
 
 /**
  * How a command asks, per the person's shell mode: the exact command line is the subject and the version, so an
- * approval covers what is shown and nothing else, once ("Always allow" is never offered).
+ * approval covers what is shown and nothing else, once ("Always allow" is never offered). A command runs with every
+ * active skill, so the hosts those under `ask` declare and are not granted are named too (network-consent.ts): under
+ * `allow` they are the one thing asked about, under `ask` one more sentence of the command's card.
  */
-export function commandConsent(ctx: Pick<SkillToolContext, 'shell'>, input: Partial<ShellInput>): ConsentAsk | null {
+export function commandConsent(
+  ctx: Pick<ConsentToolContext, 'shell'> & Partial<Pick<ConsentToolContext, 'ungrantedHosts' | 'activated' | 'skills'>>,
+  input: Partial<ShellInput>,
+): ConsentAsk | null {
   const command = typeof input.command === 'string' ? input.command : '';
   const subject = { kind: 'shell-command', command } as const;
   const version = async () => command;
@@ -150,15 +163,18 @@ export function commandConsent(ctx: Pick<SkillToolContext, 'shell'>, input: Part
   if (mode === 'off') {
     return { subject, rule: 'deny', reason: 'The shell is switched off for this person.', version, always: false };
   }
-  if (mode === 'allow') return allowed(subject, version);
+  const asks = commandNetworkAsks(ctx);
+  if (mode === 'allow') return asks.length > 0 ? commandNetworkConsent(asks, command) : allowed(subject, version);
   // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
   return {
     subject,
     rule: 'ask',
     reason:
-      "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them.",
+      "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them." +
+      (asks.length > 0 ? commandNetworkSentence(asks) : ''),
     version,
     always: false,
+    ...(asks.length > 0 ? { network: asks } : {}),
   };
 }
 

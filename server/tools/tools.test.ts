@@ -6,7 +6,7 @@ import { catalogBlock } from '../prompt/catalog-block';
 import { resolveExecutionConfig } from '../sandbox/config';
 import type { Skill } from '../skills/types';
 import { createTurnTools, needsConsent, offeredTools, type SkillToolContext, TOOL_DECLARATIONS } from '.';
-import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
+import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL, toolDisplayName } from './names';
 
 const skill = { name: 'demo', dir: '/nonexistent/demo' } as Skill;
 const ctx = (over: Partial<SkillToolContext> = {}): SkillToolContext => ({
@@ -41,9 +41,10 @@ describe('tool declarations', () => {
     for (const d of TOOL_DECLARATIONS) expect(d.description.length).toBeGreaterThan(40);
   });
 
-  it('only activation and the shell wait for consent', () => {
+  it('only activation, a script (for declared network hosts) and the shell wait for consent', () => {
     expect(TOOL_DECLARATIONS.filter((d) => needsConsent(d.name)).map((d) => d.name)).toEqual([
       TOOL_ACTIVATE,
+      TOOL_RUN_SCRIPT,
       TOOL_SHELL,
     ]);
     expect(needsConsent('unknown')).toBe(false);

@@ -5,6 +5,7 @@
  */
 import type { UIMessageStreamWriter } from 'ai';
 import { refusal } from '../../access/access';
+import type { SkillHosts } from '../../egress/grants';
 import { type McpTurnTools, mcpTurnTools } from '../../mcp/tools';
 import type { DisplayContext } from '../../skills/display';
 import { parseInvocations } from '../../skills/invocation';
@@ -15,7 +16,7 @@ import type { ActiveTurn } from '../running/active-turns';
 import { buildSkillView, type SkillView } from '../skill-view';
 import type { ChatMessage, ChatRequestBody } from '../wire-types';
 import type { TurnDeps } from './deps';
-import { turnEgress } from './egress';
+import { turnEgress, turnUngrantedHosts } from './egress';
 
 /** A `/name` (or `/a /b`) the person typed, checked against each skill's access record once. */
 export interface Invocation {
@@ -44,6 +45,11 @@ export interface TurnContext {
   invocation: Invocation | null;
   /** The MCP servers connected at this moment: one that is down or slow is left out, never waited for. */
   mcp: McpTurnTools | null;
+  /**
+   * The declared hosts each tool call's consent covered, by tool call id (chat/approvals.ts writes, the call's run
+   * reads): filled as the turn's calls pass consent.
+   */
+  approvedNetwork: Map<string, readonly SkillHosts[]>;
 }
 
 export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn): Promise<TurnContext> {
@@ -72,6 +78,7 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     display: { appDir: config.appDir, home: config.home },
     invocation: readInvocation(body, stored, view),
     mcp: deps.mcp ? mcpTurnTools(deps.mcp, { switchedOff: deps.mcpSwitchedOff, signal: slot.controller.signal }) : null,
+    approvedNetwork: new Map(),
   };
 }
 
@@ -109,9 +116,11 @@ export function approvalContext(turn: TurnContext): ApprovalContext {
       activated: turn.activated,
       explicitSkills: turn.invocation?.names ?? [],
       shell: deps.shell,
+      ungrantedHosts: turnUngrantedHosts(turn),
     },
     consent: deps.store.consent,
     mcp: turn.mcp,
+    approvedNetwork: turn.approvedNetwork,
   };
 }
 
@@ -142,6 +151,8 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     shell: deps.shell,
     owner: deps.owner,
     egress: turnEgress(turn),
+    ungrantedHosts: turnUngrantedHosts(turn),
+    approvedNetwork: (toolCallId) => turn.approvedNetwork.get(toolCallId) ?? [],
   };
 }
 

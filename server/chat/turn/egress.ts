@@ -7,6 +7,7 @@
  */
 import { egressConfigured } from '../../egress/config';
 import { readDeclarations } from '../../egress/declarations';
+import { approvedTargets, ungrantedHosts } from '../../egress/grants';
 import { runEgress } from '../../egress/run-egress';
 import { installHosts } from '../../sandbox/installs';
 import { resolveRunSecrets } from '../../secrets/resolve';
@@ -23,11 +24,13 @@ export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>):
   const installs = execution.runtime.installs === 'allow';
   if (!egressConfigured(config, installs)) return undefined;
   const person = deps.owner ?? null;
-  return (skills) =>
+  return (skills, approved) =>
     runEgress({
       config,
       skills: skills.map((skill) => ({ name: skill.name, declares: readDeclarations(skill) })),
       permission: (name) => view.access.get(name)?.permission ?? 'deny',
+      // Only what the call's consent named (chat/approvals.ts): a declared host is reached after the person's answer.
+      ...(approved && approved.length > 0 ? { approved: approvedTargets(approved) } : {}),
       secrets: () =>
         resolveRunSecrets({
           config: config.secrets,
@@ -40,4 +43,22 @@ export function turnEgress(turn: Pick<TurnContext, 'deps' | 'chatId' | 'view'>):
       ...(installs ? { installs: () => installHosts(execution) } : {}),
       ...(deps.egress?.resolve ? { resolve: deps.egress.resolve } : {}),
     });
+}
+
+/**
+ * What the skills under `ask` declare and the operator has not granted them, as this person's permissions say: what
+ * a run's approval card names. None on a server whose runs get no way out at all (no grants, no secrets, installs
+ * off): its runs stay sealed, so there is nothing an approval could open.
+ */
+export function turnUngrantedHosts(turn: Pick<TurnContext, 'deps' | 'view'>): SkillToolContext['ungrantedHosts'] {
+  const config = turn.deps.config.egress;
+  // The same condition as turnEgress: where runs get no proxy, nothing could be approved.
+  if (!egressConfigured(config, turn.deps.config.execution.runtime.installs === 'allow')) return undefined;
+  const permission = (name: string) => turn.view.access.get(name)?.permission ?? 'deny';
+  return (skills) =>
+    ungrantedHosts(
+      config,
+      skills.map((skill) => ({ name: skill.name, declares: readDeclarations(skill) })),
+      permission,
+    );
 }
