@@ -2,20 +2,30 @@
  * skillchat as an MCP server (Streamable HTTP, stateless: a fresh server per request) that declares the skills
  * extension (`io.modelcontextprotocol/skills`, SEP-2640) and serves the caller's skills: `skills/list` (paged),
  * `skills/get`, and every file with `resources/read` at `skill://<name>/<path>`, text as `text` and anything else
- * as a base64 `blob`. The SDK (`@modelcontextprotocol/server`) does the protocol; this file is the `SkillSource`.
+ * as a base64 `blob`. Each skill's `SKILL.md` is listed in `resources/list`, and its folder (`skill://<name>`) and
+ * subfolders are read with `resources/directory/read` (`directoryRead`): both come from the publication, so they
+ * name exactly the files `resources/read` serves. The SDK (`@modelcontextprotocol/server`) does the protocol; this
+ * file is the `SkillSource`.
  *
  * The handler does no authentication: the route (`app/mcp/route.ts`) decides who is asking and passes the person in
  * `authInfo`; each request's server serves that person's skills and no one else's.
  */
-import { type AuthInfo, createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
 import {
+  type AuthInfo,
+  createMcpHandler,
+  type McpHttpHandler,
+  McpServer,
+  type Resource,
+} from '@modelcontextprotocol/server';
+import {
+  DIRECTORY_MIME_TYPE,
   type Skill as McpSkill,
   type SkillReadResult,
   type SkillSource,
   SkillsExtension,
   skillEntry,
 } from '@modelcontextprotocol/server/ext/skills';
-import { readPublishedFile } from './publication';
+import { type PublishedFile, readPublishedFile } from './publication';
 import { type ServedSkill, type SkillServerDeps, servedSkill, servedSkills } from './served';
 
 const SCHEME = 'skill://';
@@ -34,8 +44,8 @@ export function skillUri(name: string, filePath: string): string {
   return `${SCHEME}${[name, ...filePath.split('/')].map(encodeSegment).join('/')}`;
 }
 
-/** `skill://<name>/<path>` as name and path; null for anything else (a query, `..`, bad escapes). */
-export function parseSkillUri(uri: string): { name: string; path: string } | null {
+/** The decoded segments after `skill://`; null for a query, a fragment, `.`, `..`, an empty segment or bad escapes. */
+function skillUriSegments(uri: string): string[] | null {
   if (!uri.startsWith(SCHEME) || /[?#]/.test(uri)) return null;
   const segments: string[] = [];
   for (const raw of uri.slice(SCHEME.length).split('/')) {
@@ -48,8 +58,51 @@ export function parseSkillUri(uri: string): { name: string; path: string } | nul
     if (segment === '' || segment === '.' || segment === '..' || segment.includes('/')) return null;
     segments.push(segment);
   }
-  if (segments.length < 2) return null;
+  return segments;
+}
+
+/** `skill://<name>/<path>` as name and path; null for anything else (a query, `..`, bad escapes). */
+export function parseSkillUri(uri: string): { name: string; path: string } | null {
+  const segments = skillUriSegments(uri);
+  if (!segments || segments.length < 2) return null;
   return { name: segments[0]!, path: segments.slice(1).join('/') };
+}
+
+/** A skill's folder (`skill://<name>`, no trailing slash, as the SDK writes a skill's root) or a folder in it. */
+export function skillDirectoryUri(name: string, dir: string): string {
+  return `${SCHEME}${[name, ...(dir === '' ? [] : dir.split('/'))].map(encodeSegment).join('/')}`;
+}
+
+/** `skill://<name>` or `skill://<name>/<dir>` as name and folder (`''`: the skill's own); null as `parseSkillUri`. */
+export function parseSkillDirectoryUri(uri: string): { name: string; dir: string } | null {
+  const segments = skillUriSegments(uri);
+  if (!segments || segments.length < 1) return null;
+  return { name: segments[0]!, dir: segments.slice(1).join('/') };
+}
+
+/**
+ * The direct children of folder `dir` of a publication, by URI: its files, and its subfolders as
+ * `inode/directory`. Folders exist only as the published files imply them, so an empty folder, or one holding only
+ * files that are never published (a link out of the skill), is not one. Null when `dir` is no published folder.
+ */
+export function directoryChildren(name: string, files: readonly PublishedFile[], dir: string): Resource[] | null {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const children = new Map<string, Resource>();
+  for (const file of files) {
+    if (!file.path.startsWith(prefix)) continue;
+    const rest = file.path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash === -1) {
+      children.set(rest, { uri: skillUri(name, file.path), name: rest, mimeType: file.mediaType, size: file.size });
+    } else {
+      const sub = rest.slice(0, slash);
+      if (!children.has(sub)) {
+        children.set(sub, { uri: skillDirectoryUri(name, prefix + sub), name: sub, mimeType: DIRECTORY_MIME_TYPE });
+      }
+    }
+  }
+  if (dir !== '' && children.size === 0) return null;
+  return [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 }
 
 /**
@@ -115,6 +168,37 @@ export function personSkillSource(deps: SkillServerDeps, personId: string): Skil
       const mimeType = read.file.mediaType;
       return read.text !== null ? { text: read.text, mimeType } : { bytes: new Uint8Array(read.data), mimeType };
     },
+    async readDirectory(uri, { cursor }) {
+      const parsed = parseSkillDirectoryUri(uri);
+      if (!parsed) return undefined;
+      const served = await servedSkill(deps, personId, parsed.name);
+      if (!served) return undefined;
+      const children = directoryChildren(served.skill.name, served.published.files, parsed.dir);
+      if (!children) return undefined;
+      // The cursor is the last URI of the page before (children are sorted by URI).
+      const after = cursor === undefined ? children : children.filter((c) => c.uri > cursor);
+      const page = after.slice(0, PAGE_SIZE);
+      const last = page.at(-1);
+      return { resources: page, ...(after.length > PAGE_SIZE && last ? { nextCursor: last.uri } : {}) };
+    },
+    async listResources() {
+      // Every skill's SKILL.md that skills/list lists (one listing, not paged: one entry per served skill).
+      const listed = await Promise.all(
+        (await servedSkills(deps, personId)).map(async (served): Promise<Resource | null> => {
+          const entry = await entryOf(served);
+          if (!entry) return null;
+          const manifest = served.published.files.find((f) => f.path === 'SKILL.md');
+          return {
+            uri: entry.uri,
+            name: entry.frontmatter.name,
+            description: entry.frontmatter.description,
+            mimeType: 'text/markdown',
+            ...(manifest ? { size: manifest.size } : {}),
+          };
+        }),
+      );
+      return listed.filter((r) => r !== null);
+    },
   };
 }
 
@@ -138,7 +222,14 @@ export function createSkillServerHandler(deps: SkillServerDeps): McpHttpHandler 
       const source: SkillSource =
         typeof person === 'string'
           ? personSkillSource(deps, person)
-          : { list: async () => ({ skills: [] }), get: async () => undefined, read: async () => undefined };
+          : {
+              list: async () => ({ skills: [] }),
+              get: async () => undefined,
+              read: async () => undefined,
+              // Declared here too, so every request's server declares the same capabilities.
+              readDirectory: async () => undefined,
+              listResources: async () => [],
+            };
       new SkillsExtension({ source, cacheHint: CACHE_HINT }).attach(server);
       return server;
     },
