@@ -179,46 +179,48 @@ function PackageInstalls({ installs }: { installs: AdminInstalls }) {
           </>
         )}
       </p>
-      <table className="table small">
-        <tbody>
-          <tr>
-            <th scope="row">pip index</th>
-            <td data-testid="installs-pip-index">
-              <code>{installs.pip.index}</code>
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">pip extra indexes</th>
-            <td data-testid="installs-pip-extra">
-              <IndexList urls={installs.pip.extra} />
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">pip find-links</th>
-            <td data-testid="installs-pip-find-links">
-              <IndexList urls={installs.pip.findLinks} />
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">npm registry</th>
-            <td data-testid="installs-npm">
-              <code>{installs.npm}</code>
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Hosts</th>
-            <td data-testid="installs-hosts">
-              <IndexList urls={installs.hosts} />
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Folders (read-only)</th>
-            <td data-testid="installs-folders">
-              <IndexList urls={installs.folders} />
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <div className="table-wrap">
+        <table className="table small">
+          <tbody>
+            <tr>
+              <th scope="row">pip index</th>
+              <td data-testid="installs-pip-index">
+                <code>{installs.pip.index}</code>
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">pip extra indexes</th>
+              <td data-testid="installs-pip-extra">
+                <IndexList urls={installs.pip.extra} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">pip find-links</th>
+              <td data-testid="installs-pip-find-links">
+                <IndexList urls={installs.pip.findLinks} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">npm registry</th>
+              <td data-testid="installs-npm">
+                <code>{installs.npm}</code>
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Hosts</th>
+              <td data-testid="installs-hosts">
+                <IndexList urls={installs.hosts} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Folders (read-only)</th>
+              <td data-testid="installs-folders">
+                <IndexList urls={installs.folders} />
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       {installs.problems.length > 0 && (
         <ul className="plain-list small" data-testid="installs-problems">
           {installs.problems.map((p) => (
