@@ -42,23 +42,12 @@ export interface AdminNetworkSkill extends GrantSummary {
   permission: Permission | null;
 }
 
-export interface AdminEgressEvent {
-  id: number;
+/** One row of the record as /admin shows it: the person named, the time in ms. */
+export type AdminEgressEvent = Omit<EgressEventRecord, 'runId' | 'userId' | 'at'> & {
   at: number;
   /** The person's email where known, else their id (`local` on a loopback server). */
   person: string | null;
-  chatId: string | null;
-  skills: string[];
-  host: string;
-  port: number;
-  allowed: boolean;
-  code: string | null;
-  reason: string | null;
-  requests: number;
-  bytesIn: number;
-  bytesOut: number;
-  durationMs: number;
-}
+};
 
 export interface AdminNetwork {
   /** Skills that declare or are granted anything, by name. */

@@ -14,6 +14,7 @@
  * pseudo-skill `(installs)`, GET and HEAD only.
  */
 import picomatch from 'picomatch';
+import type { RunSecret as ResolvedSecret } from '../secrets/resolve';
 import type { EgressConfig } from './config';
 import type { SkillDeclarations } from './declarations';
 import { formatTarget, type HostPattern, matches, parsePattern } from './patterns';
@@ -34,20 +35,8 @@ export interface RunSkill {
   declares: Pick<SkillDeclarations, 'network' | 'secrets'>;
 }
 
-/** A secret as the run may use it, its value already resolved for the run's person (by the secret store). */
-export interface RunSecret {
-  name: string;
-  /** null: not set (a personal secret the person has not given, an unset `${env:}`). */
-  value: string | null;
-  /** Why it is missing, as the model may read it ("GITHUB_TOKEN is not set: add yours on /settings"). */
-  missing?: string;
-  /** `Authorization: Bearer {}`: the proxy adds it to requests to `hosts`. */
-  header?: string;
-  /** Host patterns. */
-  hosts: string[];
-  /** Skill-name globs. */
-  skills: string[];
-}
+/** A secret as the run may use it, its value already resolved for the run's person (`resolveRunSecrets`). */
+export type RunSecret = Omit<ResolvedSecret, 'personal'>;
 
 export interface RunGrantInput {
   config: EgressConfig;

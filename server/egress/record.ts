@@ -87,22 +87,8 @@ function toLine(row: ReturnType<typeof summarizeEgress>[number]): EgressSummaryL
 }
 
 /** One event of the JSON export: the record as stored, the person by email where known. */
-export interface EgressExportEvent {
-  at: string;
-  runId: string;
-  chatId: string | null;
-  person: string | null;
-  skills: string[];
-  host: string;
-  port: number;
-  allowed: boolean;
-  code: string | null;
-  reason: string | null;
-  requests: number;
-  bytesIn: number;
-  bytesOut: number;
-  durationMs: number;
-}
+/** One row of the record as the JSON export writes it: the person named, the time as ISO text. */
+export type EgressExportEvent = Omit<EgressEventRecord, 'id' | 'userId' | 'at'> & { at: string; person: string | null };
 
 export interface EgressExport {
   kind: 'skillchat-egress-record';
