@@ -17,12 +17,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string> = {
   // Caches of values derived from their key: a second copy only computes them again.
   'server/access/access.ts: reasons': 'interned reason sentences; a copy interns its own',
+  'server/access/globs.ts: compiledGlobs': 'compiled skill-name globs by pattern',
   'server/access/modes.ts: compiled': 'compiled globs per config object',
   'server/chat/skill-view.ts: catalogCache':
     'the catalog per skill set and chat, built in the chat route only (the prompt cache needs it stable there)',
   'server/chat/skill-view.ts: derivedCache': 'derived per skill set and access map',
   'server/egress/ca.ts: leafStates': 'leaves per host, minted from the one CA on disk by any copy',
-  'server/egress/grants.ts: globCache': 'compiled skill-name globs',
   'server/egress/intercept.ts: upstreamContexts': 'TLS contexts per list of trusted certificates',
   'server/egress/run-egress.ts: cas': 'the CA loaded per folder; a copy that races writes none twice (ca.ts)',
   'server/egress/run-egress.ts: trusts': 'the trust bundle per folder and trust list, rewritten only when it changes',

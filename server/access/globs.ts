@@ -15,13 +15,29 @@ function specificity(pattern: string): number {
   return picomatch.scan(pattern).isGlob ? literal : Number.MAX_SAFE_INTEGER;
 }
 
+const compiledGlobs = new Map<string, (name: string) => boolean>();
+
+/**
+ * One skill-name glob as every rule reads it: case-sensitive, `*` matches dots. Compiled once per pattern (a
+ * grant's, a secret's: the same few patterns every run).
+ */
+export function skillGlob(pattern: string): (name: string) => boolean {
+  let test = compiledGlobs.get(pattern);
+  if (!test) {
+    test = picomatch(pattern, { nocase: false, dot: true });
+    if (compiledGlobs.size > 1000) compiledGlobs.clear();
+    compiledGlobs.set(pattern, test);
+  }
+  return test;
+}
+
 export function compileGlobRules<V>(rules: Record<string, V> | undefined) {
   const compiled = Object.entries(rules ?? {}).map(([pattern, value], order) => ({
     pattern,
     value,
     order,
     score: specificity(pattern),
-    test: picomatch(pattern, { nocase: false, dot: true }),
+    test: skillGlob(pattern),
   }));
   compiled.sort((a, b) => b.score - a.score || a.order - b.order);
   return (name: string): GlobRuleMatch<V> | null => {

@@ -13,7 +13,7 @@
  * Package installs (`runtime.installs: allow`) are no skill's: every run reaches the package indexes, as the
  * pseudo-skill `(installs)`, GET and HEAD only.
  */
-import picomatch from 'picomatch';
+import { skillGlob } from '../access/globs';
 import type { RunSecret as ResolvedSecret } from '../secrets/resolve';
 import type { EgressConfig } from './config';
 import type { SkillDeclarations } from './declarations';
@@ -52,18 +52,6 @@ export interface RunGrantInput {
 
 export interface RunGrant {
   decide(target: EgressTarget): EgressDecision;
-}
-
-const globCache = new Map<string, (name: string) => boolean>();
-/** Skill-name globs, compiled the way access rules are (access/globs.ts): case-sensitive, `*` matches dots. */
-export function skillGlob(glob: string): (name: string) => boolean {
-  let test = globCache.get(glob);
-  if (!test) {
-    test = picomatch(glob, { nocase: false, dot: true });
-    if (globCache.size > 1000) globCache.clear();
-    globCache.set(glob, test);
-  }
-  return test;
 }
 
 function parseAll(texts: readonly string[]): HostPattern[] {

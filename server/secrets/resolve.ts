@@ -5,7 +5,7 @@
  * without a usable value is still listed, with `value: null` and `missing`: a sentence for the run's refusal.
  */
 
-import { compileGlobRules } from '../access/globs';
+import { skillGlob } from '../access/globs';
 import type { SecretConfig, SecretsConfig } from '../egress/config';
 import { SecretKeyError } from './crypto';
 import type { SecretStore } from './store';
@@ -39,8 +39,7 @@ export interface ResolveRunSecretsInput {
 
 /** Whether any of `skills` matches any of a secret's globs. */
 export function secretAppliesTo(secret: Pick<SecretConfig, 'skills'>, skills: readonly string[]): boolean {
-  const match = compileGlobRules(Object.fromEntries(secret.skills.map((glob) => [glob, true])));
-  return skills.some((skill) => match(skill) !== null);
+  return secret.skills.some((glob) => skills.some(skillGlob(glob)));
 }
 
 export async function resolveRunSecrets(input: ResolveRunSecretsInput): Promise<RunSecret[]> {
