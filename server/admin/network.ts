@@ -173,21 +173,10 @@ export function buildAdminEvents(
   records: readonly EgressEventRecord[],
   person: (userId: string) => string | undefined,
 ): AdminEgressEvent[] {
-  return records.map((r) => ({
-    id: r.id,
-    at: r.at.getTime(),
-    person: r.userId === null ? null : (person(r.userId) ?? r.userId),
-    chatId: r.chatId,
-    skills: r.skills,
-    host: r.host,
-    port: r.port,
-    allowed: r.allowed,
-    code: r.code,
-    reason: r.reason,
-    requests: r.requests,
-    bytesIn: r.bytesIn,
-    bytesOut: r.bytesOut,
-    durationMs: r.durationMs,
+  return records.map(({ runId: _run, userId, at, ...row }) => ({
+    ...row,
+    at: at.getTime(),
+    person: userId === null ? null : (person(userId) ?? userId),
   }));
 }
 

@@ -127,23 +127,7 @@ export async function listEgressEvents(query: EgressEventQuery, d: Database): Pr
   const rows = await withDb(d, (db) =>
     db.select().from(t).where(filter(d, query)).orderBy(desc(t.at), desc(t.id)).limit(limit).offset(offset),
   );
-  return rows.map((r) => ({
-    id: r.id,
-    runId: r.runId,
-    chatId: r.chatId,
-    userId: r.userId,
-    skills: parseSkills(r.skills),
-    host: r.host,
-    port: r.port,
-    allowed: r.allowed,
-    code: r.code,
-    reason: r.reason,
-    requests: r.requests,
-    bytesIn: r.bytesIn,
-    bytesOut: r.bytesOut,
-    durationMs: r.durationMs,
-    at: r.at,
-  }));
+  return rows.map((r) => ({ ...r, skills: parseSkills(r.skills) }));
 }
 
 /** How many events `listEgressEvents` pages through with the same filters. */

@@ -108,21 +108,10 @@ export function egressExport(
     version: 1,
     exportedAt: (options.now ?? new Date()).toISOString(),
     filters,
-    events: records.map((r) => ({
-      at: r.at.toISOString(),
-      runId: r.runId,
-      chatId: r.chatId,
-      person: r.userId === null ? null : (options.person?.(r.userId) ?? r.userId),
-      skills: r.skills,
-      host: r.host,
-      port: r.port,
-      allowed: r.allowed,
-      code: r.code,
-      reason: r.reason,
-      requests: r.requests,
-      bytesIn: r.bytesIn,
-      bytesOut: r.bytesOut,
-      durationMs: r.durationMs,
+    events: records.map(({ id: _id, userId, at, ...row }) => ({
+      ...row,
+      at: at.toISOString(),
+      person: userId === null ? null : (options.person?.(userId) ?? userId),
     })),
   };
 }
