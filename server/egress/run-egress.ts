@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../db';
+import { oncePerKey } from '../once-per-key';
 import { createRedactor } from '../secrets/redact';
 import type { RunSecret } from '../secrets/resolve';
 import type { Resolver } from './address';
@@ -40,15 +41,7 @@ export interface RunEgressContext {
 
 const cas = new Map<string, Promise<EgressCa>>();
 function caFor(dir: string): Promise<EgressCa> {
-  let pending = cas.get(dir);
-  if (!pending) {
-    pending = loadOrCreateCa(dir).catch((error) => {
-      cas.delete(dir);
-      throw error;
-    });
-    cas.set(dir, pending);
-  }
-  return pending;
+  return oncePerKey(cas, dir, () => loadOrCreateCa(dir));
 }
 
 export function runEgress(ctx: RunEgressContext): RunEgress | undefined {
@@ -59,19 +52,10 @@ export function runEgress(ctx: RunEgressContext): RunEgress | undefined {
 const trusts = new Map<string, Promise<{ bundle: string; ca: string; upstream: string[] }>>();
 /** The trust bundle and the upstream roots, written once per process and trust list. */
 function trustFor(config: EgressConfig, ca: EgressCa) {
-  const key = `${config.dir}\n${config.network.trust.join('\n')}`;
-  let pending = trusts.get(key);
-  if (!pending) {
-    pending = (async () => ({
-      ...(await writeTrustBundle(config.dir, ca, config.network.trust)),
-      upstream: await upstreamTrust(config.network.trust),
-    }))().catch((error) => {
-      trusts.delete(key);
-      throw error;
-    });
-    trusts.set(key, pending);
-  }
-  return pending;
+  return oncePerKey(trusts, `${config.dir}\n${config.network.trust.join('\n')}`, async () => ({
+    ...(await writeTrustBundle(config.dir, ca, config.network.trust)),
+    upstream: await upstreamTrust(config.network.trust),
+  }));
 }
 
 /** A value a script can be given that is not the secret: SDKs that insist on a token are satisfied. */

@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { oncePerKey } from '../once-per-key';
 import { type EgressAssets, installEgressAssets } from '../toolchain/egress-assets';
 import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
 import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
@@ -230,15 +231,12 @@ const egressAssets = new Map<string, Promise<EgressAssets>>();
 
 /** The forwarder and the Node preload in `<runtimeDir>/egress/`, checked once per process (a failure again next run). */
 function egressAssetsIn(runtimeDir: string): Promise<EgressAssets> {
-  let pending = egressAssets.get(runtimeDir);
-  if (!pending) {
-    pending = installEgressAssets(runtimeDir).then((assets) => {
-      if (!assets.ok) egressAssets.delete(runtimeDir);
-      return assets;
-    });
-    egressAssets.set(runtimeDir, pending);
-  }
-  return pending;
+  return oncePerKey(
+    egressAssets,
+    runtimeDir,
+    () => installEgressAssets(runtimeDir),
+    (assets) => assets.ok,
+  );
 }
 
 /**
@@ -246,15 +244,12 @@ function egressAssetsIn(runtimeDir: string): Promise<EgressAssets> {
  * failed build is tried again at the next run, so installing python3-seccomp needs no restart).
  */
 function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
-  let pending = filters.get(runtimeDir);
-  if (!pending) {
-    pending = ensureSeccompFilter(runtimeDir).then((filter) => {
-      if (filter.path === null) filters.delete(runtimeDir);
-      return filter;
-    });
-    filters.set(runtimeDir, pending);
-  }
-  return pending;
+  return oncePerKey(
+    filters,
+    runtimeDir,
+    () => ensureSeccompFilter(runtimeDir),
+    (filter) => filter.path !== null,
+  );
 }
 
 export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {

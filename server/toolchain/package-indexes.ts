@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { oncePerKey } from '../once-per-key';
 
 const exec = promisify(execFile);
 
@@ -229,10 +230,5 @@ const known = new Map<string, Promise<PackageIndexes>>();
 /** The indexes for these settings, read once per process (and again when `runtime.indexes` changes). */
 export function packageIndexes(settings: IndexSettings): Promise<PackageIndexes> {
   const key = JSON.stringify([settings.dir, settings.python, settings.indexes ?? null]);
-  let pending = known.get(key);
-  if (!pending) {
-    pending = discover(settings);
-    known.set(key, pending);
-  }
-  return pending;
+  return oncePerKey(known, key, () => discover(settings));
 }
