@@ -576,12 +576,14 @@ describe('match', () => {
     );
   });
 
-  it('prints nothing and exits 0 when no skill is relevant', async () => {
-    expect(await skills(['match', '--root', '.skills', "what's the weather like today?"])).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
+  it('prints nothing on stdout and exits 1 when no skill is relevant, naming the nearest on stderr', async () => {
+    const none = await skills(['match', '--root', '.skills', "what's the weather like today?"]);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toMatch(/^No skill matched.*a match needs a score of at least 0\.45/);
+    // A near miss names the skill that came nearest, with its score below the threshold.
+    const near = await skills(['match', '--root', '.skills', 'write notes']);
+    expect(near).toMatchObject({ code: 1, stdout: '' });
+    expect(near.stderr).toMatch(/Nearest: [a-z-]+ 0\.(?:[0-3]\d|4[0-4])\b/);
   });
 
   it('--scores adds the relevance after a tab', async () => {

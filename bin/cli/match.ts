@@ -3,7 +3,14 @@
  * relevant enough: the first answer to "why didn't my skill trigger?".
  */
 import { createHash } from 'node:crypto';
-import { DEFAULT_TUNING, type Matcher, matcherInput, matcherOver } from '../../server/skills/catalog/match';
+import {
+  DEFAULT_TUNING,
+  MATCH_THRESHOLD,
+  type Matcher,
+  matcherInput,
+  matcherOver,
+  type RankedSkill,
+} from '../../server/skills/catalog/match';
 import { buildIndex, decodeIndex, encodeIndex } from '../../server/skills/catalog/match-index';
 import { walk } from './app';
 import type { KeptAnswer } from './cache/answer-cache';
@@ -48,12 +55,20 @@ function keptMatcher(answer: KeptAnswer | null): Matcher | null {
   }
 }
 
+/** Why nothing matched, for a person: the nearest skills and how far they were from the threshold. */
+function noMatch(nearest: readonly RankedSkill[]): string {
+  const needed = `a score of at least ${MATCH_THRESHOLD.toFixed(2)}`;
+  if (nearest.length === 0) return `No skill matched: none shares a word with the text (a match needs ${needed}).\n`;
+  const list = nearest.map((m) => `${m.name} ${m.score.toFixed(2)}`).join(', ');
+  return `No skill matched (a match needs ${needed}). Nearest: ${list}.\n`;
+}
+
 export const matchCommand: Command = {
   name: 'match',
   args: '[OPTIONS] TEXT...',
   summary: 'Print the skills that match TEXT, best first, one per line.',
   details: [
-    'Uses the matcher the offline model uses, over the same skills as `list`.\nPrints nothing (exit 0) when no skill is relevant enough. Several TEXT\narguments are joined with spaces.',
+    'Uses the matcher the offline model uses, over the same skills as `list`.\nWhen no skill is relevant enough, prints nothing on stdout, says on stderr\nwhich skills came nearest and the score they needed, and exits 1 (as grep\ndoes). Several TEXT arguments are joined with spaces.',
   ],
   options: [
     ['--root DIR', 'Scan DIR instead of the configured roots (repeatable; first wins).'],
@@ -70,7 +85,12 @@ export const matchCommand: Command = {
       return 0;
     }
     const text = parsed.positionals.join(' ');
-    const matched = (await matcherFor(parsed.options.get('--root') ?? [])).match(text);
+    const matcher = await matcherFor(parsed.options.get('--root') ?? []);
+    const matched = matcher.match(text);
+    if (matched.length === 0) {
+      io.err(noMatch(matcher.nearest(text, 3)));
+      return 1;
+    }
     // Tab-separated so the scores can be cut out with standard tools.
     const scores = parsed.flags.has('--scores');
     io.out(matched.map((m) => (scores ? `${m.name}\t${m.score.toFixed(3)}\n` : `${m.name}\n`)).join(''));

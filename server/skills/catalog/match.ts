@@ -44,6 +44,8 @@ export interface Matcher {
   rank(text: string, limit?: number): RankedSkill[];
   /** Only skills relevant to a complete message (score >= MATCH_THRESHOLD), best first; empty for chit-chat. */
   match(text: string, limit?: number): RankedSkill[];
+  /** Every skill the complete message shares a term with, best first, the threshold not applied: why nothing matched. */
+  nearest(text: string, limit?: number): RankedSkill[];
 }
 
 export const MATCH_THRESHOLD = 0.45;
@@ -339,6 +341,12 @@ export function matcherOver(index: MatchIndex, tuning: MatcherTuning = DEFAULT_T
     },
     match(text, limit = Number.POSITIVE_INFINITY) {
       return score(text, false, threshold).slice(0, limit).map(strip);
+    },
+    nearest(text, limit = Number.POSITIVE_INFINITY) {
+      return score(text, false)
+        .filter((s) => s.score > 0)
+        .slice(0, limit)
+        .map(strip);
     },
   };
 }
