@@ -44,7 +44,8 @@ export async function register() {
   // when a request needs skills (the registry scans on first use and later callers share that scan).
   const firstScan = () =>
     app.registry.current().then(
-      async ({ skills, diagnostics, durationMs }) => {
+      async (result) => {
+        const { skills, diagnostics, durationMs } = result;
         const { watchEnabled } = await import('./server/skills/registry');
         // Live reload: new, edited and removed skills reach the catalog, the slash menu and /admin without a restart.
         if (watchEnabled(app.config)) {
@@ -57,6 +58,8 @@ export async function register() {
         console.log(
           `[skillchat] ${skills.length} skills (${problems} problems) scanned in ${Math.round(durationMs)} ms; default model: ${app.models.defaultEntry().label}`,
         );
+        const { undecidedShadowing } = await import('./server/skills/discovery/collisions');
+        for (const line of undecidedShadowing(result)) console.log(`[skillchat] ${line}`);
       },
       (error: unknown) => console.error('[skillchat] first skill scan failed', error),
     );

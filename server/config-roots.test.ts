@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPermissionPolicy } from './access/policy';
-import { defaultRoots } from './config';
+import { defaultRoots, loadConfig } from './config';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'roots-')));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -46,5 +46,29 @@ describe('defaultRoots', () => {
     expect(policy.resolve({ name: 'a', root: '/srv/app/.claude/skills' }).permission).toBe('allow');
     expect(policy.resolve({ name: 'a', root: '/srv/.claude/skills' }).permission).toBe('ask');
     expect(policy.resolve({ name: 'a', root: '/h/.claude/skills' }).permission).toBe('allow');
+  });
+});
+
+describe('extraSkillRoots precedence', () => {
+  it('an extra root goes after the defaults, or before every root with "precedence": "first"', () => {
+    const appDir = fs.mkdtempSync(path.join(tmp, 'app-'));
+    fs.writeFileSync(
+      path.join(appDir, 'skillchat.config.json'),
+      JSON.stringify({
+        skillRoots: ['.skills'],
+        extraSkillRoots: [
+          '/srv/plain',
+          { path: '/srv/theirs', precedence: 'first' },
+          { path: '/srv/ours', precedence: 'last' },
+        ],
+      }),
+    );
+    const roots = loadConfig({ appDir, home: '/h', env: {} }).roots.map((r) => [r.path, r.precedence ?? null]);
+    expect(roots).toEqual([
+      ['/srv/theirs', 'first'],
+      [path.join(appDir, '.skills'), null],
+      ['/srv/plain', null],
+      ['/srv/ours', 'last'],
+    ]);
   });
 });

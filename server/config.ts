@@ -35,6 +35,11 @@ export interface SkillRoot {
   path: string;
   scope: SkillScope;
   kind: RootKind;
+  /**
+   * An extra root's stated place among the others: `first` before every other root (its skills win a shared name),
+   * `last` after them (theirs win). Unset when the operator did not choose; a shared name is then reported at start-up.
+   */
+  precedence?: 'first' | 'last';
 }
 
 export const CONFIG_FILE_NAME = 'skillchat.config.json';
@@ -82,7 +87,12 @@ const installSchema = z.strictObject({
 
 export type InstallConfig = Omit<z.infer<typeof installSchema>, 'root'> & { root: string };
 
-const rootSchema = z.strictObject({ path: text(), scope: z._default(z.enum(['project', 'user']), 'project') });
+const rootSchema = z.strictObject({
+  path: text(),
+  scope: z._default(z.enum(['project', 'user']), 'project'),
+  /** For an extra root: `first` puts it before every other root, `last` (where extras go anyway) says so knowingly. */
+  precedence: z.optional(z.enum(['first', 'last'])),
+});
 
 export const PERMISSIONS = ['allow', 'ask', 'deny'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -133,7 +143,7 @@ export const configFileSchema = z.strictObject({
   watch: z.optional(z.boolean()),
   /** Replaces the default roots when given (precedence = order). Relative paths are relative to the app dir. */
   skillRoots: z.optional(z.array(z.union([text(), rootSchema]))),
-  /** Added after the default roots. */
+  /** Added after the default roots, or before every root with `"precedence": "first"`. */
   extraSkillRoots: z.optional(z.array(z.union([text(), rootSchema]))),
   limits: z.optional(z.partial(limitsSchema)),
   install: z.optional(z.partial(installSchema)),
@@ -229,12 +239,18 @@ export function defaultRoots(
   return roots;
 }
 
-function toRoot(entry: string | { path: string; scope: 'project' | 'user' }, appDir: string, home: string): SkillRoot {
+function toRoot(entry: string | z.infer<typeof rootSchema>, appDir: string, home: string): SkillRoot {
   const raw = typeof entry === 'string' ? entry : entry.path;
   const expanded = raw === '~' ? home : raw.startsWith('~/') ? path.join(home, raw.slice(2)) : raw;
   const abs = path.resolve(appDir, expanded);
-  const scope = typeof entry === 'string' ? (abs.startsWith(home + path.sep) ? 'user' : 'project') : entry.scope;
-  return { path: abs, scope, kind: 'configured' };
+  if (typeof entry === 'string')
+    return { path: abs, scope: abs.startsWith(home + path.sep) ? 'user' : 'project', kind: 'configured' };
+  return {
+    path: abs,
+    scope: entry.scope,
+    kind: 'configured',
+    ...(entry.precedence ? { precedence: entry.precedence } : {}),
+  };
 }
 
 /** Under Docker's 10 s stop timeout, with room to store what the cut answers had. */
@@ -267,7 +283,8 @@ export interface LoadConfigOptions {
 /**
  * Environment overrides:
  * - SKILLCHAT_CONFIG: config file path (default `<app>/skillchat.config.json`, optional).
- * - SKILLCHAT_SKILL_ROOTS: roots separated by `path.delimiter` (`:`), replacing the default/config roots.
+ * - SKILLCHAT_SKILL_ROOTS: roots separated by `path.delimiter` (`:`), replacing the default/config roots (the install
+ *   root is still scanned).
  * - SKILLCHAT_DB: SQLite file (default `<app>/data/skillchat.db`).
  * - SKILLCHAT_HOST / PORT: bind address (default 127.0.0.1:3000).
  * - SKILLCHAT_ALLOWED_HOSTS: extra Host names allowed, comma-separated.
@@ -315,7 +332,16 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   } else {
     roots = defaultRoots(appDir, home);
   }
-  for (const extra of file.extraSkillRoots ?? []) roots.push(toRoot(extra, appDir, home));
+  const extras = (file.extraSkillRoots ?? []).map((extra) => toRoot(extra, appDir, home));
+  roots = [
+    ...extras.filter((r) => r.precedence === 'first'),
+    ...roots,
+    ...extras.filter((r) => r.precedence !== 'first'),
+  ];
+  const install = installRoot(env, file, roots, appDir, home);
+  // Installed skills are always scanned: a root list that leaves the install root out (SKILLCHAT_SKILL_ROOTS replaces
+  // every root) gets it back last, so an install never lands where nothing reads it.
+  if (!roots.some((r) => r.path === install)) roots.push({ path: install, scope: 'user', kind: 'user-skillchat' });
 
   const portRaw = env.PORT ?? env.SKILLCHAT_PORT;
   const port = portRaw ? Number(portRaw) : (file.server?.port ?? 3000);
@@ -346,7 +372,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
       env.SKILLCHAT_WATCH !== undefined && env.SKILLCHAT_WATCH !== ''
         ? env.SKILLCHAT_WATCH !== '0'
         : (file.watch ?? true),
-    install: { ...installSchema.parse({}), ...file.install, root: installRoot(env, file, roots, appDir, home) },
+    install: { ...installSchema.parse({}), ...file.install, root: install },
     execution: resolveExecutionConfig(file, appDir, path.dirname(databasePath), env),
     mcp: resolveMcpConfig(file),
     egress: resolveEgressConfig(file, appDir, path.dirname(databasePath)),

@@ -30,6 +30,18 @@ describe('install config', () => {
     expect(loadConfig({ appDir, home, env }).install.root).toBe(path.join(home, 'mine'));
   });
 
+  it('scans the install root even when the roots replaced leave it out, last, so an install is never unread', () => {
+    const env = { SKILLCHAT_SKILL_ROOTS: '/srv/a:/srv/b', SKILLCHAT_INSTALL_ROOT: '/srv/installed' };
+    expect(loadConfig({ appDir, home, env }).roots.map((r) => [r.path, r.kind])).toEqual([
+      ['/srv/a', 'configured'],
+      ['/srv/b', 'configured'],
+      ['/srv/installed', 'user-skillchat'],
+    ]);
+    // Already among the roots: listed once, where it was.
+    const inside = { SKILLCHAT_SKILL_ROOTS: '/srv/a:/srv/b', SKILLCHAT_INSTALL_ROOT: '/srv/a' };
+    expect(loadConfig({ appDir, home, env: inside }).roots.map((r) => r.path)).toEqual(['/srv/a', '/srv/b']);
+  });
+
   it('takes network allowances from the config file, and refuses an allowHosts entry that is none', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'install-config-'));
     try {

@@ -46,7 +46,11 @@ export function resolveCollisions(
         message:
           `Skill '${name}' at ${location(loser.candidate.root.path, loser.candidate.relDir)} is shadowed by ` +
           `${winnerAt}, which takes precedence; this copy is not loaded.`,
-        hint: 'Rename one of them (folder and `name`), or remove the copy you do not want.',
+        hint:
+          loser.candidate.root.kind === 'configured' && !loser.candidate.root.precedence
+            ? 'To use this collection\'s copy instead, give its extraSkillRoots entry "precedence": "first"; ' +
+              '"last" keeps the other and records that you chose it. Or rename one of them.'
+            : 'Rename one of them (folder and `name`), or remove the copy you do not want.',
         skillDir: loser.skill.dir,
         root: loser.candidate.root.path,
       });
@@ -76,4 +80,28 @@ export function resolveCollisions(
     collisions,
     roots: rootReports,
   };
+}
+
+/**
+ * One line per configured root whose skills are hidden by same-named ones while the operator never said which should
+ * win (no `precedence` on the root): adding a collection that shares names with ours is a choice, so start-up says so.
+ */
+export function undecidedShadowing(result: Pick<DiscoveryResult, 'collisions' | 'diagnostics' | 'roots'>): string[] {
+  const rootOf = new Map<string, string>();
+  for (const d of result.diagnostics)
+    if (d.code === 'name-collision' && d.skillDir && d.root) rootOf.set(d.skillDir, d.root);
+  const hidden = new Map<string, string[]>();
+  for (const { name, losers } of result.collisions) {
+    for (const dir of losers) {
+      const root = result.roots.find((r) => r.path === rootOf.get(dir));
+      if (root?.kind !== 'configured' || root.precedence) continue;
+      hidden.set(root.path, [...(hidden.get(root.path) ?? []), name]);
+    }
+  }
+  return [...hidden].map(
+    ([root, names]) =>
+      `${names.length} skill${names.length === 1 ? '' : 's'} of ${root} (${names.join(', ')}) ` +
+      `${names.length === 1 ? 'is' : 'are'} hidden by same-named skills of a root before it; give that root ` +
+      `"precedence": "first" in extraSkillRoots to use them instead, or "last" to keep it so.`,
+  );
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../config';
 import { loadSkill } from '../load/skill-file';
 import type { DiscoveryResult, RootKind, SkillRoot, SkillScope } from '../types';
+import { undecidedShadowing } from './collisions';
 import { createScanCache, discoverSkills, type SkillLoader } from './discovery';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'discovery');
@@ -92,6 +93,26 @@ describe('precedence and collisions', () => {
       [true, 1],
       [true, 0],
     ]);
+  });
+
+  it('a configured root hidden by an earlier one without a stated precedence is reported; a stated one is not', async () => {
+    const project = fixture('precedence', 'project');
+    const theirs = fixture('precedence', 'user');
+    const configured = (precedence?: 'first' | 'last') => ({
+      path: theirs,
+      scope: 'project' as const,
+      kind: 'configured' as const,
+      ...(precedence ? { precedence } : {}),
+    });
+    const undecided = await discoverSkills([root(project), configured()], { limits: DEFAULT_LIMITS });
+    expect(undecidedShadowing(undecided)).toEqual([
+      `1 skill of ${theirs} (pdf) is hidden by same-named skills of a root before it; give that root ` +
+        '"precedence": "first" in extraSkillRoots to use them instead, or "last" to keep it so.',
+    ]);
+    expect(undecided.diagnostics.find((d) => d.code === 'name-collision')?.hint).toMatch(/"precedence": "first"/);
+    const decided = await discoverSkills([root(project), configured('last')], { limits: DEFAULT_LIMITS });
+    expect(undecidedShadowing(decided)).toEqual([]);
+    expect(decided.diagnostics.find((d) => d.code === 'name-collision')?.hint).toMatch(/^Rename one of them/);
   });
 
   it('reversing the roots reverses the winner', async () => {
