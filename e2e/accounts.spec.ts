@@ -96,7 +96,9 @@ test('first-run setup with the printed token works once', async ({ page }) => {
   await expect(page.getByTestId('setup-error')).toContainText('setup token');
   await page.getByTestId('setup-token').fill(token);
   await page.getByTestId('setup-submit').click();
-  await expect(page.getByTestId('setup-done')).toBeVisible();
+  await expect(page.getByTestId('setup-done')).toContainText('you are signed in');
+  await page.getByTestId('setup-done').getByRole('link').click();
+  await expect(page).toHaveURL(`${server.origin}/admin`);
 
   // Never again: the page says so, and the API refuses even the same token.
   await page.goto(`${server.origin}/setup`);
@@ -107,7 +109,8 @@ test('first-run setup with the printed token works once', async ({ page }) => {
   });
   expect(again.status()).toBe(409);
   expect(await again.json()).toMatchObject({ code: 'conflict:setup_done' });
-  // And the sign-in page goes back to pointing at accounts.
+  // And the sign-in page goes back to pointing at accounts (as anyone not signed in sees it).
+  await page.context().clearCookies();
   await page.goto(`${server.origin}/login`);
   await expect(page.getByTestId('login-page')).toContainText('Use the account an admin created for you.');
   await expect(page.getByTestId('login-setup-hint')).toHaveCount(0);

@@ -8,7 +8,7 @@ import { type FormEvent, useState } from 'react';
 
 export function SetupForm({ localChats }: { localChats: number }) {
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<'created' | 'signed-in' | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -29,8 +29,15 @@ export function SetupForm({ localChats }: { localChats: number }) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(data),
       });
-      if (response.ok) setDone(true);
-      else {
+      if (response.ok) {
+        // The person who just chose the password is signed in with it, rather than asked for it again.
+        const signIn = await fetch('/api/auth/sign-in/email', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: data.email, password: data.password }),
+        }).catch(() => null);
+        setDone(signIn?.ok ? 'signed-in' : 'created');
+      } else {
         const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
         setError(typeof body?.error === 'string' ? body.error : `Setup failed (${response.status}).`);
       }
@@ -40,6 +47,13 @@ export function SetupForm({ localChats }: { localChats: number }) {
     setBusy(false);
   }
 
+  if (done === 'signed-in') {
+    return (
+      <p data-testid="setup-done">
+        The admin account is ready and you are signed in. <a href="/admin">Open the admin page</a>.
+      </p>
+    );
+  }
   if (done) {
     return (
       <p data-testid="setup-done">
