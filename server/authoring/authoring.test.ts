@@ -63,6 +63,18 @@ describe('checkDraft', () => {
     expect(check.catalogEntry).toBeNull();
     expect(check.diagnostics.some((d) => d.severity === 'error')).toBe(true);
   });
+
+  it('holds a name to the install rule: `Meeting_Notes` is an error here, as an install refuses it', async () => {
+    const text = '---\nname: Meeting_Notes\ndescription: Writes meeting notes.\n---\nbody\n';
+    const check = await checkDraft(text, 'Meeting_Notes', DEFAULT_LIMITS);
+    expect(check.loads).toBe(false);
+    const named = check.diagnostics.filter((d) => d.code.startsWith('name-'));
+    expect(named.map((d) => [d.severity, d.code])).toEqual([
+      ['error', 'name-not-lowercase'],
+      ['error', 'name-invalid-characters'],
+    ]);
+    expect(named[0]!.hint).toMatch(/as an install requires/);
+  });
 });
 
 describe('createSkill and saveSkillFile', () => {

@@ -14,6 +14,7 @@ import { AppError } from '../errors';
 import { isInside } from '../paths';
 import { countTokens } from '../skills/catalog/catalog';
 import { catalogDescription } from '../skills/load/arguments';
+import { FOLDER_NAME_CODES } from '../skills/load/diagnostics';
 import { splitFrontmatter } from '../skills/load/frontmatter';
 import { loadSkill } from '../skills/load/skill-file';
 import { MAX_SKILL_NAME_LENGTH, normalizeSkillName } from '../skills/load/validate';
@@ -58,6 +59,9 @@ export function writableRootOf(config: Pick<AppConfig, 'install'>, dir: string):
   return writableRoots(config).find((root) => isInside(realOrSelf(root), real) && realOrSelf(root) !== real) ?? null;
 }
 
+const INSTALL_NAME_HINT =
+  'Skills written here live in the install root, where a name must be clean, as an install requires.';
+
 /** Runs the discovery loader on `text` as `<folder>/SKILL.md` in a private temporary folder; nothing is kept. */
 export async function checkDraft(text: string, folder: string, limits: Limits): Promise<DraftCheck> {
   const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'skillchat-draft-'));
@@ -68,14 +72,15 @@ export async function checkDraft(text: string, folder: string, limits: Limits): 
     const { skill, diagnostics } = await loadSkill(dir, { root: tmp, scope: 'user', relDir: folder, limits });
     const split = splitFrontmatter(text);
     const entry = skill ? JSON.stringify({ name: skill.name, description: catalogDescription(skill) }) : null;
+    // The editor writes into the install root, so it holds a name to the install's rule, not discovery's warning.
+    const badName = diagnostics.some((d) => FOLDER_NAME_CODES.has(d.code));
     return {
-      loads: skill !== null,
-      diagnostics: diagnostics.map(({ severity, code, message, hint }) => ({
-        severity,
-        code,
-        message,
-        ...(hint ? { hint } : {}),
-      })),
+      loads: skill !== null && !badName,
+      diagnostics: diagnostics.map(({ severity, code, message, hint }) =>
+        FOLDER_NAME_CODES.has(code)
+          ? { severity: 'error' as const, code, message, hint: `${hint ? `${hint} ` : ''}${INSTALL_NAME_HINT}` }
+          : { severity, code, message, ...(hint ? { hint } : {}) },
+      ),
       name: skill?.name ?? null,
       catalogEntry: entry,
       catalogTokens: entry === null ? null : countTokens(entry),

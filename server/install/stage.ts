@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
+import { FOLDER_NAME_CODES } from '../skills/load/diagnostics';
 import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText } from '../skills/load/hidden-text';
 import { findSkillFile, loadSkill } from '../skills/load/skill-file';
 import type { Diagnostic } from '../skills/types';
@@ -33,20 +34,9 @@ async function locateSkillDir(unpacked: string): Promise<string> {
   ]);
 }
 
-// The name decides the folder it is installed to: these must be clean, the rest of the spec may only warn.
-const NAME_ERRORS = new Set([
-  'name-missing',
-  'name-empty',
-  'name-too-long',
-  'name-not-lowercase',
-  'name-hyphen-edge',
-  'name-consecutive-hyphens',
-  'name-invalid-characters',
-]);
-
 function refusal(diagnostics: Diagnostic[]): InstallProblem[] {
   return diagnostics
-    .filter((d) => d.severity === 'error' || NAME_ERRORS.has(d.code))
+    .filter((d) => d.severity === 'error' || FOLDER_NAME_CODES.has(d.code))
     .map((d) => problem(d.code, `SKILL.md: ${d.message}`));
 }
 

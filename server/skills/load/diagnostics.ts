@@ -76,6 +76,20 @@ export const DIAGNOSTIC_CODES = [
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
+/**
+ * A name that would decide a folder the app writes (an install, a skill written in the browser) must be clean:
+ * where discovery only warns about these, the install root's writers refuse them.
+ */
+export const FOLDER_NAME_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
+  'name-missing',
+  'name-empty',
+  'name-too-long',
+  'name-not-lowercase',
+  'name-hyphen-edge',
+  'name-consecutive-hyphens',
+  'name-invalid-characters',
+]);
+
 export function isProblem(diagnostic: Pick<Diagnostic, 'severity'>): boolean {
   return diagnostic.severity !== 'info';
 }
