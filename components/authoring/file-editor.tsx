@@ -86,7 +86,7 @@ export function FileEditor({ name, initialFiles }: { name: string; initialFiles:
           onChange={(e) => setNewPath(e.target.value)}
           data-testid="file-editor-new-path"
         />
-        <button type="button" className="button" onClick={startNew} data-testid="file-editor-new">
+        <button type="button" className="button button--outline" onClick={startNew} data-testid="file-editor-new">
           New file
         </button>
       </div>

@@ -87,7 +87,7 @@ export function TriggerCheck({ name, initial }: { name: string; initial: StoredT
             data-testid="trigger-runs"
           />
         </label>{' '}
-        <button type="submit" className="button" disabled={busy} data-testid="trigger-run">
+        <button type="submit" className="button button--primary" disabled={busy} data-testid="trigger-run">
           {busy ? 'Running…' : 'Run check'}
         </button>
         {error ? (
