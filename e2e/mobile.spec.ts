@@ -86,6 +86,19 @@ test('the backdrop, New chat and tabbing out close the drawer too', async ({ pag
   await expect(drawer).toBeHidden();
 });
 
+test("the home page's skill starters sit inside the window", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  const starters = page.getByTestId('starters').getByRole('button');
+  expect(await starters.count()).toBeGreaterThan(0);
+  for (const starter of await starters.all()) {
+    const box = (await starter.boundingBox())!;
+    expect(box.x, 'a starter starts left of the window').toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, 'a starter runs off the window').toBeLessThanOrEqual(390);
+  }
+  await expectNoSidewaysScroll(page);
+});
+
 test('neither the chat nor /admin scrolls sideways', async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.openNewChat();
