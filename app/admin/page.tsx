@@ -240,8 +240,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
               <DecisionLog decisions={overview.permissions.decisions} />
             </div>
             <div data-testid="script-runs">
-              <h3>Script runs</h3>
-              <ScriptRunLog runs={overview.permissions.scriptRuns} />
+              <h3>Runs: scripts and shell commands</h3>
+              <ScriptRunLog
+                runs={overview.permissions.scriptRuns}
+                {...(users ? { people: new Map(users.map((u) => [u.id, u.email])) } : {})}
+              />
             </div>
           </div>
         </section>

@@ -108,29 +108,43 @@ export function DecisionLog({ decisions }: { decisions: AdminDecision[] }) {
   );
 }
 
-export function ScriptRunLog({ runs }: { runs: AdminScriptRun[] }) {
+export function ScriptRunLog({ runs, people }: { runs: AdminScriptRun[]; people?: ReadonlyMap<string, string> }) {
   return (
     <AdminTable
       columns={[
         { label: 'Time' },
+        ...(people ? [{ label: 'Person' }] : []),
         { label: 'Skill' },
-        { label: 'Script and arguments' },
+        { label: 'What ran' },
         { label: 'Exit', className: 'num' },
         { label: 'Duration', className: 'num' },
         { label: 'Chat' },
       ]}
-      empty={{ testId: 'no-script-runs', text: 'No script has run yet.' }}
+      empty={{ testId: 'no-script-runs', text: 'Nothing has run yet: no script and no shell command.' }}
       rows={runs.map((r) => (
-        <tr key={r.id} data-testid="script-run-row" data-skill={r.skillName} data-script={r.script}>
+        <tr key={r.id} data-testid="script-run-row" data-kind={r.kind} data-skill={r.skillName} data-script={r.script}>
           <td className="nowrap">
             <LocalTime ms={r.at} />
           </td>
+          {people ? (
+            <td data-testid="script-run-person">{r.userId === null ? '—' : (people.get(r.userId) ?? r.userId)}</td>
+          ) : null}
           <td>
-            <SkillLink name={r.skillName} />
+            {r.skillName
+              .split(' ')
+              .filter(Boolean)
+              .map((name, i) => (
+                <span key={name}>
+                  {i > 0 ? ', ' : null}
+                  <SkillLink name={name} />
+                </span>
+              ))}
+            {r.skillName === '' ? '—' : null}
           </td>
           <td>
+            {r.kind === 'command' ? <span className="pill">command</span> : null}{' '}
             <code className="path" data-testid="script-run-command">
-              {commandLine(r.script, r.args)}
+              {r.kind === 'command' ? r.script : commandLine(r.script, r.args)}
             </code>
           </td>
           <td className="num" data-testid="script-run-exit">

@@ -215,6 +215,8 @@ describe('permissions on the admin page', () => {
       {
         id: 9,
         at: 1_800_000_003_000,
+        kind: 'script' as const,
+        userId: null,
         skillName: 'csv',
         script: 'scripts/run.sh',
         args: ['a b'],

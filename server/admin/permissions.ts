@@ -5,6 +5,7 @@
 import { skillContentHash } from '../access/content-hash';
 import { storedLabel } from '../consent/subjects';
 import { type Database, getChat, listDecisions, listGrants, listScriptRuns, type PermissionDecision } from '../db';
+import type { RunKind } from '../db/schema';
 import type { Skill } from '../skills/types';
 
 /** An unrevoked "always allow", tied to the version it was given for. */
@@ -34,6 +35,10 @@ export interface AdminDecision extends ChatLink {
 export interface AdminScriptRun extends ChatLink {
   id: number;
   at: number;
+  /** A skill's script, or a shell command (its command line in `script`, `skillName` the skills active then). */
+  kind: RunKind;
+  /** Whose chat it ran in; null for rows older than per-person data. */
+  userId: string | null;
   skillName: string;
   script: string;
   args: string[];
@@ -103,6 +108,8 @@ export async function loadPermissionData(db: Database, skills: readonly Skill[])
     scriptRuns: runRows.map((r) => ({
       id: r.id,
       at: r.at.getTime(),
+      kind: r.kind,
+      userId: r.userId,
       skillName: r.skillName,
       script: r.script,
       args: r.args,

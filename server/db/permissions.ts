@@ -6,7 +6,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { chatOwner } from './chats';
 import { type Database, lockKey, withDb, withTransaction } from './client';
-import type { PermissionDecision, PermissionDecisionRow, PermissionGrantRow, ScriptRunRow } from './schema';
+import type { PermissionDecision, PermissionDecisionRow, PermissionGrantRow, RunKind, ScriptRunRow } from './schema';
 
 /** A consent subject as stored: its kind and its key within the kind. */
 export interface StoredSubject {
@@ -125,6 +125,8 @@ export async function listDecisions(limit: number, d: Database): Promise<Permiss
 
 export interface ScriptRunInput {
   chatId: string | null;
+  /** A skill's script (the default) or a shell command, whose command line is `script` and `args` empty. */
+  kind?: RunKind;
   skillName: string;
   script: string;
   args: string[];

@@ -16,7 +16,14 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ACTIVATION_HOWS, LOGIN_FAILURE_SCOPES, MESSAGE_ROLES, MESSAGE_STATUSES, PERMISSION_DECISIONS } from './schema';
+import {
+  ACTIVATION_HOWS,
+  LOGIN_FAILURE_SCOPES,
+  MESSAGE_ROLES,
+  MESSAGE_STATUSES,
+  PERMISSION_DECISIONS,
+  RUN_KINDS,
+} from './schema';
 
 export * from './schema-auth-pg';
 
@@ -160,6 +167,9 @@ export const scriptRuns = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    /** `script`: a skill's script (skills_runScript); `command`: a shell command (sandbox_exec), in `script`. */
+    kind: text('kind', { enum: RUN_KINDS }).notNull().default('script'),
+    /** The script's skill; for a command, the skills active in the chat, space-separated (empty when none). */
     skillName: text('skill_name').notNull(),
     script: text('script').notNull(),
     /** Whose chat ran it (null for rows older than per-person data). */

@@ -192,11 +192,18 @@ export const permissionDecisions = sqliteTable(
 );
 
 /** Every sandboxed script run: what ran, with what, and how it ended. */
+/** What a row of `script_runs` ran: a skill's script, or a shell command. */
+export const RUN_KINDS = ['script', 'command'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
 export const scriptRuns = sqliteTable(
   'script_runs',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     chatId: text('chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    /** `script`: a skill's script (skills_runScript); `command`: a shell command (sandbox_exec), in `script`. */
+    kind: text('kind', { enum: RUN_KINDS }).notNull().default('script'),
+    /** The script's skill; for a command, the skills active in the chat, space-separated (empty when none). */
     skillName: text('skill_name').notNull(),
     script: text('script').notNull(),
     /** Whose chat ran it (null for rows older than per-person data). */

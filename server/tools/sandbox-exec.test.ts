@@ -77,6 +77,23 @@ forEachBackend(
       expect(states.at(-1)).toMatchObject({ state: 'done', exitCode: 0, stdout: 'one\ntwo\n' });
       expect(states.at(-1)?.queuedMs).toBeGreaterThan(500);
     }, 30_000);
+
+    it('puts the command on the run record with the skills active, its exit and its time', async () => {
+      const recorded: unknown[] = [];
+      const base = ctx('ann', 'recorded');
+      const withRecord: SkillToolContext = {
+        ...base,
+        activated: new Set(['pdf', 'docx']),
+        onScriptRun: (run) => {
+          recorded.push(run);
+        },
+      };
+      const run = shellTool.execute(withRecord, { command: 'exit 3' });
+      for await (const _ of run as AsyncIterable<ShellOutput>);
+      expect(recorded).toEqual([
+        expect.objectContaining({ kind: 'command', skillName: 'pdf docx', script: 'exit 3', args: [], exitCode: 3 }),
+      ]);
+    }, 30_000);
   },
   !ready,
 );

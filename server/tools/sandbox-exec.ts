@@ -61,6 +61,9 @@ function activatedSkills(ctx: SkillToolContext) {
   });
 }
 
+/** How much of a command line the run record keeps (a heredoc can be a whole program). */
+const RECORDED_COMMAND_CHARS = 2_000;
+
 /** Bridges the run's callbacks to the card's states: each `yield` is one preliminary output. */
 async function* execute(
   ctx: SkillToolContext,
@@ -128,6 +131,16 @@ async function* execute(
   }
   const result = await run;
   if (result.errorCode === 'invalid-command') throw new Error(result.error ?? 'The command cannot run');
+  // On the record beside scripts: who ran what, in which chat, with which skills active, and how it ended.
+  await ctx.onScriptRun?.({
+    kind: 'command',
+    skillName: [...ctx.activated].join(' '),
+    script: command.length > RECORDED_COMMAND_CHARS ? `${command.slice(0, RECORDED_COMMAND_CHARS - 1)}…` : command,
+    args: [],
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+  });
   yield {
     command,
     state: 'done',

@@ -45,7 +45,7 @@ import {
   saveUserMessage,
   startAssistantMessage,
 } from '../../server/db/messages';
-import { addGrant, listGrants, recordDecision, recordScriptRun } from '../../server/db/permissions';
+import { addGrant, listGrants, listScriptRuns, recordDecision, recordScriptRun } from '../../server/db/permissions';
 import { searchChats } from '../../server/db/search';
 import { listModeOverrides, setModeOverride } from '../../server/db/skill-modes';
 import { listDisabledSkills, setSkillDisabled } from '../../server/db/skill-prefs';
@@ -681,6 +681,16 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
           { userId: 'alice', activations: 2, scriptRuns: 1 },
           { userId: 'bob', activations: 1, scriptRuns: 0 },
         ]);
+        // A shell command is on the same record, marked as one (the column the run_kind migration added).
+        await recordScriptRun(
+          { ...run, kind: 'command', skillName: 'pdf csv', script: 'soffice --version', chatId: 'b1' },
+          d,
+        );
+        expect((await listScriptRuns(10, d)).map((r) => [r.kind, r.skillName, r.script, r.userId])).toEqual([
+          ['command', 'pdf csv', 'soffice --version', 'bob'],
+          ['script', 'pdf', 'x.py', 'alice'],
+        ]);
+        await d.db.delete(d.t.scriptRuns).where(eq(d.t.scriptRuns.kind, 'command'));
         expect(await deleteUserData('alice', d)).toEqual(['a1']);
         expect(await getChat('a1', d)).toBeNull();
         expect(await getChat('b1', d)).not.toBeNull();

@@ -1,0 +1,1 @@
+ALTER TABLE "script_runs" ADD COLUMN "kind" text DEFAULT 'script' NOT NULL;
