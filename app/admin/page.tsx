@@ -233,7 +233,10 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <div className="stack">
             <div data-testid="grants">
               <h3>Always allowed</h3>
-              <GrantsTable grants={overview.permissions.grants} />
+              <GrantsTable
+                grants={overview.permissions.grants}
+                {...(users ? { people: new Map(users.map((u) => [u.id, u.email])) } : {})}
+              />
             </div>
             <div data-testid="decisions">
               <h3>Recent decisions</h3>

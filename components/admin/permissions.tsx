@@ -29,7 +29,7 @@ function ChatLink({ chatId, chatTitle }: { chatId: string | null; chatTitle: str
   );
 }
 
-export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
+export function GrantsTable({ grants, people }: { grants: AdminGrant[]; people?: ReadonlyMap<string, string> }) {
   return (
     <AdminTable
       columns={[{ label: 'Skill' }, { label: 'Content' }, { label: 'Granted' }, { label: 'Actions', hidden: true }]}
@@ -44,7 +44,16 @@ export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
       rows={grants.map((g) => (
         <tr key={g.id} data-testid="grant-row" data-skill={g.skillName} data-grant-id={g.id}>
           <td>
-            <SkillLink name={g.skillName} />
+            {g.kind === 'shell-prefix' ? (
+              <>
+                <code data-testid="grant-command">{g.skillName}</code>{' '}
+                <span className="muted small" data-testid="grant-person">
+                  for {g.userId === null ? 'everyone' : (people?.get(g.userId) ?? g.userId)}
+                </span>
+              </>
+            ) : (
+              <SkillLink name={g.skillName} />
+            )}
           </td>
           <td>
             <code className="hash" title={g.contentHash} data-testid="grant-hash">
@@ -57,6 +66,10 @@ export function GrantsTable({ grants }: { grants: AdminGrant[] }) {
             ) : g.current === false ? (
               <span className="pill pill--warning" title="SKILL.md or a script changed: the skill asks again">
                 outdated
+              </span>
+            ) : g.kind === 'shell-prefix' ? (
+              <span className="pill" title="A person's standing grant: commands starting with these words">
+                commands
               </span>
             ) : g.skillName.startsWith('mcp:') ? (
               <span

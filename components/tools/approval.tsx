@@ -29,10 +29,12 @@ export interface ApprovalPromptProps {
   details?: ReactNode;
   /** Offer "Always allow" (a grant tied to a skill's content); false where nothing could be granted. */
   allowAlways?: boolean;
+  /** The "Always allow" button's words where they say more than that (what a standing grant covers). */
+  alwaysLabel?: ReactNode;
 }
 
 /** Renders for `approval-requested` (the buttons) and `approval-responded` (the answer, continuing). */
-export function ApprovalPrompt({ call, question, details, allowAlways = true }: ApprovalPromptProps) {
+export function ApprovalPrompt({ call, question, details, allowAlways = true, alwaysLabel }: ApprovalPromptProps) {
   const actions = useContext(ApprovalContext);
   const reasonId = useId();
   const promptRef = useRef<HTMLFieldSetElement>(null);
@@ -105,7 +107,7 @@ export function ApprovalPrompt({ call, question, details, allowAlways = true }: 
             disabled={disabled}
             data-testid="approval-always"
           >
-            Always allow
+            {alwaysLabel ?? 'Always allow'}
           </button>
         ) : null}
         <button

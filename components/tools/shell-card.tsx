@@ -6,7 +6,9 @@
  */
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { formatDuration } from '@/components/lib/format';
+import { ASKED_EACH_TIME } from '@/server/tools/names';
 import type { ShellInput, ShellOutput } from '@/server/tools/sandbox-exec';
+import { standingPrefix } from '@/server/tools/shell-prefix';
 import { EgressLines } from './egress-lines';
 import type { ToolRendererProps } from './registry';
 import { RunOutput } from './run-output';
@@ -26,6 +28,7 @@ export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) 
   const command = output?.command ?? input?.command ?? '';
   const firstLine = command.split('\n', 1)[0] ?? '';
   const done = output?.state === 'done';
+  const prefix = standingPrefix(command);
   return (
     <>
       <ToolCard
@@ -59,7 +62,13 @@ export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) 
         approval={{
           question: 'Run this command?',
           details: <CommandLine command={command} />,
-          allowAlways: false,
+          // The server offers the same prefix as a standing grant of this person's (server/tools/sandbox-exec.ts).
+          allowAlways: prefix !== null && !call.approval?.requestReason?.includes(ASKED_EACH_TIME),
+          alwaysLabel: (
+            <>
+              Always allow <code data-testid="approval-always-prefix">{prefix} …</code>
+            </>
+          ),
         }}
       >
         {output ? (

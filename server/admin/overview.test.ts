@@ -199,7 +199,17 @@ describe('permissions on the admin page', () => {
     ['csv', { ...auto.get('csv')!, permissionReason: 'default' }],
   ]);
   const permissions = {
-    grants: [{ id: 3, skillName: 'pdf', contentHash: 'a'.repeat(64), grantedAt: 1_800_000_001_000, current: true }],
+    grants: [
+      {
+        id: 3,
+        kind: 'skill',
+        userId: null,
+        skillName: 'pdf',
+        contentHash: 'a'.repeat(64),
+        grantedAt: 1_800_000_001_000,
+        current: true,
+      },
+    ],
     decisions: [
       {
         id: 1,

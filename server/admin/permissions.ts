@@ -11,6 +11,10 @@ import type { Skill } from '../skills/types';
 /** An unrevoked "always allow", tied to the version it was given for. */
 export interface AdminGrant {
   id: number;
+  /** The subject's kind as stored (a kind this version does not know is shown by its label alone). */
+  kind: string;
+  /** Whose standing grant it is (a person's shell grant); null for a grant that holds for everyone. */
+  userId: string | null;
   /** The subject's name on the page: a skill's name, `mcp:<label>/<tool>` for an MCP tool. */
   skillName: string;
   contentHash: string;
@@ -89,6 +93,8 @@ export async function loadPermissionData(db: Database, skills: readonly Skill[])
       const hash = g.subjectKind === 'skill' ? await currentHash(g.subject) : null;
       return {
         id: g.id,
+        kind: g.subjectKind,
+        userId: g.userId,
         skillName: storedLabel(stored),
         contentHash: g.contentHash,
         grantedAt: g.grantedAt.getTime(),

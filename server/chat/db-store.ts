@@ -1,7 +1,7 @@
 /** The `ChatStore` over the database (either dialect): a thin adapter from the chat's needs to the named queries of `server/db`. */
 
 import type { ConsentStore } from '../consent/service';
-import { storedSubject } from '../consent/subjects';
+import { isPersonal, storedSubject, subjectFromStored } from '../consent/subjects';
 import type { Database } from '../db';
 import {
   addGrant,
@@ -21,6 +21,7 @@ import {
   getMessages,
   hasGrant,
   listChats,
+  listPersonalGrants,
   listVersionGroups,
   recordActivation,
   recordDecision,
@@ -49,13 +50,21 @@ import { type TurnLeases, turnLeasesFor } from './running/leases';
 import type { ChatEdits, ChatReads, ChatStore, ChatStores, TurnWrites } from './store';
 import type { ChatActivation, ChatMessage, ChatSummary } from './wire-types';
 
-/** Grants and decisions over `d`, subjects stored as their kind and key (server/consent/subjects.ts). */
-export function consentStoreOn(d: Database): ConsentStore {
+/**
+ * Grants and decisions over `d`, subjects stored as their kind and key (server/consent/subjects.ts); a personal
+ * kind's grants are `userId`'s own.
+ */
+export function consentStoreOn(d: Database, userId: string): ConsentStore {
   return {
     hasGrant: (subject, version) => hasGrant(storedSubject(subject), version, d),
     addGrant: async (subject, version) => {
-      await addGrant(storedSubject(subject), version, new Date(), d);
+      await addGrant(storedSubject(subject), version, new Date(), d, isPersonal(subject.kind) ? userId : null);
     },
+    personalGrants: async (kind) =>
+      (await listPersonalGrants(userId, kind, d)).flatMap((g) => {
+        const subject = subjectFromStored({ kind: g.subjectKind, key: g.subject });
+        return subject ? [subject] : [];
+      }),
     recordDecision: ({ chatId, subject, decision, version }) =>
       recordDecision({ chatId, subject: storedSubject(subject), decision, contentHash: version }, d),
   };
@@ -269,7 +278,7 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     ...reads,
     ...edits,
     ...writes,
-    consent: consentStoreOn(d),
+    consent: consentStoreOn(d, userId),
     transaction: async (fn) => {
       const committed: Array<() => void> = [];
       const result = await withTransaction(d, (tx) =>

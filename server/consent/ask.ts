@@ -30,6 +30,11 @@ export interface ConsentAsk {
    * reason names. The approvals path hands them to the call's run; nothing else lets a run reach an ungranted host.
    */
   network?: readonly SkillHosts[];
+  /**
+   * A person's standing grant "Always allow" keeps instead of this exact subject (a shell command's prefix), and
+   * whether the person's standing grants of its kind already cover this call.
+   */
+  standing?: { subject: ConsentSubject; covered(granted: readonly ConsentSubject[]): boolean };
 }
 
 /** A call that needs no consent at all. */

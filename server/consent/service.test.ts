@@ -16,6 +16,7 @@ const EXAMPLES: ConsentSubject[] = [
   { kind: 'mcp-server', label: 'github' },
   { kind: 'mcp-tool', label: 'github', tool: 'list/issues' },
   { kind: 'shell-command', command: 'ls -la /workspace' },
+  { kind: 'shell-prefix', prefix: 'npm run' },
   { kind: 'network', skill: 'team:github-issues', hosts: 'api.github.com:443 uploads.github.com:443' },
 ];
 
@@ -30,6 +31,7 @@ function memoryStore(grants: Array<[ConsentSubject, string]> = []) {
     addGrant: async (subject, version) => {
       written.push(`grant ${subjectLabel(subject)} ${version}`);
     },
+    personalGrants: async (kind) => grants.flatMap(([s]) => (s.kind === kind ? [s] : [])),
     recordDecision: async ({ subject, decision, version }) => {
       written.push(`decision ${subjectLabel(subject)} ${decision} ${version}`);
     },
@@ -98,6 +100,27 @@ describe('decideConsent', () => {
     await decideConsent(ask({ rule: 'given', version }), memoryStore().store);
     await decideConsent(ask({ always: false, version }), memoryStore().store);
     expect(hashed).toBe(0);
+  });
+});
+
+describe('standing grants', () => {
+  const shell = (command: string, covered: boolean): ConsentAsk =>
+    ask({
+      subject: { kind: 'shell-command', command },
+      version: async () => command,
+      standing: { subject: { kind: 'shell-prefix', prefix: 'soffice' }, covered: () => covered },
+    });
+
+  it("a person's standing grant approves a covered call; otherwise the card shows", async () => {
+    const { store } = memoryStore([[{ kind: 'shell-prefix', prefix: 'soffice' }, 'soffice']]);
+    expect(await decideConsent(shell('soffice a.docx', true), store)).toMatchObject({ type: 'approved' });
+    expect(await decideConsent(shell('rm x', false), store)).toMatchObject({ type: 'user-approval' });
+  });
+
+  it('"Always allow" keeps the standing subject, not the exact command', async () => {
+    const { store, written } = memoryStore();
+    await recordAnswer(shell('soffice a.docx', false), { approved: true, always: true }, 'c', store);
+    expect(written).toEqual(['grant soffice … soffice']);
   });
 });
 

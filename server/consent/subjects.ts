@@ -20,6 +20,8 @@ export interface SubjectKinds {
   'mcp-tool': { label: string; tool: string };
   /** One exact command line in the chat's sandbox. */
   'shell-command': { command: string };
+  /** A person's standing grant: commands starting with these words (server/tools/shell-prefix.ts). */
+  'shell-prefix': { prefix: string };
   /**
    * Hosts a skill declares (`metadata.network`) and the operator has not granted, for a skill under `ask`: its runs
    * may reach them once the person approves. `hosts` is the sorted `host:port` list, space-separated.
@@ -46,6 +48,8 @@ interface SubjectKindSpec<K extends SubjectKind> {
    * as shown, once: the run itself is what the operator reads about, not a line per answer.
    */
   logged: boolean;
+  /** Whether a grant of it is the person's own (their standing shell grants), not everyone's. */
+  personal: boolean;
 }
 
 /** The one registration point of a kind of consent. */
@@ -56,6 +60,7 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => s.name,
     noun: 'skill',
     logged: true,
+    personal: false,
   },
   'mcp-server': {
     key: (s) => s.label,
@@ -63,6 +68,7 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => `mcp:${s.label}`,
     noun: 'server',
     logged: true,
+    personal: false,
   },
   'mcp-tool': {
     // A label never holds `/` (server/mcp/config.ts), so the first `/` ends it.
@@ -74,6 +80,7 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => `mcp:${s.label}/${s.tool}`,
     noun: 'tool',
     logged: true,
+    personal: false,
   },
   'shell-command': {
     key: (s) => s.command,
@@ -81,6 +88,15 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => s.command,
     noun: 'command',
     logged: false,
+    personal: false,
+  },
+  'shell-prefix': {
+    key: (s) => s.prefix,
+    parse: (prefix) => (prefix ? { kind: 'shell-prefix', prefix } : null),
+    label: (s) => `${s.prefix} …`,
+    noun: 'command pattern',
+    logged: false,
+    personal: true,
   },
   network: {
     // A skill name never holds a space (the spec's names are lower-case letters, digits and hyphens; a served
@@ -93,6 +109,7 @@ export const SUBJECT_KINDS: { readonly [K in SubjectKind]: SubjectKindSpec<K> } 
     label: (s) => `${s.skill} → ${s.hosts}`,
     noun: 'skill',
     logged: true,
+    personal: false,
   },
 };
 
@@ -132,4 +149,9 @@ export function subjectNoun(subject: ConsentSubject): string {
 
 export function isLogged(subject: ConsentSubject): boolean {
   return specOf(subject.kind).logged;
+}
+
+/** Whether grants of this kind are a person's own. */
+export function isPersonal(kind: SubjectKind): boolean {
+  return specOf(kind).personal;
 }

@@ -202,7 +202,7 @@ export async function touchChat(id: string, at: Date, d: Database): Promise<bool
  * of the deleted chats so the caller can remove their workspaces.
  */
 export async function deleteUserData(userId: string, d: Database): Promise<string[]> {
-  const { chats, scriptRuns, permissionDecisions, userSkillPrefs, personalTokens, secrets } = d.t;
+  const { chats, scriptRuns, permissionDecisions, permissionGrants, userSkillPrefs, personalTokens, secrets } = d.t;
   // `''` owns the shared secrets: no person's id is empty, and this must never be the way they go.
   if (!userId) throw new Error('deleteUserData: no user id');
   return withTransaction(d, async (tx) => {
@@ -211,6 +211,7 @@ export async function deleteUserData(userId: string, d: Database): Promise<strin
     await tx.db.delete(secrets).where(eq(secrets.ownerId, userId));
     await tx.db.update(scriptRuns).set({ userId: null }).where(eq(scriptRuns.userId, userId));
     await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
+    await tx.db.delete(permissionGrants).where(eq(permissionGrants.userId, userId));
     await tx.db.delete(userSkillPrefs).where(eq(userSkillPrefs.userId, userId));
     return deleted.map((c) => c.id);
   });
@@ -230,7 +231,7 @@ export async function countChats(userId: string, d: Database): Promise<number> {
  * can sign in as. Returns the number of chats moved.
  */
 export async function transferUserData(fromUserId: string, toUserId: string, d: Database): Promise<number> {
-  const { chats, activationEvents, scriptRuns, permissionDecisions, userSkillPrefs } = d.t;
+  const { chats, activationEvents, scriptRuns, permissionDecisions, permissionGrants, userSkillPrefs } = d.t;
   return withTransaction(d, async (tx) => {
     const moved = await tx.db
       .update(chats)
@@ -240,6 +241,7 @@ export async function transferUserData(fromUserId: string, toUserId: string, d: 
     await tx.db.update(activationEvents).set({ userId: toUserId }).where(eq(activationEvents.userId, fromUserId));
     await tx.db.update(scriptRuns).set({ userId: toUserId }).where(eq(scriptRuns.userId, fromUserId));
     await tx.db.update(permissionDecisions).set({ userId: toUserId }).where(eq(permissionDecisions.userId, fromUserId));
+    await tx.db.update(permissionGrants).set({ userId: toUserId }).where(eq(permissionGrants.userId, fromUserId));
     // The new person's own choice wins where both switched the same thing: those of the old person's are dropped.
     const theirs = await tx.db
       .select({ kind: userSkillPrefs.subjectKind, subject: userSkillPrefs.subject })

@@ -15,46 +15,52 @@ export interface StoredSubject {
 }
 
 /** The unrevoked grant for exactly this version. */
-function activeGrant(d: Database, subject: StoredSubject, contentHash: string) {
+/** `userId` null: a grant for everyone (an operator's matter); a person's id: that person's own standing grant. */
+function activeGrant(d: Database, subject: StoredSubject, contentHash: string, userId: string | null) {
   const { permissionGrants } = d.t;
   return and(
     eq(permissionGrants.subjectKind, subject.kind),
     eq(permissionGrants.subject, subject.key),
     eq(permissionGrants.contentHash, contentHash),
+    userId === null ? isNull(permissionGrants.userId) : eq(permissionGrants.userId, userId),
     isNull(permissionGrants.revokedAt),
   );
 }
 
-/** True when an unrevoked grant exists for exactly this version. */
+/** True when an unrevoked grant for everyone exists for exactly this version. */
 export async function hasGrant(subject: StoredSubject, contentHash: string, d: Database): Promise<boolean> {
   const { permissionGrants } = d.t;
   const rows = await withDb(d, (db) =>
     db
       .select({ id: permissionGrants.id })
       .from(permissionGrants)
-      .where(activeGrant(d, subject, contentHash)),
+      .where(activeGrant(d, subject, contentHash, null)),
   );
   return rows.length > 0;
 }
 
-/** The active grant for this version, created if there is none (two answers at once still make one grant). */
+/**
+ * The active grant for this version, created if there is none (two answers at once still make one grant); for
+ * everyone, or the person's own when `userId` is given.
+ */
 export async function addGrant(
   subject: StoredSubject,
   contentHash: string,
   at: Date,
   d: Database,
+  userId: string | null = null,
 ): Promise<PermissionGrantRow> {
   return withTransaction(d, async (tx) => {
     const { permissionGrants } = tx.t;
-    await lockKey(tx, `grant:${subject.kind}:${subject.key}:${contentHash}`);
+    await lockKey(tx, `grant:${userId ?? ''}:${subject.kind}:${subject.key}:${contentHash}`);
     const [existing] = await tx.db
       .select()
       .from(permissionGrants)
-      .where(activeGrant(tx, subject, contentHash));
+      .where(activeGrant(tx, subject, contentHash, userId));
     if (existing) return existing;
     const [created] = await tx.db
       .insert(permissionGrants)
-      .values({ subjectKind: subject.kind, subject: subject.key, contentHash, grantedAt: at })
+      .values({ subjectKind: subject.kind, subject: subject.key, contentHash, grantedAt: at, userId })
       .returning();
     return created!;
   });
@@ -72,14 +78,41 @@ export async function listGrants(d: Database): Promise<PermissionGrantRow[]> {
   );
 }
 
-/** Revokes one grant; false when it did not exist or was already revoked. */
-export async function revokeGrant(id: number, at: Date, d: Database): Promise<boolean> {
+/** A person's own active grants of one kind, newest first. */
+export async function listPersonalGrants(userId: string, kind: string, d: Database): Promise<PermissionGrantRow[]> {
+  const { permissionGrants } = d.t;
+  return withDb(d, (db) =>
+    db
+      .select()
+      .from(permissionGrants)
+      .where(
+        and(
+          eq(permissionGrants.userId, userId),
+          eq(permissionGrants.subjectKind, kind),
+          isNull(permissionGrants.revokedAt),
+        ),
+      )
+      .orderBy(desc(permissionGrants.grantedAt), desc(permissionGrants.id)),
+  );
+}
+
+/**
+ * Revokes one grant; false when it did not exist or was already revoked. With `owner`, only that person's own grant
+ * (a person revoking on /settings); without, any (an admin).
+ */
+export async function revokeGrant(id: number, at: Date, d: Database, owner?: string): Promise<boolean> {
   const { permissionGrants } = d.t;
   const rows = await withDb(d, (db) =>
     db
       .update(permissionGrants)
       .set({ revokedAt: at })
-      .where(and(eq(permissionGrants.id, id), isNull(permissionGrants.revokedAt)))
+      .where(
+        and(
+          eq(permissionGrants.id, id),
+          isNull(permissionGrants.revokedAt),
+          ...(owner === undefined ? [] : [eq(permissionGrants.userId, owner)]),
+        ),
+      )
       .returning({ id: permissionGrants.id }),
   );
   return rows.length > 0;

@@ -163,6 +163,8 @@ export const permissionGrants = sqliteTable(
     subject: text('subject').notNull(),
     /** The version the grant binds to: a skill's content hash, an MCP tool's definition hash. */
     contentHash: text('content_hash').notNull(),
+    /** Whose grant it is, for a kind a person grants for themselves (a standing shell grant); null: everyone's. */
+    userId: text('user_id'),
     grantedAt: timestamp('granted_at').notNull(),
     revokedAt: timestamp('revoked_at'),
   },

@@ -44,4 +44,7 @@ export function toolDisplayName(wireName: string): string {
  * Ends an activation's approval reason when "Always allow" cannot be kept (a served skill whose resources are
  * "dynamic": nothing to bind a grant to). The card leaves the button out when it sees it.
  */
+/** Said on a command's card when it also asks for hosts: no standing grant covers that, so the card offers none. */
+export const ASKED_EACH_TIME = 'A command that may reach them is asked for each time.';
+
 export const NO_STANDING_GRANT = 'It is dynamic (its server lists no file digests): "Always allow" is not offered.';

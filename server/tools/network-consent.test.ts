@@ -82,6 +82,7 @@ const store: ConsentStore = {
   addGrant: async (subject, version) => {
     grants.push([subject, version]);
   },
+  personalGrants: async (kind) => grants.flatMap(([s]) => (s.kind === kind ? [s] : [])),
   recordDecision: async () => {},
 };
 beforeEach(() => {
@@ -196,7 +197,7 @@ describe('a command while skills under ask that declare hosts not granted are ac
       subject: { kind: 'shell-command', command: command.command },
       rule: 'ask',
       reason:
-        'Run a command in the chat\'s sandbox: it sees the chat\'s files and the activated skills, and reaches only the hosts granted to them. If you allow it, it may also reach what the active skills declare and the operator has not granted: "rates": rates.test:8443.',
+        'Run a command in the chat\'s sandbox: it sees the chat\'s files and the activated skills, and reaches only the hosts granted to them. If you allow it, it may also reach what the active skills declare and the operator has not granted: "rates": rates.test:8443. A command that may reach them is asked for each time.',
       always: false,
       network: [{ skill: 'rates', hosts: ['rates.test:8443'] }],
     });

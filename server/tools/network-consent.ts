@@ -14,7 +14,7 @@ import type { ConsentAsk } from '../consent/ask';
 import type { SkillHosts } from '../egress/grants';
 import type { Skill } from '../skills/types';
 import type { ConsentToolContext } from './context';
-import { NO_STANDING_GRANT } from './names';
+import { ASKED_EACH_TIME, NO_STANDING_GRANT } from './names';
 
 /** `"weather" declares network access the operator has not granted: api.weather.test:443, api.weather.test:80` */
 function declaredSentence(ask: SkillHosts): string {
@@ -66,5 +66,5 @@ export function commandNetworkConsent(asks: readonly SkillHosts[], command: stri
 export function commandNetworkSentence(asks: readonly SkillHosts[]): string {
   return ` If you allow it, it may also reach what the active skills declare and the operator has not granted: ${asks
     .map((a) => `"${a.skill}": ${a.hosts.join(', ')}`)
-    .join('; ')}.`;
+    .join('; ')}. ${ASKED_EACH_TIME}`;
 }

@@ -41,14 +41,22 @@ const ctx = (owner: string, chatId: string): SkillToolContext => ({
 });
 
 describe('shell consent', () => {
-  it('follows the mode: off denies, allow runs, ask waits for the person, for that exact command, never always', async () => {
+  it('follows the mode: off denies, allow runs, ask waits for the person, for that exact command or its prefix', async () => {
     const input = { command: 'ls -la' };
     expect(commandConsent({ shell: 'off' }, input)).toMatchObject({ rule: 'deny' });
     expect(commandConsent({}, input)).toMatchObject({ rule: 'deny' });
     expect(commandConsent({ shell: 'allow' }, input)).toMatchObject({ rule: 'allow' });
     const ask = commandConsent({ shell: 'ask' }, input)!;
-    expect(ask).toMatchObject({ rule: 'ask', always: false, subject: { kind: 'shell-command', command: 'ls -la' } });
+    expect(ask).toMatchObject({ rule: 'ask', always: true, subject: { kind: 'shell-command', command: 'ls -la' } });
     expect(await ask.version()).toBe('ls -la');
+    // "Always allow" keeps the prefix as the person's standing grant, which covers `ls` and nothing chained to it.
+    expect(ask.standing?.subject).toEqual({ kind: 'shell-prefix', prefix: 'ls' });
+    expect(ask.standing?.covered([{ kind: 'shell-prefix', prefix: 'ls' }])).toBe(true);
+    expect(commandConsent({ shell: 'ask' }, { command: 'ls; rm x' })!.standing?.covered([ask.standing!.subject])).toBe(
+      false,
+    );
+    // Several lines: the exact command is asked for, with no standing offer.
+    expect(commandConsent({ shell: 'ask' }, { command: 'ls\nrm x' })).toMatchObject({ always: false });
   });
 });
 

@@ -12,6 +12,8 @@ import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
 import { commandNetworkAsks, commandNetworkConsent, commandNetworkSentence } from './network-consent';
 import { egressLines, fillServedCopies } from './run-script';
+import { coveredByPrefixes } from './shell-grants';
+import { standingPrefix } from './shell-prefix';
 
 export interface ShellInput {
   command: string;
@@ -161,7 +163,8 @@ async function* execute(
 
 /**
  * How a command asks, per the person's shell mode: the exact command line is the subject and the version, so an
- * approval covers what is shown and nothing else, once ("Always allow" is never offered). A command runs with every
+ * approval covers what is shown and nothing else, once; "Always allow" keeps a standing grant of the command's prefix
+ * for this person instead (never for a command that also asks for hosts). A command runs with every
  * active skill, so the hosts those under `ask` declare and are not granted are named too (network-consent.ts): under
  * `allow` they are the one thing asked about, under `ask` one more sentence of the command's card.
  */
@@ -179,15 +182,36 @@ export function commandConsent(
   const asks = commandNetworkAsks(ctx);
   if (mode === 'allow') return asks.length > 0 ? commandNetworkConsent(asks, command) : allowed(subject, version);
   // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
+  const reason =
+    "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them.";
+  if (asks.length > 0) {
+    // Hosts to approve are never covered by a standing grant: the card asks, once.
+    return {
+      subject,
+      rule: 'ask',
+      reason: reason + commandNetworkSentence(asks),
+      version,
+      always: false,
+      network: asks,
+    };
+  }
+  // "Always allow" keeps the person's own grant for the command's prefix (shell-prefix.ts); a later command whose
+  // every part starts with a granted prefix runs without a card, within the shell mode the operator set.
+  const prefix = standingPrefix(command);
   return {
     subject,
     rule: 'ask',
-    reason:
-      "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them." +
-      (asks.length > 0 ? commandNetworkSentence(asks) : ''),
+    reason,
     version,
-    always: false,
-    ...(asks.length > 0 ? { network: asks } : {}),
+    always: prefix !== null,
+    standing: {
+      subject: { kind: 'shell-prefix', prefix: prefix ?? '' },
+      covered: (granted) =>
+        coveredByPrefixes(
+          command,
+          granted.flatMap((g) => (g.kind === 'shell-prefix' ? [g.prefix] : [])),
+        ),
+    },
   };
 }
 

@@ -88,7 +88,9 @@ describe('tool declarations', () => {
 
   it('offer search only when skills were left out, and scripts only while an active skill has some', async () => {
     expect(await offeredTools(ctx({ search: null }))).toEqual([TOOL_ACTIVATE, TOOL_READ_RESOURCE]);
-    const withSearch = await offeredTools(ctx({ search: { matcher: () => ({ rank: () => [], match: () => [], nearest: () => [] }) } }));
+    const withSearch = await offeredTools(
+      ctx({ search: { matcher: () => ({ rank: () => [], match: () => [], nearest: () => [] }) } }),
+    );
     expect(withSearch).toEqual([TOOL_SEARCH, TOOL_ACTIVATE, TOOL_READ_RESOURCE]);
   });
 });

@@ -1,1 +1,0 @@
-ALTER TABLE "script_runs" ADD COLUMN "kind" text DEFAULT 'script' NOT NULL;

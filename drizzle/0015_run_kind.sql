@@ -1,1 +1,0 @@
-ALTER TABLE `script_runs` ADD `kind` text DEFAULT 'script' NOT NULL;
