@@ -9,6 +9,8 @@
  *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
  *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH; its node_modules also at
  *   /node_modules (ro), where ES modules' `import` finds them
+ *   /opt/skillchat-office (ro)  LibreOffice's prepared profile and the `soffice` wrappers that copy it into /tmp,
+ *   first on PATH (office-profile.ts)
  *
  * A run with `egress` (bwrap-egress.ts) still has no network of its own: its proxy's Unix socket is bound in at
  * /run/skillchat/egress.sock, the prologue starts a forwarder on its loopback (127.0.0.1:3128), the proxy and CA
@@ -39,6 +41,7 @@ import { folderFiles } from '../workspace/run-files';
 import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
 import { installMounts, npmProject, withInstalls } from './bwrap-installs';
 import { runCapped } from './capped-process';
+import { OFFICE_MOUNT } from './office-profile';
 import {
   type Availability,
   SANDBOX_PATHS,
@@ -117,6 +120,14 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
   return env;
 }
 
+/** LibreOffice's wrappers first on PATH, and where office.py finds the profile to seed its own from. */
+function officeEnv(runtime: boolean): Record<string, string> {
+  return {
+    PATH: `${OFFICE_MOUNT}/bin:${sandboxEnv(runtime).PATH}`,
+    SKILLCHAT_OFFICE_PROFILE: `${OFFICE_MOUNT}/profile`,
+  };
+}
+
 const identities = new Map<string, { passwd: string; group: string }>();
 
 /** One passwd and group line for the run's uid, written once per uid and process. */
@@ -189,6 +200,7 @@ export function bwrapArgs(
     args.push(...egressMounts(egress, setup.egressRuntimeDir, setup.runtimeDir !== null));
   }
   if (request.installs) args.push(...installMounts(request.installs));
+  if (request.office) args.push('--ro-bind', request.office, OFFICE_MOUNT);
   const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
@@ -197,6 +209,7 @@ export function bwrapArgs(
   if (secretArgs) args.push('--args', seccompFd ? '4' : '3');
   const base = {
     ...sandboxEnv(setup.runtimeDir !== null),
+    ...(request.office ? officeEnv(setup.runtimeDir !== null) : {}),
     ...request.env,
     ...(egress && setup.egressRuntimeDir ? egressEnv(egress, setup.runtimeDir !== null) : {}),
   };
