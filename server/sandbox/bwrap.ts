@@ -3,7 +3,8 @@
  * PID and IPC namespaces), with nothing of the host but read-only system folders. Layout inside:
  *
  *   /usr (ro), /lib /lib64 /bin /sbin -> usr/...   the interpreters, tools and their libraries
- *   /etc/{ld.so.cache,alternatives,fonts,libreoffice} (ro)   what the loader, fonts and LibreOffice need
+ *   /etc/{ld.so.cache,alternatives,fonts,libreoffice}, /var/cache/fontconfig (ro)   what the loader, fonts and
+ *   LibreOffice need
  *   /etc/passwd, /etc/group (ro)   one synthetic line each for the run's uid (LibreOffice aborts without one)
  *   /skill (ro)  the skill whose script runs      /skills/<name> (ro)  every skill the chat activated
  *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
@@ -76,7 +77,9 @@ interface RunSetup {
   egressRuntimeDir?: string;
 }
 
-const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice'];
+// The system's font cache too: without it every run that draws text (LibreOffice, pdftoppm, matplotlib) first builds
+// its own in HOME, a third of a second of reading every font file.
+const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice', '/var/cache/fontconfig'];
 
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -166,7 +169,7 @@ export function bwrapArgs(
     '--new-session',
     '--clearenv',
     // bwrap running as root creates missing folders 0700; the sandbox uid must be able to walk them.
-    ...['/etc', '/opt', SANDBOX_PATHS.skills].flatMap((d) => ['--perms', '0755', '--dir', d]),
+    ...['/etc', '/opt', '/var', '/var/cache', SANDBOX_PATHS.skills].flatMap((d) => ['--perms', '0755', '--dir', d]),
     '--ro-bind',
     '/usr',
     '/usr',
