@@ -21,7 +21,7 @@ describe.skipIf(!canRun)("LibreOffice's prepared profile", () => {
     const folder = await prepareOffice(execution);
     expect(folder?.startsWith(path.join(execution.runtime.dir, 'office-profile'))).toBe(true);
     expect(await prepareOffice(execution)).toBe(folder);
-    expect(officeProfile(execution, () => Promise.reject(new Error('not again')))).toBe(folder);
+    expect(await officeProfile(execution, () => Promise.reject(new Error('not again')))).toBe(folder);
     const settings = fs.readFileSync(
       path.join(folder as string, 'profile', 'user', 'registrymodifications.xcu'),
       'utf8',

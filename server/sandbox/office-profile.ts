@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { processWide } from '../process-wide';
+import { runtimeInstalled } from '../toolchain/skills-runtime';
 import type { ExecutionConfig } from './config';
 import { sandboxLimits } from './config';
 import type { SandboxResult } from './port';
@@ -78,10 +79,12 @@ function folderFor(config: ExecutionConfig, key: string): string {
 }
 
 /**
- * The prepared folder for this LibreOffice, or null while there is none: the first call starts preparing it in the
- * background (the run that asked goes on without it), later ones get it once it is there.
+ * The prepared folder for this LibreOffice, or null while there is none. `runtime install` prepares it; after an
+ * upgrade of LibreOffice the first run on a server with the skills runtime starts preparing it in the background (the
+ * run that asked goes on without it). Where there is no runtime (tests, a bare checkout) nothing is started: a run
+ * that never needs LibreOffice should not wait behind it; `prepareOffice` makes it on request.
  */
-export function officeProfile(config: ExecutionConfig, build: OfficeBuildRunner): string | null {
+export async function officeProfile(config: ExecutionConfig, build: OfficeBuildRunner): Promise<string | null> {
   const key = versionKey();
   if (!key) return null;
   const folder = folderFor(config, key);
@@ -90,7 +93,7 @@ export function officeProfile(config: ExecutionConfig, build: OfficeBuildRunner)
     state.ready.set(key, folder);
     return folder;
   }
-  void prepareOfficeProfile(config, build);
+  if (await runtimeInstalled(config.runtime.dir)) void prepareOfficeProfile(config, build);
   return null;
 }
 

@@ -296,7 +296,7 @@ export async function runSandboxed(
     egress = options.egress
       ? await options.egress.open({ runId: randomUUID(), uid: slot.uid, gid: config.sandbox.uid })
       : null;
-    const office = officeProfile(config, buildOfficeProfile);
+    const office = await officeProfile(config, buildOfficeProfile);
     const output = await choice.backend.run({
       ...call,
       ...(office ? { office } : {}),
