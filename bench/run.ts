@@ -6,7 +6,8 @@
  *   npm run bench             1,000 and 10,000 skills (a few minutes on 2 cores)
  *   npm run bench -- --quick  1,000 skills, fewer rounds (a smoke run)
  *   npm run bench -- --only=cli,chat   only these sections (discovery, cli, match, catalog, watch, server,
- *                             server-load, chat, long-chat, sandbox, egress, first-start);
+ *                             server-load, chat, long-chat, sandbox, convert, egress, first-start);
+ *                             `convert`: LibreOffice's conversions only (also part of `sandbox`)
  *                             the summary files are written for full runs only
  *   npm run bench -- --only=first-start   a fresh clone to the first page (minutes: never part of a full run)
  *   npm run bench -- --heap   server-load also takes a heap snapshot of each server after its load and sums it by
@@ -586,7 +587,12 @@ async function main() {
         'Sandbox (per run: a script, and a command through the shell tool, vs the same started bare)',
         sandboxTable(sandbox),
       );
-      emit('LibreOffice in the sandbox', officeTable(await benchOffice()));
+    }
+    if (want('sandbox') || want('convert')) {
+      emit(
+        "LibreOffice in the sandbox (a chat's first and later conversions)",
+        officeTable(await benchOffice({ quick })),
+      );
     }
 
     // A run's way out: what its egress proxy adds to a request, and CONNECT throughput (bench/egress.ts).

@@ -1,9 +1,10 @@
 /**
  * `runtime install` / `runtime [show]`: builds (idempotently) and describes the skills runtime the sandbox mounts
  * read-only (server/toolchain/skills-runtime.ts), the system programs scripts call (system-packages.ts) and the sandbox's
- * seccomp filter (seccomp.ts).
+ * seccomp filter (seccomp.ts); install also prepares LibreOffice's profile (server/sandbox/office-profile.ts).
  */
 import path from 'node:path';
+import { prepareOffice } from '../../server/sandbox/run';
 import { SECCOMP_DENIED, seccompGenerator } from '../../server/toolchain/seccomp';
 import { describeRuntime, installRuntime, type RuntimeReport } from '../../server/toolchain/skills-runtime';
 import { loadAppConfig, PROJECT_DIR } from './app';
@@ -46,6 +47,13 @@ export const runtimeCommand: Command = {
       if (outcome.system && outcome.system.missing.length > 0) {
         io.out(`system packages missing: ${outcome.system.missing.map((m) => m.id).join(', ')}\n`);
       }
+      // LibreOffice's profile now, not at the first run after the server starts (sandbox/office-profile.ts).
+      const office = await prepareOffice(loadAppConfig().execution);
+      io.out(
+        office
+          ? `LibreOffice profile prepared: ${path.relative(runtime.dir, office)}\n`
+          : 'LibreOffice profile: not prepared (no LibreOffice, or no sandbox can run here)\n',
+      );
       // Missing packages are reported, not fatal: skills that need them say so when they run.
       return 0;
     }

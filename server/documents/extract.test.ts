@@ -15,13 +15,14 @@ import { bwrapAvailability } from '../sandbox/select';
 import { chatFolder, saveUpload, workspaceDir } from '../workspace/workspace';
 import { type DocumentText, documentKind, documentState, readDocument } from './extract';
 
-const sandboxRuns = vi.hoisted(() => ({ count: 0 }));
+const sandboxRuns = vi.hoisted(() => ({ count: 0, owners: [] as (string | undefined)[] }));
 vi.mock('../sandbox/run', async (original) => {
   const actual = await original<typeof import('../sandbox/run')>();
   return {
     ...actual,
     runSandboxed: (...args: Parameters<typeof actual.runSandboxed>) => {
       sandboxRuns.count++;
+      sandboxRuns.owners.push(args[1].owner);
       return actual.runSandboxed(...args);
     },
   };
@@ -156,6 +157,15 @@ describe.skipIf(!canRun)('reading documents in the sandbox', () => {
     const [a, b] = await Promise.all([read('twice.pptx'), read('twice.pptx')]);
     expect(a).toEqual(b);
     expect(sandboxRuns.count).toBe(before + 1);
+  });
+
+  it("counts a read against the chat's owner, not the chat: one fair share per person", async () => {
+    const owned = 'owned-chat';
+    const bytes = fs.readFileSync(path.join(made, 'report.pdf'));
+    await saveUpload(config.workspace.dir, owned, 'report.pdf', bytes, config.workspace, 'person-1');
+    expect(await documentState(config, owned, 'report.pdf')).toEqual({ state: 'pending' });
+    await vi.waitFor(() => expect(sandboxRuns.owners).toContain('person-1'));
+    expect(sandboxRuns.owners.some((o) => o?.includes(owned))).toBe(false);
   });
 });
 

@@ -28,6 +28,7 @@ import { SANDBOX_PATHS } from '../sandbox/port';
 import { runSandboxed } from '../sandbox/run';
 import { guessMediaType } from '../skills/resources/resources';
 import { isSafeFileName } from '../workspace/file-names';
+import { readMeta } from '../workspace/folders';
 import { folderFiles } from '../workspace/run-files';
 import { chatFolder, openWorkspaceFile, type WorkspaceFile, workspaceDir } from '../workspace/workspace';
 
@@ -186,6 +187,12 @@ function failureReason(kind: DocumentKind, stderr: string): string {
   return `the ${what} is damaged or not what its name says${detail ? ` (${detail})` : ''}`;
 }
 
+/** The person a read counts against (the caller's, else the chat's owner in meta.json): one turn per person, not chat. */
+async function readerOf(config: ExecutionConfig, chatId: string, owner: string | undefined): Promise<string> {
+  if (owner) return owner;
+  return (await readMeta(config.workspace.dir, chatId)).owner ?? `chat:${chatId}`;
+}
+
 type Attempt = { text: DocumentText; keep: 'disk' | 'memory' | 'no' };
 
 async function readInSandbox(
@@ -210,7 +217,7 @@ async function readInSandbox(
         maxOutputBytes: MAX_OUTPUT_BYTES,
       },
     },
-    { execution: config, chatId, owner: options.owner ?? `documents:${chatId}`, signal: options.signal },
+    { execution: config, chatId, owner: await readerOf(config, chatId, options.owner), signal: options.signal },
   );
   if (!run.ok) {
     const why = run.result.errorCode === 'aborted' ? 'stopped before it was read' : (run.result.error ?? 'no sandbox');
@@ -318,7 +325,7 @@ const runKey = (chatId: string, name: string, print: Fingerprint) =>
 export interface ReadOptions {
   /** Stop (the turn's): an unfinished read is cancelled and not kept. */
   signal?: AbortSignal;
-  /** Whose fair share of run slots the read counts against. */
+  /** Whose fair share of run slots the read counts against (default: the chat's owner). */
   owner?: string;
 }
 
@@ -357,7 +364,12 @@ export async function readDocument(
 }
 
 /** What the files list says of a file's text, without waiting: `pending` starts the read in the background. */
-export async function documentState(config: ExecutionConfig, chatId: string, name: string): Promise<FileTextState> {
+export async function documentState(
+  config: ExecutionConfig,
+  chatId: string,
+  name: string,
+  owner?: string,
+): Promise<FileTextState> {
   if (!documentKind(name) || !isSafeFileName(name)) return { state: 'none' };
   const root = config.workspace.dir;
   const print = await fingerprint(root, chatId, name);
@@ -365,7 +377,7 @@ export async function documentState(config: ExecutionConfig, chatId: string, nam
   const key = runKey(chatId, name, print);
   const known = (await cached(root, chatId, name, print)) ?? remembered.get(key);
   if (!known) {
-    if (!running.has(key)) void readDocument(config, chatId, name).catch(() => {});
+    if (!running.has(key)) void readDocument(config, chatId, name, { owner }).catch(() => {});
     return { state: 'pending' };
   }
   if (known.state === 'failed') return { state: 'failed', reason: known.reason };
@@ -382,11 +394,12 @@ export function withTextStates(
   config: ExecutionConfig,
   chatId: string,
   files: WorkspaceFile[],
+  owner?: string,
 ): Promise<(WorkspaceFile & { text: FileTextState })[]> {
   return Promise.all(
     files.map(async (f) => ({
       ...f,
-      text: f.origin === 'upload' ? await documentState(config, chatId, f.name) : { state: 'none' as const },
+      text: f.origin === 'upload' ? await documentState(config, chatId, f.name, owner) : { state: 'none' as const },
     })),
   );
 }

@@ -3,12 +3,15 @@
  * PID and IPC namespaces), with nothing of the host but read-only system folders. Layout inside:
  *
  *   /usr (ro), /lib /lib64 /bin /sbin -> usr/...   the interpreters, tools and their libraries
- *   /etc/{ld.so.cache,alternatives,fonts,libreoffice} (ro)   what the loader, fonts and LibreOffice need
+ *   /etc/{ld.so.cache,alternatives,fonts,libreoffice}, /var/cache/fontconfig (ro)   what the loader, fonts and
+ *   LibreOffice need
  *   /etc/passwd, /etc/group (ro)   one synthetic line each for the run's uid (LibreOffice aborts without one)
  *   /skill (ro)  the skill whose script runs      /skills/<name> (ro)  every skill the chat activated
  *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
  *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH; its node_modules also at
  *   /node_modules (ro), where ES modules' `import` finds them
+ *   /opt/skillchat-office (ro)  LibreOffice's prepared profile and the `soffice` wrappers that copy it into /tmp,
+ *   first on PATH (office-profile.ts)
  *
  * A run with `egress` (bwrap-egress.ts) still has no network of its own: its proxy's Unix socket is bound in at
  * /run/skillchat/egress.sock, the prologue starts a forwarder on its loopback (127.0.0.1:3128), the proxy and CA
@@ -39,6 +42,7 @@ import { folderFiles } from '../workspace/run-files';
 import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
 import { installMounts, npmProject, withInstalls } from './bwrap-installs';
 import { runCapped } from './capped-process';
+import { OFFICE_MOUNT } from './office-profile';
 import {
   type Availability,
   SANDBOX_PATHS,
@@ -73,7 +77,9 @@ interface RunSetup {
   egressRuntimeDir?: string;
 }
 
-const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice'];
+// The system's font cache too: without it every run that draws text (LibreOffice, pdftoppm, matplotlib) first builds
+// its own in HOME, a third of a second of reading every font file.
+const SYSTEM_RO = ['/etc/ld.so.cache', '/etc/alternatives', '/etc/fonts', '/etc/libreoffice', '/var/cache/fontconfig'];
 
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -117,6 +123,14 @@ export function sandboxEnv(runtime: boolean): Record<string, string> {
   return env;
 }
 
+/** LibreOffice's wrappers first on PATH, and where office.py finds the profile to seed its own from. */
+function officeEnv(runtime: boolean): Record<string, string> {
+  return {
+    PATH: `${OFFICE_MOUNT}/bin:${sandboxEnv(runtime).PATH}`,
+    SKILLCHAT_OFFICE_PROFILE: `${OFFICE_MOUNT}/profile`,
+  };
+}
+
 const identities = new Map<string, { passwd: string; group: string }>();
 
 /** One passwd and group line for the run's uid, written once per uid and process. */
@@ -155,7 +169,7 @@ export function bwrapArgs(
     '--new-session',
     '--clearenv',
     // bwrap running as root creates missing folders 0700; the sandbox uid must be able to walk them.
-    ...['/etc', '/opt', SANDBOX_PATHS.skills].flatMap((d) => ['--perms', '0755', '--dir', d]),
+    ...['/etc', '/opt', '/var', '/var/cache', SANDBOX_PATHS.skills].flatMap((d) => ['--perms', '0755', '--dir', d]),
     '--ro-bind',
     '/usr',
     '/usr',
@@ -189,6 +203,7 @@ export function bwrapArgs(
     args.push(...egressMounts(egress, setup.egressRuntimeDir, setup.runtimeDir !== null));
   }
   if (request.installs) args.push(...installMounts(request.installs));
+  if (request.office) args.push('--ro-bind', request.office, OFFICE_MOUNT);
   const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
@@ -197,6 +212,7 @@ export function bwrapArgs(
   if (secretArgs) args.push('--args', seccompFd ? '4' : '3');
   const base = {
     ...sandboxEnv(setup.runtimeDir !== null),
+    ...(request.office ? officeEnv(setup.runtimeDir !== null) : {}),
     ...request.env,
     ...(egress && setup.egressRuntimeDir ? egressEnv(egress, setup.runtimeDir !== null) : {}),
   };

@@ -72,7 +72,8 @@ export interface SandboxRequest {
   /** The run's way out through its own proxy (egress/); absent: no network at all. */
   egress?: SandboxEgress;
   /** `runtime.installs` is `allow` and the run has a chat: its layer and its package indexes (sandbox/installs.ts). */
-  installs?: SandboxInstalls;
+  installs?: SandboxInstalls /** Host folder of LibreOffice's prepared profile and its `soffice` wrappers (office-profile.ts), read-only. */;
+  office?: string;
 }
 
 /**

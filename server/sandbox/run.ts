@@ -15,12 +15,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EgressSummaryLine, OpenedEgress, RunEgress } from '../egress/types';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
-import { openRunFiles, type SandboxFiles } from '../workspace/run-files';
+import { folderFiles, openRunFiles, type SandboxFiles } from '../workspace/run-files';
 import type { FileChange } from '../workspace/workspace';
 import { argsProblem } from './args';
 import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
 import { runInstalls } from './installs';
 import { interpreterFor } from './interpreter';
+import { buildLimits, type OfficeBuildRunner, officeProfile, prepareOfficeProfile } from './office-profile';
 import {
   type BackendName,
   type RunErrorCode,
@@ -295,8 +296,10 @@ export async function runSandboxed(
     egress = options.egress
       ? await options.egress.open({ runId: randomUUID(), uid: slot.uid, gid: config.sandbox.uid })
       : null;
+    const office = await officeProfile(config, buildOfficeProfile);
     const output = await choice.backend.run({
       ...call,
+      ...(office ? { office } : {}),
       uid: slot.uid,
       signal: options.signal,
       onOutput: redactedOutput(options.onOutput, egress),
@@ -319,6 +322,21 @@ export async function runSandboxed(
     slot.release();
   }
 }
+
+/** The run that prepares LibreOffice's profile (office-profile.ts): the server's own, in a folder of its own. */
+const buildOfficeProfile: OfficeBuildRunner = async (argv, dir, config) => {
+  const limits = buildLimits(config);
+  const run = await runSandboxed(
+    {
+      argv,
+      mounts: [],
+      workspace: folderFiles(dir, { maxBytes: limits.maxWorkspaceBytes, maxEntries: limits.maxWorkspaceEntries }),
+      limits,
+    },
+    { execution: config, owner: 'server' },
+  );
+  return run.ok ? { ok: true, output: run.output } : { ok: false, error: run.result.error ?? 'no sandbox' };
+};
 
 /** Output as it arrives, with every secret value the run could know replaced (egress/run-egress.ts). */
 function redactedOutput(onOutput: RunOptions['onOutput'], egress: OpenedEgress | null): RunOptions['onOutput'] {
@@ -385,4 +403,12 @@ function toResult(
     result.error = overCap;
   }
   return result;
+}
+
+/**
+ * Prepares LibreOffice's profile now, not at the first run that needs it (office-profile.ts): the prepared folder,
+ * or null without LibreOffice or a sandbox.
+ */
+export function prepareOffice(config: ExecutionConfig): Promise<string | null> {
+  return prepareOfficeProfile(config, buildOfficeProfile);
 }
