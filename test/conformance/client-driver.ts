@@ -5,9 +5,10 @@
  * (initialize or the 2026 discovery, then tools/list), call the tools, and list and load served skills through
  * `createServedSkills` (server/mcp/skills.ts), the registry's source of them.
  *
- * Usage (by the suite): `tsx test/conformance/client-driver.ts <server-url>`, with `MCP_CONFORMANCE_SCENARIO` and,
- * for some scenarios, `MCP_CONFORMANCE_CONTEXT` (JSON) in the environment. Exits 1 with the reason when the
- * connection fails or a call is refused.
+ * The suite runs it as `<command> <server-url>`, with `MCP_CONFORMANCE_SCENARIO` and, for some scenarios,
+ * `MCP_CONFORMANCE_CONTEXT` (JSON) in the environment; conformance.test.ts bundles it first, and by hand
+ * `--command "npx tsx test/conformance/client-driver.ts"` works too (slower to start). Exits 1 with the reason when
+ * the connection fails or a call is refused.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +19,9 @@ import { createServedSkills } from '../../server/mcp/skills';
 import { type ClientSetup, hooks, type ScenarioRun } from './hooks';
 
 const LABEL = 'suite';
-const TIMEOUT_MS = 60_000;
+// Generous: the suite starts every client scenario at once, so on a busy machine a scenario server may answer late.
+// A real failure does not wait for it (a refused connection, a 401, an error answer end the attempt at once).
+const TIMEOUT_MS = 110_000;
 
 interface ToolCall {
   name: string;

@@ -62,9 +62,9 @@ beforeAll(async () => {
   // One run of every client scenario, all at once (one suite process: a run per scenario costs six times the CPU).
   // On a busy machine a scenario may wait long for its turn: hence the generous time limits (the driver's too).
   const command = `${process.execPath} ${driver}`;
-  const args = ['client', '--suite', 'all', '--timeout', '120000', '--command', command];
+  const args = ['client', '--suite', 'all', '--timeout', '180000', '--command', command];
   results.client = await runSuite(suite, args, path.join(tmp, 'client'));
-}, 240_000);
+}, 400_000);
 
 let failed = false;
 afterEach((context) => {
