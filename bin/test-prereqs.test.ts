@@ -35,9 +35,10 @@ describe('ensureTestPrerequisites', () => {
     expect(lines.at(-1)).toMatch(/run those lines, then `npm test` again/);
   });
 
-  it('with everything present: tops up the runtime and passes', async () => {
+  it('with everything present: tops up the runtime, installs the conformance suite and passes', async () => {
     const present: SystemComponent = { ...absent, id: 'shell', files: ['/bin/sh'], packages: ['dash'] };
     let runtimeRan = false;
+    let conformanceRan = false;
     const status = await ensureTestPrerequisites({
       log: () => {},
       components: [present],
@@ -45,8 +46,12 @@ describe('ensureTestPrerequisites', () => {
       runtime: async () => {
         runtimeRan = true;
       },
+      conformance: async () => {
+        conformanceRan = true;
+      },
     });
     expect(status).toBe(0);
     expect(runtimeRan).toBe(true);
+    expect(conformanceRan).toBe(true);
   });
 });

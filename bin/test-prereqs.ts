@@ -3,7 +3,8 @@
  * command is all a fresh machine needs, as `npm start` is for the app. The tests run real components: Debian's
  * Chromium (Playwright never downloads a browser), PostgreSQL's server binaries (the `*.pg.test.ts` suites start a
  * scratch cluster of their own), python3-venv (the runtime's venv), and the skills runtime with its system programs
- * (bubblewrap, LibreOffice, poppler, python3-seccomp, ...: the sandbox suites run against them).
+ * (bubblewrap, LibreOffice, poppler, python3-seccomp, ...: the sandbox suites run against them), and the official MCP
+ * conformance suite with the Node it runs under (from the npm registry, pinned by test/conformance/pins/).
  *
  * As root on Debian the missing ones are installed with apt, then the runtime is topped up (what
  * `bin/skills runtime install` does; a few seconds when everything is there). Otherwise nothing runs: the lines to
@@ -14,6 +15,7 @@ import { type AppConfig, loadConfig } from '../server/config';
 import { seccompGenerator } from '../server/toolchain/seccomp';
 import { installRuntime } from '../server/toolchain/skills-runtime';
 import { installSystemPackages, SYSTEM_COMPONENTS, type SystemComponent } from '../server/toolchain/system-packages';
+import { ensureConformanceSuite } from '../test/conformance/suite';
 
 export const TEST_COMPONENTS: readonly SystemComponent[] = [
   {
@@ -46,6 +48,8 @@ export interface PrerequisiteOptions {
   root?: boolean;
   /** Tops up the skills runtime once the system packages are there. */
   runtime?: () => Promise<void>;
+  /** Installs the pinned MCP conformance suite (once per pin). */
+  conformance?: () => Promise<void>;
 }
 
 /** 0 when the machine has what the tests need (installed now or before); 1 with the lines to run otherwise. */
@@ -62,6 +66,7 @@ export async function ensureTestPrerequisites(options: PrerequisiteOptions): Pro
     return 1;
   }
   await options.runtime?.();
+  await options.conformance?.();
   return 0;
 }
 
@@ -76,5 +81,8 @@ function runtimeOf(config: AppConfig, log: (line: string) => void): () => Promis
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const log = (line: string) => console.log(`test setup: ${line}`);
   const config = loadConfig({ appDir: process.env.SKILLCHAT_APP_DIR ?? process.cwd() });
-  process.exit(await ensureTestPrerequisites({ log, runtime: runtimeOf(config, log) }));
+  const conformance = async () => {
+    await ensureConformanceSuite(path.resolve(import.meta.dirname, '..'), log);
+  };
+  process.exit(await ensureTestPrerequisites({ log, runtime: runtimeOf(config, log), conformance }));
 }
