@@ -15,6 +15,7 @@ import { sandboxEnv } from '../server/sandbox/bwrap';
 import { resolveExecutionConfig } from '../server/sandbox/config';
 import type { Interpreter } from '../server/sandbox/interpreter';
 import { runCommand, runSkillScript } from '../server/sandbox/run';
+import { createRunCgroup, findRunCgroups, wrapInCgroup } from '../server/sandbox/run-cgroup';
 import { bwrapAvailability } from '../server/sandbox/select';
 
 const exec = promisify(execFile);
@@ -139,6 +140,92 @@ export function sandboxTable(figures: SandboxFigures[]): string {
   ].join('\n');
 }
 
+/** What a run's own cgroup (memory and pids, server/sandbox/run-cgroup.ts) may add to a run at p50. */
+export const RUN_CGROUP_TARGET_MS = 10;
+
+export type RunCgroupFigures =
+  | {
+      runs: number;
+      version: 'v1' | 'v2';
+      /** `echo hello` through the shell tool's path with a cgroup per run, and with `sandbox.cgroup: off`. */
+      withP50: number;
+      withoutP50: number;
+      /** Making the cgroups, moving a process in (sh, then exec) and removing them, over starting it bare. */
+      cgroupOnlyP50: number;
+    }
+  | { skipped: string };
+
+/**
+ * The per-run cgroup's cost: the same command with and without it, runs alternated so both see the same load, and
+ * the cgroup's own steps (make, move a process in, remove) timed alone.
+ */
+export async function benchRunCgroup(options: { quick?: boolean } = {}): Promise<RunCgroupFigures> {
+  const runs = options.quick ? 10 : 30;
+  if (!(await bwrapAvailability(100_000)).ok) return { skipped: 'bubblewrap cannot run here' };
+  const support = await findRunCgroups('auto');
+  if (!support.ok) return { skipped: `no cgroup per run here (${support.reason})` };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-bench-cgroup-'));
+  try {
+    const config = (cgroup: string) =>
+      resolveExecutionConfig({ sandbox: { backend: 'bwrap', cgroup } }, work, work, {});
+    const withCgroup = config('auto');
+    const without = config('off');
+    const once = async (execution: typeof withCgroup) => {
+      const started = performance.now();
+      const r = await runCommand('echo hello', { execution });
+      if (r.stdout !== 'hello\n') throw new Error(`cgroup bench: ${r.error ?? r.stderr}`);
+      return performance.now() - started;
+    };
+    await once(withCgroup);
+    await once(without);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      a.push(await once(withCgroup));
+      b.push(await once(without));
+    }
+    // The same process started bare and through the cgroup's steps, alternated.
+    const alone: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let started = performance.now();
+      await exec('/usr/bin/true', [], { env: {} as NodeJS.ProcessEnv });
+      bare.push(performance.now() - started);
+      started = performance.now();
+      const cgroup = await createRunCgroup(support, { memoryMb: 2048, maxProcesses: 64 });
+      const { command, args } = wrapInCgroup(cgroup, '/usr/bin/true', []);
+      await exec(command, args, { env: {} as NodeJS.ProcessEnv });
+      await Promise.all([cgroup.peakBytes(), cgroup.oomKilled()]);
+      await cgroup.remove();
+      alone.push(performance.now() - started);
+    }
+    const p50 = (xs: number[]) =>
+      quantile(
+        [...xs].sort((x, y) => x - y),
+        0.5,
+      );
+    return {
+      runs,
+      version: support.version,
+      withP50: p50(a),
+      withoutP50: p50(b),
+      cgroupOnlyP50: p50(alone) - p50(bare),
+    };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function runCgroupTable(figures: RunCgroupFigures): string {
+  if ('skipped' in figures) return `- INFO per-run cgroup: not measured (${figures.skipped})`;
+  const overhead = figures.withP50 - figures.withoutP50;
+  const verdict = overhead <= RUN_CGROUP_TARGET_MS ? 'PASS' : 'MISS';
+  return [
+    `- ${verdict} per-run cgroup (${figures.version}) adds at most ${RUN_CGROUP_TARGET_MS} ms to a run at p50: ${overhead.toFixed(1)} ms (echo through the shell tool, ${figures.runs} runs each: ${figures.withP50.toFixed(1)} ms with, ${figures.withoutP50.toFixed(1)} ms with sandbox.cgroup off)`,
+    `- INFO the cgroup's own steps alone (make the memory and pids cgroups, start /usr/bin/true in them through sh, read the peak, remove them), over starting it bare, at p50: ${figures.cgroupOnlyP50.toFixed(1)} ms`,
+  ].join('\n');
+}
+
 /**
  * LibreOffice in a chat: the first `--convert-to pdf` (a fresh profile in the run's /tmp, LibreOffice's files cold
  * in the page cache if nothing ran it yet) and a later one in the same chat. Null without soffice or bwrap.
@@ -176,9 +263,11 @@ export function officeTable(figures: OfficeFigures | null): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  (async () => [await benchSandbox({ quick: process.argv.includes('--quick') }), await benchOffice()] as const)().then(
-    ([figures, office]) => {
+  const quick = process.argv.includes('--quick');
+  (async () => [await benchSandbox({ quick }), await benchRunCgroup({ quick }), await benchOffice()] as const)().then(
+    ([figures, cgroup, office]) => {
       console.log(sandboxTable(figures));
+      console.log(runCgroupTable(cgroup));
       console.log(officeTable(office));
       process.exit(0);
     },
