@@ -49,14 +49,7 @@ import {
   type SandboxResult,
   WORKSPACE_POLL_MS,
 } from './port';
-import {
-  createRunCgroup,
-  describeCgroups,
-  findRunCgroups,
-  type RunCgroup,
-  type RunCgroupSupport,
-  wrapInCgroup,
-} from './run-cgroup';
+import { createRunCgroup, describeCgroups, findRunCgroups, type RunCgroup, type RunCgroupSupport } from './run-cgroup';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
@@ -363,9 +356,21 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
   const leaveNpmProject = request.installs ? await npmProject(request.workspace.dir) : null;
   await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
   if (request.installs) await handWorkspaceTo(request.installs.layer, request.uid, options.sandboxGid ?? request.uid);
-  const built = bwrapArgs(request, options, setup);
-  const { seccompFd, secretArgs } = built;
-  const { command, args } = setup.cgroup ? wrapInCgroup(setup.cgroup, built.command, built.args) : built;
+  const { command, args, seccompFd, secretArgs } = bwrapArgs(request, options, setup);
+  const extraFds = (seccompFd ? 1 : 0) + (secretArgs ? 1 : 0);
+  const { cgroup } = setup;
+  // bwrap's process in the new namespaces waits at --block-fd until it is in the run's cgroup; its children (the
+  // run) are born there. The outer bwrap stays outside: it runs none of the run's code.
+  if (cgroup) args.unshift('--info-fd', String(3 + extraFds), '--block-fd', String(4 + extraFds));
+  let entered = true;
+  const enter = (info: string) => {
+    try {
+      cgroup?.enter(sandboxPid(info));
+    } catch (error) {
+      entered = false;
+      throw error;
+    }
+  };
   const filter =
     seccompFd && setup.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ setup.seccompFile, 'r') : null;
   // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the run
@@ -378,6 +383,7 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
       env: {},
       // The secret variables in a pipe (bwrap's --args), never on its command line.
       extraFds: [...(filter ? [filter.fd] : []), ...(secretArgs ? [secretArgs] : [])],
+      ...(cgroup ? { gate: { open: async (info: string) => enter(info) } } : {}),
       timeoutMs: request.limits.timeoutMs,
       maxOutputBytes: request.limits.maxOutputBytes,
       signal: request.signal,
@@ -391,6 +397,10 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
       },
     });
     if (result.stop === 'workspace-limit' && over) return { ...result, error: `${over}; the run was stopped` };
+    if (!entered) {
+      const error = 'the sandbox could not move this run into its cgroup, which counts its memory and processes';
+      return { ...result, stop: 'sandbox-error', error };
+    }
     if (!setup.cgroup) return classify(result, request.limits.maxProcesses);
     return withCgroup(classify(result, request.limits.maxProcesses), setup.cgroup, request.limits.memoryMb);
   } finally {
@@ -399,15 +409,17 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
   }
 }
 
+/** The pid of bwrap's process in the new namespaces, from what it writes to `--info-fd`. */
+function sandboxPid(info: string): number {
+  const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
+  if (!pid) throw new Error(`bwrap did not say its sandbox's pid (${info.slice(0, 100) || 'nothing on --info-fd'})`);
+  return Number(pid);
+}
+
 /** What the run's cgroup says: its memory peak, and whether the kernel killed it for memory. */
 async function withCgroup(result: SandboxResult, cgroup: RunCgroup, memoryMb: number): Promise<SandboxResult> {
   const [peak, oom] = await Promise.all([cgroup.peakBytes(), cgroup.oomKilled()]);
   const measured = peak === null ? result : { ...result, memoryPeakBytes: peak };
-  if (result.exitCode === 125 && result.stderr.includes('cgroup.procs')) {
-    console.error(`[skillchat] sandbox: ${result.stderr.trim()}`);
-    const error = 'the sandbox could not move this run into its cgroup, which counts its memory and processes';
-    return { ...measured, stderr: '', stop: 'sandbox-error', error };
-  }
   if (!oom || (result.stop && result.stop !== 'memory')) return measured;
   const error = `the script used more than its ${memoryMb} MB of memory (shared memory and memfd included) and was stopped`;
   return { ...measured, stop: 'memory', error };

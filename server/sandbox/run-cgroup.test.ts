@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderFiles } from '../workspace/run-files';
 import { createBwrapBackend, isRoot } from './bwrap';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxBackend, type SandboxLimits } from './port';
-import { createRunCgroup, findRunCgroups, wrapInCgroup } from './run-cgroup';
+import { createRunCgroup, findRunCgroups } from './run-cgroup';
 import { bwrapAvailability } from './select';
 
 const MEMFD_BOMB =
@@ -94,18 +94,25 @@ describe.skipIf(skip !== null || !cgroups.ok)(`with a cgroup per run${skip ? ` (
     expect(result.stdout).not.toContain('python: 0');
   });
 
-  it('moves a process in before it execs, and removes the cgroup with whatever is left in it', async () => {
+  it("starts the run's first process in its own cgroup (moved in while bwrap waits, before the command)", async () => {
+    const result = await run(instance('a', 'auto'), 'cat /proc/self/cgroup');
+    const lines = result.stdout.split('\n');
+    expect(lines.find((l) => /:memory:/.test(l) || /^0::/.test(l))).toMatch(/\/skillchat-run-[0-9a-f-]+$/);
+    if (cgroups.ok && cgroups.pidsParent && cgroups.version === 'v1') {
+      expect(lines.find((l) => /:pids:/.test(l))).toMatch(/\/skillchat-run-[0-9a-f-]+$/);
+    }
+  });
+
+  it('removes a cgroup with whatever is still in it', async () => {
     if (!cgroups.ok) return;
     const cgroup = await createRunCgroup(cgroups, { memoryMb: 64, maxProcesses: 8 });
     const dirs = cgroup.procsFiles.map((f) => path.dirname(f));
     expect(dirs.every((d) => fs.existsSync(d))).toBe(true);
     expect(fs.readFileSync(path.join(dirs[0] as string, 'memory.limit_in_bytes'), 'utf8').trim()).toBe(String(64 * MB));
-    const { command, args } = wrapInCgroup(cgroup, '/usr/bin/sleep', ['30']);
-    const child = spawn(command, args, { stdio: 'ignore' });
-    await waitFor(() => fs.readFileSync(cgroup.procsFiles[0] as string, 'utf8').trim() === String(child.pid));
-    // The same process (sh exec'd sleep): nothing of the run ran outside.
-    expect(fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8')).toBe('/usr/bin/sleep\x0030\x00');
+    const child = spawn('/usr/bin/sleep', ['30'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    cgroup.enter(child.pid as number);
+    expect(fs.readFileSync(cgroup.procsFiles[0] as string, 'utf8').trim()).toBe(String(child.pid));
     await cgroup.remove();
     expect(await exited).toBe('SIGKILL');
     expect(dirs.some((d) => fs.existsSync(d))).toBe(false);

@@ -6,9 +6,9 @@
  * cgroup counts its own processes and threads, whatever their uid.
  *
  * cgroup v1 (a `memory` and a `pids` hierarchy) or v2 (one hierarchy with both controllers), whichever the machine
- * mounts; each run's cgroup is made under the server's own cgroup (or `sandbox.cgroup`'s path), the sandbox is moved
- * in before bwrap starts (`wrapInCgroup`: a shell writes its own pid into `cgroup.procs`, then execs bwrap, so no
- * process of the run ever runs outside it), and the cgroup is removed after the run.
+ * mounts; each run's cgroup is made under the server's own cgroup (or `sandbox.cgroup`'s path), bwrap's process in
+ * the new namespaces is moved in while it waits at `--block-fd`, before it starts the run's command (bwrap.ts), so
+ * nothing of the run ever runs outside it, and the cgroup is removed after the run.
  *
  * Where none is writable (an unprivileged server, a container without a delegated cgroup, v2 where the server's
  * cgroup holds processes) the backend falls back (bwrap.ts): memfd_create and SysV shared memory are denied by the
@@ -33,8 +33,10 @@ export type RunCgroupSupport =
   | { ok: false; reason: string };
 
 export interface RunCgroup {
-  /** The `cgroup.procs` files the run's first process writes its pid into (memory first). */
+  /** The `cgroup.procs` files a process is moved in by (memory first). */
   procsFiles: string[];
+  /** Moves a process (not yet running any of the run's code) into the run's cgroups; its children follow. */
+  enter(pid: number): void;
   /** Whether this run's processes are counted by pids.max (then RLIMIT_NPROC is not set). */
   countsProcesses: boolean;
   /** Highest memory the run's cgroup held, bytes, when the kernel says (v1 max_usage, v2 memory.peak). */
@@ -192,8 +194,8 @@ export async function createRunCgroup(
 ): Promise<RunCgroup> {
   const name = `skillchat-run-${randomUUID()}`;
   const bytes = String(limits.memoryMb * 1024 * 1024);
-  // bwrap as root is two processes (the outer one and PID 1 inside) that RLIMIT_NPROC never counted.
-  const pidsMax = String(limits.maxProcesses + 2);
+  // bwrap's PID 1 inside is moved in too (bwrap.ts), a process RLIMIT_NPROC never counted.
+  const pidsMax = String(limits.maxProcesses + 1);
   const dirs: string[] = [];
   // Synchronous on purpose: cgroupfs files live in kernel memory and never wait on a disk, and each trip through the
   // thread pool cost a few ms on a loaded machine (the per-run figure in bench/sandbox.ts).
@@ -211,6 +213,11 @@ export async function createRunCgroup(
     }
     return dir;
   };
+  const enter = (pid: number) => {
+    for (const dir of dirs) {
+      fs.writeFileSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, 'cgroup.procs'), String(pid));
+    }
+  };
   const remove = async () => {
     for (const dir of dirs.reverse()) await removeCgroup(dir);
   };
@@ -226,6 +233,7 @@ export async function createRunCgroup(
         procsFiles: [memory, ...(pids ? [pids] : [])].map((d) =>
           path.join(/*turbopackIgnore: true*/ d, 'cgroup.procs'),
         ),
+        enter,
         countsProcesses: pids !== null,
         peakBytes: () => numberIn(path.join(/*turbopackIgnore: true*/ memory, 'memory.max_usage_in_bytes')),
         oomKilled: () => oomKills(path.join(/*turbopackIgnore: true*/ memory, 'memory.oom_control')),
@@ -239,6 +247,7 @@ export async function createRunCgroup(
     ]);
     return {
       procsFiles: [path.join(/*turbopackIgnore: true*/ dir, 'cgroup.procs')],
+      enter,
       countsProcesses: support.pidsParent !== null,
       peakBytes: () => numberIn(path.join(/*turbopackIgnore: true*/ dir, 'memory.peak')),
       oomKilled: () => oomKills(path.join(/*turbopackIgnore: true*/ dir, 'memory.events')),
@@ -293,18 +302,4 @@ async function removeCgroup(dir: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   console.error(`[skillchat] sandbox: could not remove the run's cgroup ${path.basename(dir)}`);
-}
-
-/**
- * The command that starts bwrap inside the run's cgroup: `sh` writes its own pid into each `cgroup.procs`, then
- * execs bwrap in the same process, so bwrap and everything it starts are counted from their first instruction.
- * Exit 125 when the move failed (nothing of the run started).
- */
-export function wrapInCgroup(cgroup: RunCgroup, command: string, args: string[]): { command: string; args: string[] } {
-  const script =
-    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
-  return {
-    command: '/bin/sh',
-    args: ['-c', script, 'skillchat-cgroup', String(cgroup.procsFiles.length), ...cgroup.procsFiles, command, ...args],
-  };
 }
