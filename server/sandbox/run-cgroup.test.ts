@@ -3,7 +3,7 @@
  * run's sixteen 192 MB memfds), the fallback without a cgroup refuses them instead, and two servers lending the same
  * uid do not share a process budget.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,6 +100,22 @@ describe.skipIf(skip !== null || !cgroups.ok)(`with a cgroup per run${skip ? ` (
     expect(lines.find((l) => /:memory:/.test(l) || /^0::/.test(l))).toMatch(/\/skillchat-run-[0-9a-f-]+$/);
     if (cgroups.ok && cgroups.pidsParent && cgroups.version === 'v1') {
       expect(lines.find((l) => /:pids:/.test(l))).toMatch(/\/skillchat-run-[0-9a-f-]+$/);
+    }
+  });
+
+  it("removes the run cgroups a server that is gone left behind, and not a live server's", async () => {
+    if (!cgroups.ok) return;
+    const gone = spawnSync('/usr/bin/true').pid;
+    const left = path.join(cgroups.memoryParent, `skillchat-run-${gone}-crashed`);
+    const live = path.join(cgroups.memoryParent, `skillchat-run-${process.ppid}-running`);
+    fs.mkdirSync(left);
+    fs.mkdirSync(live);
+    try {
+      expect((await findRunCgroups('auto')).ok).toBe(true);
+      expect(fs.existsSync(left)).toBe(false);
+      expect(fs.existsSync(live)).toBe(true);
+    } finally {
+      for (const dir of [left, live]) if (fs.existsSync(dir)) fs.rmdirSync(dir);
     }
   });
 

@@ -101,6 +101,27 @@ async function write(file: string, value: string): Promise<void> {
   await fs.promises.writeFile(/*turbopackIgnore: true*/ file, value);
 }
 
+const RUN_PREFIX = 'skillchat-run-';
+
+/** Removes the run cgroups of servers that are gone (a crash, a kill -9); a live server's are left alone. */
+async function sweep(parent: string): Promise<void> {
+  const entries = await fs.promises.readdir(/*turbopackIgnore: true*/ parent).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const pid = Number(/^skillchat-run-(\d+)-/.exec(entry)?.[1] ?? 0);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await removeCgroup(path.join(/*turbopackIgnore: true*/ parent, entry));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Makes and removes one cgroup with a limit, which is what every run will do. */
 async function tryParent(parent: string, files: string[]): Promise<string | null> {
   const probe = path.join(/*turbopackIgnore: true*/ parent, `skillchat-probe-${process.pid}`);
@@ -140,6 +161,8 @@ export async function findRunCgroups(
     const pids = mounts.get('pids');
     const pidsParent = pids ? under(pids, at('pids')) : null;
     const pidsFailed = pidsParent ? await tryParent(pidsParent, ['pids.max=64']) : 'no pids hierarchy';
+    await sweep(memoryParent);
+    if (pidsParent && !pidsFailed) await sweep(pidsParent);
     return { ok: true, version: 'v1', memoryParent, pidsParent: pidsFailed ? null : pidsParent };
   }
   const unified = mounts.get('unified');
@@ -165,6 +188,7 @@ export async function findRunCgroups(
   }
   const failed = await tryParent(parent, ['memory.max=67108864', 'memory.swap.max=0']);
   if (failed) return { ok: false, reason: `cgroup v2: ${failed}` };
+  await sweep(parent);
   return { ok: true, version: 'v2', memoryParent: parent, pidsParent: withPids ? parent : null };
 }
 
@@ -192,7 +216,8 @@ export async function createRunCgroup(
   support: Extract<RunCgroupSupport, { ok: true }>,
   limits: { memoryMb: number; maxProcesses: number },
 ): Promise<RunCgroup> {
-  const name = `skillchat-run-${randomUUID()}`;
+  // The server's pid in the name: a later start removes what a crashed server left (`sweep`).
+  const name = `${RUN_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`;
   const bytes = String(limits.memoryMb * 1024 * 1024);
   // bwrap's PID 1 inside is moved in too (bwrap.ts), a process RLIMIT_NPROC never counted.
   const pidsMax = String(limits.maxProcesses + 1);
