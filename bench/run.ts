@@ -28,7 +28,7 @@ import { benchFirstStart } from './first-start';
 import { generateSkills } from './generate';
 import { benchLongChat, type LongChatFigures } from './long-chat';
 import { matchQuality, type QualityFigures } from './match-quality';
-import { benchOffice, benchSandbox, officeTable, sandboxTable } from './sandbox';
+import { benchOffice, benchRunCgroup, benchSandbox, officeTable, runCgroupTable, sandboxTable } from './sandbox';
 import { benchServerLoad, heapSummary, type ServerLoadFigures } from './server-load';
 import { benchServerStart, hasBuild, type ServerStartFigures } from './server-start';
 import { benchWatch, type WatchFigures } from './watch';
@@ -582,11 +582,14 @@ async function main() {
 
     // Script sandbox: per-run overhead of each backend over a bare interpreter start (bench/sandbox.ts).
     const sandbox = want('sandbox') ? await benchSandbox({ quick }) : null;
+    let runCgroup: Awaited<ReturnType<typeof benchRunCgroup>> | null = null;
     if (sandbox) {
       emit(
         'Sandbox (per run: a script, and a command through the shell tool, vs the same started bare)',
         sandboxTable(sandbox),
       );
+      runCgroup = await benchRunCgroup({ quick });
+      emit("A run's own cgroup (memory and processes)", runCgroupTable(runCgroup));
     }
     if (want('sandbox') || want('convert')) {
       emit(
@@ -616,6 +619,7 @@ async function main() {
       chat,
       longChat,
       sandbox,
+      runCgroup,
       durationMs: performance.now() - started,
     };
     if (only) {

@@ -15,6 +15,7 @@ import { sandboxEnv } from '../server/sandbox/bwrap';
 import { resolveExecutionConfig } from '../server/sandbox/config';
 import type { Interpreter } from '../server/sandbox/interpreter';
 import { prepareOffice, runCommand, runSkillScript } from '../server/sandbox/run';
+import { createRunCgroup, findRunCgroups } from '../server/sandbox/run-cgroup';
 import { bwrapAvailability } from '../server/sandbox/select';
 
 const exec = promisify(execFile);
@@ -152,6 +153,86 @@ export function sandboxTable(figures: SandboxFigures[]): string {
   ].join('\n');
 }
 
+/** What a run's own cgroup (memory and pids, server/sandbox/run-cgroup.ts) may add to a run at p50. */
+export const RUN_CGROUP_TARGET_MS = 10;
+
+export type RunCgroupFigures =
+  | {
+      runs: number;
+      version: 'v1' | 'v2';
+      /** `echo hello` through the shell tool's path with a cgroup per run, and with `sandbox.cgroup: off`. */
+      withP50: number;
+      withoutP50: number;
+      /** Making the cgroups, reading them and removing them, alone. */
+      cgroupOnlyP50: number;
+    }
+  | { skipped: string };
+
+/**
+ * The per-run cgroup's cost: the same command with and without it, runs alternated so both see the same load, and
+ * the cgroup's own steps (make, move a process in, remove) timed alone.
+ */
+export async function benchRunCgroup(options: { quick?: boolean } = {}): Promise<RunCgroupFigures> {
+  const runs = options.quick ? 10 : 30;
+  if (!(await bwrapAvailability(100_000)).ok) return { skipped: 'bubblewrap cannot run here' };
+  const support = await findRunCgroups('auto');
+  if (!support.ok) return { skipped: `no cgroup per run here (${support.reason})` };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-bench-cgroup-'));
+  try {
+    const config = (cgroup: string) =>
+      resolveExecutionConfig({ sandbox: { backend: 'bwrap', cgroup } }, work, work, {});
+    const withCgroup = config('auto');
+    const without = config('off');
+    const once = async (execution: typeof withCgroup) => {
+      const started = performance.now();
+      const r = await runCommand('echo hello', { execution });
+      if (r.stdout !== 'hello\n') throw new Error(`cgroup bench: ${r.error ?? r.stderr}`);
+      return performance.now() - started;
+    };
+    await once(withCgroup);
+    await once(without);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      a.push(await once(withCgroup));
+      b.push(await once(without));
+    }
+    // The cgroup's own steps, without a process in it: make (limits set), read the peak and OOM count, remove.
+    const alone: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      const cgroup = await createRunCgroup(support, { memoryMb: 2048, maxProcesses: 64 });
+      await Promise.all([cgroup.peakBytes(), cgroup.oomKilled()]);
+      await cgroup.remove();
+      alone.push(performance.now() - started);
+    }
+    const p50 = (xs: number[]) =>
+      quantile(
+        [...xs].sort((x, y) => x - y),
+        0.5,
+      );
+    return {
+      runs,
+      version: support.version,
+      withP50: p50(a),
+      withoutP50: p50(b),
+      cgroupOnlyP50: p50(alone),
+    };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function runCgroupTable(figures: RunCgroupFigures): string {
+  if ('skipped' in figures) return `- INFO per-run cgroup: not measured (${figures.skipped})`;
+  const overhead = figures.withP50 - figures.withoutP50;
+  const verdict = overhead <= RUN_CGROUP_TARGET_MS ? 'PASS' : 'MISS';
+  return [
+    `- ${verdict} per-run cgroup (${figures.version}) adds at most ${RUN_CGROUP_TARGET_MS} ms to a run at p50: ${overhead.toFixed(1)} ms (echo through the shell tool, ${figures.runs} runs each: ${figures.withP50.toFixed(1)} ms with, ${figures.withoutP50.toFixed(1)} ms with sandbox.cgroup off)`,
+    `- INFO the cgroup's own steps alone (make the memory and pids cgroups with their limits, read the peak and the OOM count, remove them) at p50: ${figures.cgroupOnlyP50.toFixed(1)} ms`,
+  ].join('\n');
+}
+
 /**
  * LibreOffice in a chat (`soffice --headless --convert-to pdf` of a one-page .docx): preparing its profile once (a
  * fresh runtime folder here), the chat's first conversion and its later ones (each run copies the prepared profile
@@ -208,13 +289,12 @@ export function officeTable(figures: OfficeFigures | null): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const quick = process.argv.includes('--quick');
   (async () =>
-    [
-      await benchSandbox({ quick: process.argv.includes('--quick') }),
-      await benchOffice({ quick: process.argv.includes('--quick') }),
-    ] as const)().then(
-    ([figures, office]) => {
+    [await benchSandbox({ quick }), await benchRunCgroup({ quick }), await benchOffice({ quick })] as const)().then(
+    ([figures, cgroup, office]) => {
       console.log(sandboxTable(figures));
+      console.log(runCgroupTable(cgroup));
       console.log(officeTable(office));
       process.exit(0);
     },

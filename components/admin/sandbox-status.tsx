@@ -51,6 +51,12 @@ export function SandboxStatusCard({ status, showPaths }: { status: SandboxStatus
         memory, {limits.maxProcesses} processes, {Math.round(limits.maxOutputBytes / 1024)} KB output, workspace{' '}
         {mb(limits.maxWorkspaceBytes)}, /tmp {limits.tmpMb} MB. No network; the environment is built from scratch.
       </p>
+      {status.enforcement ? (
+        <ul className="muted small" data-testid="sandbox-enforcement">
+          <li data-testid="sandbox-enforcement-memory">Memory: {status.enforcement.memory}.</li>
+          <li data-testid="sandbox-enforcement-processes">Processes: {status.enforcement.processes}.</li>
+        </ul>
+      ) : null}
       <h3>Runtime</h3>
       {runtime.installed ? (
         <div data-testid="sandbox-runtime">

@@ -7,7 +7,7 @@
  *   LibreOffice need
  *   /etc/passwd, /etc/group (ro)   one synthetic line each for the run's uid (LibreOffice aborts without one)
  *   /skill (ro)  the skill whose script runs      /skills/<name> (ro)  every skill the chat activated
- *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME
+ *   /workspace (rw)  the chat workspace, working directory      /tmp  a tmpfs, also HOME     /dev/shm  a tmpfs
  *   /opt/skillchat-runtime (ro)  venv + node_modules, first on PATH, NODE_PATH; its node_modules also at
  *   /node_modules (ro), where ES modules' `import` finds them
  *   /opt/skillchat-office (ro)  LibreOffice's prepared profile and the `soffice` wrappers that copy it into /tmp,
@@ -18,7 +18,9 @@
  * variables point there, and secret variables reach bwrap through a pipe (`--args`), never its command line.
  *
  * Limits are rlimits set by a tiny bash prologue before `exec` (address space, CPU, processes, file size, no core
- * dumps). A seccomp filter (toolchain/seccomp.ts, built by `runtime install` into the runtime folder) refuses what
+ * dumps), and a cgroup per run where one can be made (run-cgroup.ts): its memory limit counts memfd, /dev/shm and
+ * /tmp pages too, and its pids.max counts the run's processes in place of RLIMIT_NPROC. Without one, the seccomp
+ * filter's `no-shared-memory` variant denies memfd_create and SysV shared memory, and /dev/shm is a capped tmpfs. A seccomp filter (toolchain/seccomp.ts, built by `runtime install` into the runtime folder) refuses what
  * scripts never need, nested user namespaces first; as root no code runs without it.
  * RLIMIT_NPROC never applies to root, so the command must not run as root:
  * - server not root: bwrap makes an unprivileged user namespace (`--unshare-user --disable-userns`) and the limits
@@ -36,7 +38,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { oncePerKey } from '../once-per-key';
 import { type EgressAssets, installEgressAssets } from '../toolchain/egress-assets';
-import { ensureSeccompFilter, type SeccompFilter } from '../toolchain/seccomp';
+import { ensureSeccompFilter, type SeccompFilter, type SeccompVariant } from '../toolchain/seccomp';
 import { missingPackageHint, runtimeInstalled, unavailablePackages } from '../toolchain/skills-runtime';
 import { folderFiles } from '../workspace/run-files';
 import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
@@ -51,6 +53,7 @@ import {
   type SandboxResult,
   WORKSPACE_POLL_MS,
 } from './port';
+import { createRunCgroup, describeCgroups, findRunCgroups, type RunCgroup, type RunCgroupSupport } from './run-cgroup';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
@@ -65,6 +68,11 @@ export interface BwrapOptions {
    * folder also holds the seccomp filter. Null: neither (the probe).
    */
   runtimeDir?: string | null;
+  /**
+   * Which cgroups runs get (run-cgroup.ts), found once by the caller (select.ts keeps it per process); absent: found
+   * once per backend under the server's own cgroup.
+   */
+  cgroups?: () => Promise<RunCgroupSupport>;
 }
 
 /** What one run mounts and loads beside the request: decided by the backend, per run. */
@@ -75,6 +83,8 @@ interface RunSetup {
   seccompFile: string | null;
   /** With `request.egress`: the runtime folder whose `egress/` holds the forwarder (bwrap-egress.ts). */
   egressRuntimeDir?: string;
+  /** The run's own cgroup, or null: the fallback (no memfd, no SysV shm, RLIMIT_NPROC per uid). */
+  cgroup?: RunCgroup | null;
 }
 
 // The system's font cache too: without it every run that draws text (LibreOffice, pdftoppm, matplotlib) first builds
@@ -92,7 +102,7 @@ const PROLOGUE = [
   // Soft below hard: the soft limit sends SIGXCPU (told apart from a kill), the hard one SIGKILL a second later.
   'ulimit -S -t "$SKILLCHAT_CPU_S"',
   'ulimit -H -t "$((SKILLCHAT_CPU_S + 1))"',
-  'ulimit -u "$SKILLCHAT_NPROC"',
+  'if [ -n "$SKILLCHAT_NPROC" ]; then ulimit -u "$SKILLCHAT_NPROC"; fi',
   'ulimit -f "$SKILLCHAT_FSIZE_KB"',
   'umask 002',
   'unset SKILLCHAT_AS_KB SKILLCHAT_CPU_S SKILLCHAT_NPROC SKILLCHAT_FSIZE_KB',
@@ -179,6 +189,13 @@ export function bwrapArgs(
     '/proc',
     '--dev',
     '/dev',
+    // POSIX shared memory: without a cgroup nothing else counts these pages; with one it is counted and capped too.
+    '--size',
+    String(limits.tmpMb * 1024 * 1024),
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/dev/shm',
     '--size',
     String(limits.tmpMb * 1024 * 1024),
     '--perms',
@@ -220,7 +237,8 @@ export function bwrapArgs(
     ...(request.installs ? withInstalls(base, request.installs) : base),
     SKILLCHAT_AS_KB: String(limits.memoryMb * 1024),
     SKILLCHAT_CPU_S: String(limits.cpuSeconds),
-    SKILLCHAT_NPROC: String(limits.maxProcesses),
+    // A pids cgroup counts the run's processes; RLIMIT_NPROC would count its uid's on the whole host.
+    SKILLCHAT_NPROC: setup.cgroup?.countsProcesses ? '' : String(limits.maxProcesses),
     SKILLCHAT_FSIZE_KB: String(Math.ceil(limits.maxWorkspaceBytes / 1024)),
   };
   for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
@@ -259,25 +277,39 @@ function egressAssetsIn(runtimeDir: string): Promise<EgressAssets> {
  * The seccomp filter for runs with this runtime folder, built once per process when `runtime install` has not (a
  * failed build is tried again at the next run, so installing python3-seccomp needs no restart).
  */
-function seccompFilter(runtimeDir: string): Promise<SeccompFilter> {
+function seccompFilter(runtimeDir: string, variant: SeccompVariant): Promise<SeccompFilter> {
   return oncePerKey(
     filters,
-    runtimeDir,
-    () => ensureSeccompFilter(runtimeDir),
+    `${variant}:${runtimeDir}`,
+    () => ensureSeccompFilter(runtimeDir, undefined, variant),
     (filter) => filter.path !== null,
   );
 }
 
 export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
+  // Which cgroups runs get: tried once per backend (it does not change while the server runs).
+  let found: Promise<RunCgroupSupport> | null = null;
+  const runCgroups =
+    options.cgroups ??
+    (() => {
+      found ??= findRunCgroups('auto');
+      return found;
+    });
   return {
     name: 'bwrap',
     label: 'bubblewrap',
-    probe: () => probeBwrap(options),
+    probe: async () => {
+      const availability = await probeBwrap(options);
+      return availability.ok ? { ...availability, enforcement: describeCgroups(await runCgroups()) } : availability;
+    },
     async run(request: SandboxRequest): Promise<SandboxResult> {
       const { runtimeDir = null } = options;
       const runtime = runtimeDir && (await runtimeInstalled(runtimeDir)) ? runtimeDir : null;
+      const support = await runCgroups();
+      // Without a memory cgroup, memfd and SysV shared memory pages would be counted by nothing.
+      const variant: SeccompVariant = support.ok ? 'standard' : 'no-shared-memory';
       const filter: SeccompFilter = runtimeDir
-        ? await seccompFilter(runtimeDir)
+        ? await seccompFilter(runtimeDir, variant)
         : { path: null, reason: 'no runtime folder' };
       // As root nothing else stops a nested user namespace (an unprivileged server's bwrap has --disable-userns):
       // without the filter, no code runs.
@@ -298,7 +330,24 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
         }
         setup.egressRuntimeDir = runtimeDir as string;
       }
-      const result = await runBwrap(request, options, setup);
+      let cgroup: RunCgroup | null = null;
+      if (support.ok) {
+        try {
+          cgroup = await createRunCgroup(support, request.limits);
+        } catch (error) {
+          console.error(`[skillchat] sandbox: could not make the run's cgroup: ${(error as Error).message}`);
+          const message = "the sandbox could not make this run's cgroup, which counts its memory and processes";
+          return { ...NOT_RUN, stop: 'sandbox-error', error: message };
+        }
+      }
+      setup.cgroup = cgroup;
+      let result: SandboxResult;
+      try {
+        result = await runBwrap(request, options, setup);
+      } finally {
+        // Not awaited: the run's PID namespace may take a few ms more to go, and its result is already known.
+        void cgroup?.remove();
+      }
       if (result.exitCode !== 0 && runtimeDir) {
         const installs = request.installs !== undefined;
         const hint = missingPackageHint(result.stderr, await unavailablePackages(runtimeDir), { installs });
@@ -324,6 +373,20 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
   await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
   if (request.installs) await handWorkspaceTo(request.installs.layer, request.uid, options.sandboxGid ?? request.uid);
   const { command, args, seccompFd, secretArgs } = bwrapArgs(request, options, setup);
+  const extraFds = (seccompFd ? 1 : 0) + (secretArgs ? 1 : 0);
+  const { cgroup } = setup;
+  // bwrap's process in the new namespaces waits at --block-fd until it is in the run's cgroup; its children (the
+  // run) are born there. The outer bwrap stays outside: it runs none of the run's code.
+  if (cgroup) args.unshift('--info-fd', String(3 + extraFds), '--block-fd', String(4 + extraFds));
+  let entered = true;
+  const enter = (info: string) => {
+    try {
+      cgroup?.enter(sandboxPid(info));
+    } catch (error) {
+      entered = false;
+      throw error;
+    }
+  };
   const filter =
     seccompFd && setup.seccompFile ? await fs.promises.open(/*turbopackIgnore: true*/ setup.seccompFile, 'r') : null;
   // A bind mount cannot be size-limited (a tmpfs or loop image per chat could, but the files must outlive the run
@@ -336,6 +399,7 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
       env: {},
       // The secret variables in a pipe (bwrap's --args), never on its command line.
       extraFds: [...(filter ? [filter.fd] : []), ...(secretArgs ? [secretArgs] : [])],
+      ...(cgroup ? { gate: { open: async (info: string) => enter(info) } } : {}),
       timeoutMs: request.limits.timeoutMs,
       maxOutputBytes: request.limits.maxOutputBytes,
       signal: request.signal,
@@ -349,11 +413,32 @@ async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: R
       },
     });
     if (result.stop === 'workspace-limit' && over) return { ...result, error: `${over}; the run was stopped` };
-    return classify(result, request.limits.maxProcesses);
+    if (!entered) {
+      const error = 'the sandbox could not move this run into its cgroup, which counts its memory and processes';
+      return { ...result, stop: 'sandbox-error', error };
+    }
+    if (!setup.cgroup) return classify(result, request.limits.maxProcesses);
+    return withCgroup(classify(result, request.limits.maxProcesses), setup.cgroup, request.limits.memoryMb);
   } finally {
     await filter?.close();
     await leaveNpmProject?.();
   }
+}
+
+/** The pid of bwrap's process in the new namespaces, from what it writes to `--info-fd`. */
+function sandboxPid(info: string): number {
+  const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
+  if (!pid) throw new Error(`bwrap did not say its sandbox's pid (${info.slice(0, 100) || 'nothing on --info-fd'})`);
+  return Number(pid);
+}
+
+/** What the run's cgroup says: its memory peak, and whether the kernel killed it for memory. */
+async function withCgroup(result: SandboxResult, cgroup: RunCgroup, memoryMb: number): Promise<SandboxResult> {
+  const [peak, oom] = await Promise.all([cgroup.peakBytes(), cgroup.oomKilled()]);
+  const measured = peak === null ? result : { ...result, memoryPeakBytes: peak };
+  if (!oom || (result.stop && result.stop !== 'memory')) return measured;
+  const error = `the script used more than its ${memoryMb} MB of memory (shared memory and memfd included) and was stopped`;
+  return { ...measured, stop: 'memory', error };
 }
 
 /** A fork that failed for RLIMIT_NPROC, as bash, Python, Node and libc report it. */

@@ -4,7 +4,7 @@
  * The process gets its own process group, so a timeout, an abort or the cap kills everything it started.
  */
 import { spawn } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { SandboxResult, SandboxStop } from './port';
 
 export interface SpawnSpec {
@@ -27,6 +27,13 @@ export interface SpawnSpec {
   watch?: { everyMs: number; check: () => Promise<SandboxStop | null> };
   /** Each chunk kept (within the cap) as it arrives. */
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /**
+   * Holds the process at a gate until `open` is done: it gets two more fds after `extraFds`, the first one it writes
+   * what `open` is given into and closes (bwrap's `--info-fd`), the second one it waits on until a byte arrives
+   * (`--block-fd`). A failed `open` stops the run as a sandbox error. Used to move the sandbox into its cgroup
+   * before any of the run's code starts, without a wrapper process.
+   */
+  gate?: { open: (info: string) => Promise<void> };
 }
 
 const STOP_MESSAGES: Record<SandboxStop, string> = {
@@ -90,7 +97,13 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
     const child = spawn(/*turbopackIgnore: true*/ spec.command, spec.args, {
       env: spec.env as NodeJS.ProcessEnv,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(spec.extraFds ?? []).map((fd) => (typeof fd === 'number' ? fd : 'pipe'))],
+      stdio: [
+        'ignore',
+        'pipe',
+        'pipe',
+        ...(spec.extraFds ?? []).map((fd) => (typeof fd === 'number' ? fd : ('pipe' as const))),
+        ...(spec.gate ? (['pipe', 'pipe'] as const) : []),
+      ],
     });
     (spec.extraFds ?? []).forEach((fd, i) => {
       if (typeof fd === 'number') return;
@@ -103,6 +116,25 @@ export function runCapped(spec: SpawnSpec): Promise<SandboxResult> {
       stop ??= why;
       killGroup(child.pid);
     };
+    if (spec.gate) {
+      const at = 3 + (spec.extraFds?.length ?? 0);
+      const info = child.stdio[at] as Readable | null;
+      const block = child.stdio[at + 1] as Writable | null;
+      block?.on('error', () => {});
+      const chunks: Buffer[] = [];
+      info?.on('data', (chunk: Buffer) => chunks.push(chunk));
+      info?.on('error', () => {});
+      info?.once('end', () => {
+        const { open } = spec.gate as NonNullable<SpawnSpec['gate']>;
+        open(Buffer.concat(chunks).toString('utf8')).then(
+          () => block?.end('1'),
+          (error: Error) => {
+            console.error(`[skillchat] sandbox: ${error.message}`);
+            halt('sandbox-error');
+          },
+        );
+      });
+    }
     const onData = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       if (stop) return;
       const before = output.kept;

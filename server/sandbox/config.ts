@@ -24,6 +24,12 @@ export const sandboxConfigSchema = z.strictObject({
    * slot N runs as `uid + N`, and every run shares gid `uid`.
    */
   uid: z._default(z.int().check(z.gte(1), z.lte(2 ** 31 - 1024)), 100_000),
+  /**
+   * Where each run's memory and pids cgroup is made (run-cgroup.ts): `auto`, under the server's own cgroup; a cgroup
+   * path such as `/skillchat` (the same path in each v1 hierarchy, or in the v2 tree); `off`, none (the fallback:
+   * no memfd or SysV shared memory, RLIMIT_NPROC per uid).
+   */
+  cgroup: z._default(text(), 'auto'),
   /** Runs at once on this server (scripts, commands, previews, document reading); more wait their turn, fairly. */
   maxConcurrentRuns: z._default(z.int().check(z.gte(1), z.lte(256)), 4),
   timeoutMs: count(DEFAULT_SANDBOX_LIMITS.timeoutMs),

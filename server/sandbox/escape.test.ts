@@ -130,6 +130,17 @@ forEachBackend(
       expect(r.error).toBe('the script used more memory than allowed');
     });
 
+    it('memfd pages do not take a run past its memory (counted by its cgroup, or memfd refused without one)', async () => {
+      // The red-team run's reproduction: 3 GB of memfd in a run limited to 512 MB, past RLIMIT_AS.
+      const r = await run(
+        'memfd.py',
+        "import os\nb = b'x' * (64 << 20)\nfs = [os.memfd_create('m') for _ in range(16)]\n[os.write(f, b) for f in fs for _ in range(3)]\nprint('HELD')\n",
+      );
+      expect(r.stdout).not.toContain('HELD');
+      if (r.limit === 'memory') expect(r.error).toMatch(/more than its 512 MB of memory/);
+      else expect(r.stderr).toMatch(/PermissionError: \[Errno 1\] Operation not permitted/);
+    });
+
     it('an infinite loop is stopped by the CPU limit', async () => {
       const cpu = { ...config, sandbox: { ...config.sandbox, cpuSeconds: 1, timeoutMs: 15_000 } };
       fs.writeFileSync(path.join(skill.dir, 'scripts', 'loop.py'), 'while True:\n  pass\n');

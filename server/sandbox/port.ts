@@ -18,9 +18,12 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** CPU seconds (RLIMIT_CPU). */
   cpuSeconds: number;
-  /** Address space, MiB (RLIMIT_AS). */
+  /** Memory, MiB: RLIMIT_AS per process, and the run's memory cgroup where there is one (run-cgroup.ts). */
   memoryMb: number;
-  /** Processes and threads the run may have at once (RLIMIT_NPROC, counted for the run's own uid). */
+  /**
+   * Processes and threads the run may have at once: its pids cgroup where there is one, else RLIMIT_NPROC counted
+   * for the run's own uid.
+   */
   maxProcesses: number;
   /** Bytes kept of stdout and of stderr together; past it the run is stopped. */
   maxOutputBytes: number;
@@ -117,6 +120,8 @@ export interface SandboxResult {
   /** A failed run's missing package or program, and how the operator installs it (the backend knows its toolchain). */
   hint?: string;
   durationMs: number;
+  /** The most memory the run held at once, bytes, where its cgroup measures it (shared memory included). */
+  memoryPeakBytes?: number;
 }
 
 /** Whether a backend can run code here, and what to show on /admin. */
@@ -129,6 +134,8 @@ export type Availability =
       detail: string;
       /** Each concurrent run as its own uid (the slot's), so one run's processes do not count against another's. */
       perRunUid: boolean;
+      /** How the memory and process limits are enforced here and what counts toward them, in words. */
+      enforcement?: { memory: string; processes: string };
     }
   | { ok: false; reason: string };
 

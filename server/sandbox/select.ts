@@ -11,13 +11,19 @@ import { processWide } from '../process-wide';
 import { createBwrapBackend } from './bwrap';
 import type { ExecutionConfig, SandboxBackendName } from './config';
 import type { Availability, SandboxBackend } from './port';
+import { type CgroupSetting, findRunCgroups, type RunCgroupSupport } from './run-cgroup';
 import { createRunSlots, type RunSlots } from './slots';
 
 type MakeBackend = (config: SandboxSettings) => SandboxBackend;
 
 /** Every backend by its `sandbox.backend` name, in the order `auto` tries them. */
 const BACKENDS: Record<SandboxBackendName, MakeBackend> = {
-  bwrap: (config) => createBwrapBackend({ sandboxGid: config.sandbox.uid, runtimeDir: config.runtime.dir }),
+  bwrap: (config) =>
+    createBwrapBackend({
+      sandboxGid: config.sandbox.uid,
+      runtimeDir: config.runtime.dir,
+      cgroups: () => runCgroups(config.sandbox.cgroup),
+    }),
 };
 
 type SandboxSettings = Pick<ExecutionConfig, 'sandbox' | 'runtime'>;
@@ -31,25 +37,38 @@ export interface SandboxChoice {
 
 interface SandboxState {
   probes: Map<string, Promise<Availability>>;
+  /** Which cgroups runs get, by `sandbox.cgroup` setting: tried once per process (run-cgroup.ts). */
+  cgroups: Map<string, Promise<RunCgroupSupport>>;
   slots?: { key: string; slots: RunSlots };
   /** What makes the backend in place of the configured one (`replaceSandboxBackend`). */
   replaced?: MakeBackend;
 }
 
-const state = processWide<SandboxState>('sandbox', () => ({ probes: new Map() }));
+const state = processWide<SandboxState>('sandbox', () => ({ probes: new Map(), cgroups: new Map() }));
 
-function probeOnce(backend: SandboxBackend): Promise<Availability> {
-  let probe = state.probes.get(backend.name);
+function runCgroups(setting: CgroupSetting): Promise<RunCgroupSupport> {
+  let support = state.cgroups.get(setting);
+  if (!support) {
+    support = findRunCgroups(setting);
+    state.cgroups.set(setting, support);
+  }
+  return support;
+}
+
+/** Once per backend and cgroup setting (the probe says which limits the cgroups enforce). */
+function probeOnce(backend: SandboxBackend, cgroup: CgroupSetting = 'auto'): Promise<Availability> {
+  const key = `${backend.name}:${cgroup}`;
+  let probe = state.probes.get(key);
   if (!probe) {
     probe = backend.probe();
-    state.probes.set(backend.name, probe);
+    state.probes.set(key, probe);
   }
   return probe;
 }
 
 /** Whether bubblewrap can start a sandbox here (tests and the benchmark skip without it). */
 export function bwrapAvailability(uid: number): Promise<Availability> {
-  return probeOnce(createBwrapBackend({ sandboxGid: uid }));
+  return probeOnce(createBwrapBackend({ sandboxGid: uid, cgroups: () => runCgroups('auto') }));
 }
 
 export async function chooseSandbox(config: SandboxSettings): Promise<SandboxChoice> {
@@ -61,7 +80,7 @@ export async function chooseSandbox(config: SandboxSettings): Promise<SandboxCho
       );
   let first: Availability | null = null;
   for (const backend of candidates) {
-    const availability = await probeOnce(backend);
+    const availability = await probeOnce(backend, config.sandbox.cgroup);
     first ??= availability;
     if (!availability.ok) continue;
     const how = setting === 'auto' && !state.replaced ? 'chosen automatically' : 'chosen in the configuration';

@@ -18,6 +18,8 @@ export interface SandboxStatus {
   /** `bubblewrap 0.8.0`, when it runs here. */
   bubblewrap: string | null;
   runs: { maxConcurrent: number; running: number; waiting: number; perRunUid: boolean; uids: string };
+  /** How the memory and process limits are enforced here (a cgroup per run, or the fallback), in words. */
+  enforcement: { memory: string; processes: string } | null;
   shell: { mode: ShellMode; source: ShellModeSource; people: Record<string, ShellMode> };
   /** What the seccomp filter refuses, each with its condition when it has one (`clone with CLONE_NEWUSER`). */
   seccompDenied: string[];
@@ -45,6 +47,7 @@ export async function loadSandboxStatus(
       perRunUid: choice.availability.ok && choice.availability.perRunUid,
       uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
     },
+    enforcement: (choice.availability.ok && choice.availability.enforcement) || null,
     shell: { mode, source, people: config.shell.people },
     seccompDenied: SECCOMP_DENIED.map((name) =>
       SECCOMP_CONDITIONS[name] ? `${name} ${SECCOMP_CONDITIONS[name]}` : name,

@@ -3,6 +3,7 @@
 
     /usr/bin/python3 seccomp-filter.py OUT.bpf    build the filter for this machine's architecture
     /usr/bin/python3 seccomp-filter.py --list     print the system calls it denies, one a line
+    --no-shared-memory before OUT.bpf or --list   also deny SHARED_MEMORY (the sandbox's fallback without a cgroup)
 
 Built with libseccomp's own Python bindings (Debian `python3-seccomp`), on the machine that runs it, so the
 syscall numbers are this architecture's. Everything is allowed except what a document script never needs:
@@ -88,6 +89,10 @@ DENIED = [
     "io_uring_register",
 ]
 
+# Denied only where a run has no memory cgroup (server/sandbox/run-cgroup.ts): memfd and SysV shared memory pages
+# are not counted by RLIMIT_AS, so without a cgroup a run could hold any amount of them.
+SHARED_MEMORY = ["memfd_create", "shmget"]
+
 # Denied with arguments: (name, why), for --list.
 CONDITIONAL = [
     ("unshare", "with any namespace flag"),
@@ -109,7 +114,7 @@ def aligned_blocks(lo, hi):
     return blocks
 
 
-def build(out_path):
+def build(out_path, denied):
     from seccomp import ALLOW, ERRNO, MASKED_EQ, Arch, Arg, Attr, SyscallFilter, resolve_syscall
 
     def known(name):
@@ -123,7 +128,7 @@ def build(out_path):
     f = SyscallFilter(defaction=ALLOW)
     # A binary search over syscall numbers rather than one comparison after another: every call passes here.
     f.set_attr(Attr.CTL_OPTIMIZE, 2)
-    for name in DENIED:
+    for name in denied:
         if known(name):
             f.add_rule(eperm, name)
     # One rule per flag: libseccomp ANDs the comparisons of one rule, and a flag set means denied.
@@ -143,8 +148,12 @@ def build(out_path):
 
 
 def main(argv):
+    denied = DENIED
+    if argv[:1] == ["--no-shared-memory"]:
+        argv = argv[1:]
+        denied = DENIED + SHARED_MEMORY
     if argv == ["--list"]:
-        for name in DENIED:
+        for name in denied:
             print(name)
         for name, _why in CONDITIONAL:
             print(name)
@@ -152,7 +161,7 @@ def main(argv):
     if len(argv) != 1 or argv[0].startswith("-"):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    build(argv[0])
+    build(argv[0], denied)
     return 0
 
 

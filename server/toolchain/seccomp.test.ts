@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSeccompFilter, ensureSeccompFilter, SECCOMP_DENIED, seccompGenerator } from './seccomp';
+import {
+  checkSeccompFilter,
+  ensureSeccompFilter,
+  SECCOMP_CONDITIONS,
+  SECCOMP_DENIED,
+  SECCOMP_SHARED_MEMORY,
+  seccompGenerator,
+} from './seccomp';
 
 const GENERATOR = seccompGenerator(path.join(import.meta.dirname, '..', '..'));
 const BWRAP = '/usr/bin/bwrap';
@@ -45,6 +52,14 @@ it('SECCOMP_DENIED is what the generator denies', () => {
   const listed = spawnSync('/usr/bin/python3', [GENERATOR, '--list'], { encoding: 'utf8' });
   expect(listed.status).toBe(0);
   expect(listed.stdout.trim().split('\n')).toEqual([...SECCOMP_DENIED]);
+});
+
+it('the no-shared-memory variant denies SECCOMP_SHARED_MEMORY too', () => {
+  const listed = spawnSync('/usr/bin/python3', [GENERATOR, '--no-shared-memory', '--list'], { encoding: 'utf8' });
+  expect(listed.status).toBe(0);
+  const plain = SECCOMP_DENIED.filter((name) => !(name in SECCOMP_CONDITIONS));
+  const conditional = SECCOMP_DENIED.filter((name) => name in SECCOMP_CONDITIONS);
+  expect(listed.stdout.trim().split('\n')).toEqual([...plain, ...SECCOMP_SHARED_MEMORY, ...conditional]);
 });
 
 describe.skipIf(skipReason !== null)(`the filter under bwrap${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {

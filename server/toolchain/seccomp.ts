@@ -68,6 +68,15 @@ export const SECCOMP_DENIED: readonly string[] = [
   'personality',
 ];
 
+/**
+ * Denied too by the `no-shared-memory` variant, which runs get where no memory cgroup counts their pages
+ * (sandbox/run-cgroup.ts). Kept equal to `seccomp-filter.py --no-shared-memory --list`, after SECCOMP_DENIED's.
+ */
+export const SECCOMP_SHARED_MEMORY: readonly string[] = ['memfd_create', 'shmget'];
+
+/** `standard`: SECCOMP_DENIED; `no-shared-memory`: and SECCOMP_SHARED_MEMORY. */
+export type SeccompVariant = 'standard' | 'no-shared-memory';
+
 /** How the conditional entries of SECCOMP_DENIED are denied, for /admin and the README. */
 export const SECCOMP_CONDITIONS: Readonly<Record<string, string>> = {
   unshare: 'with any namespace flag',
@@ -85,8 +94,9 @@ export function seccompGenerator(appDir: string = process.env.SKILLCHAT_APP_DIR 
   return path.join(/*turbopackIgnore: true*/ appDir, 'server', 'toolchain', 'seccomp-filter.py');
 }
 
-function filterFiles(runtimeDir: string): { bpf: string; hash: string } {
-  const bpf = path.join(/*turbopackIgnore: true*/ runtimeDir, 'seccomp.bpf');
+function filterFiles(runtimeDir: string, variant: SeccompVariant): { bpf: string; hash: string } {
+  const name = variant === 'standard' ? 'seccomp.bpf' : 'seccomp-noshm.bpf';
+  const bpf = path.join(/*turbopackIgnore: true*/ runtimeDir, name);
   return { bpf, hash: `${bpf}.sha256` };
 }
 
@@ -99,8 +109,9 @@ async function generatorHash(generator: string): Promise<string> {
 export async function checkSeccompFilter(
   runtimeDir: string,
   generator: string = seccompGenerator(),
+  variant: SeccompVariant = 'standard',
 ): Promise<SeccompFilter> {
-  const files = filterFiles(runtimeDir);
+  const files = filterFiles(runtimeDir, variant);
   const want = await generatorHash(generator).catch(() => null);
   if (!want) return { path: null, reason: `the generator ${path.basename(generator)} is missing` };
   const [have, size] = await Promise.all([
@@ -124,15 +135,17 @@ export async function checkSeccompFilter(
 export async function ensureSeccompFilter(
   runtimeDir: string,
   generator: string = seccompGenerator(),
+  variant: SeccompVariant = 'standard',
 ): Promise<SeccompFilter> {
-  const current = await checkSeccompFilter(runtimeDir, generator);
+  const current = await checkSeccompFilter(runtimeDir, generator, variant);
   if (current.path !== null || current.reason.startsWith('the generator')) return current;
-  const files = filterFiles(runtimeDir);
+  const files = filterFiles(runtimeDir, variant);
   const hash = await generatorHash(generator);
   const tmp = `${files.bpf}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await fs.promises.mkdir(/*turbopackIgnore: true*/ runtimeDir, { recursive: true });
-    await exec(PYTHON, [generator, tmp], { timeout: 60_000 });
+    const flags = variant === 'standard' ? [] : ['--no-shared-memory'];
+    await exec(PYTHON, [generator, ...flags, tmp], { timeout: 60_000 });
     await fs.promises.chmod(/*turbopackIgnore: true*/ tmp, 0o644);
     await fs.promises.rename(/*turbopackIgnore: true*/ tmp, files.bpf);
     await fs.promises.writeFile(/*turbopackIgnore: true*/ `${tmp}.sha256`, `${hash}\n`, { mode: 0o644 });
