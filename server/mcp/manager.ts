@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
+import { CappedLineBuffer, cappedFetch, MAX_MESSAGE_BYTES } from './capped-transport';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
 import { nameTools } from './tool-names';
 
@@ -155,9 +156,16 @@ interface Connection {
   stderr: string;
 }
 
-/** A stdio transport that remembers its server's process id: the SDK forgets it as soon as it starts closing. */
+/**
+ * A stdio transport that remembers its server's process id (the SDK forgets it as soon as it starts closing) and
+ * reads at most `MAX_MESSAGE_BYTES` of any one message (capped-transport.ts).
+ */
 class StdioTransport extends StdioClientTransport {
   startedPid: number | null = null;
+  constructor(...args: ConstructorParameters<typeof StdioClientTransport>) {
+    super(...args);
+    (this as unknown as { _readBuffer: CappedLineBuffer })._readBuffer = new CappedLineBuffer(MAX_MESSAGE_BYTES);
+  }
   override async start(): Promise<void> {
     await super.start();
     this.startedPid = this.pid;
@@ -270,6 +278,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     if (entry.url) {
       return new StreamableHTTPClientTransport(new URL(entry.url), {
         requestInit: { headers: resolveReferences(entry.headers, options.env) },
+        fetch: cappedFetch(MAX_MESSAGE_BYTES),
       });
     }
     // Only what the operator gave, plus PATH and HOME: never the app's own secrets (API keys, DATABASE_URL).
