@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Plain data and pure functions, shared by server and browser. */
-const CLIENT_SAFE = ['server/tools/names', 'server/db/title', 'server/skills/invocation', 'server/egress/summary-line'];
+const CLIENT_SAFE = [
+  'server/tools/names',
+  'server/db/title',
+  'server/skills/invocation',
+  'server/egress/summary-line',
+  'server/skills/load/hidden-text',
+];
 
 function files(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { allowed, type ConsentAsk } from '../consent/ask';
 import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
+import { hiddenTextDiagnostic, scanHiddenText } from '../skills/load/hidden-text';
+import { WARNING_MARK } from './activate-consent';
 import { type ConsentToolContext, type SkillToolContext, SkillToolError } from './context';
 import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
@@ -163,15 +165,24 @@ export function commandConsent(
   if (mode === 'off') {
     return { subject, rule: 'deny', reason: 'The shell is switched off for this person.', version, always: false };
   }
+  // Hidden characters in the command (a bidi override reorders what is shown) are a warning line of their own on
+  // any card it gets, as for a skill's text; the card marks each one where it stands (shell-card.tsx).
+  const hidden = hiddenTextDiagnostic('The command', scanHiddenText(command), 'warning');
+  const warning = hidden ? `\n${WARNING_MARK}${hidden.message}` : '';
   const asks = commandNetworkAsks(ctx);
-  if (mode === 'allow') return asks.length > 0 ? commandNetworkConsent(asks, command) : allowed(subject, version);
+  if (mode === 'allow') {
+    if (asks.length === 0) return allowed(subject, version);
+    const network = commandNetworkConsent(asks, command);
+    return { ...network, reason: network.reason + warning };
+  }
   // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
   return {
     subject,
     rule: 'ask',
     reason:
       "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them." +
-      (asks.length > 0 ? commandNetworkSentence(asks) : ''),
+      (asks.length > 0 ? commandNetworkSentence(asks) : '') +
+      warning,
     version,
     always: false,
     ...(asks.length > 0 ? { network: asks } : {}),

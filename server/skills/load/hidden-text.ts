@@ -103,6 +103,31 @@ export function stripHiddenText(text: string): string {
   return text.replace(HIDDEN, (char: string, at: number) => (isVisibleJoiner(text, at, char) ? char : ''));
 }
 
+export type HiddenTextSegment = { text: string } | { hidden: string; codePoint: string; kind: HiddenTextKind };
+
+/**
+ * `text` cut into visible runs and the hidden characters between them, for a view that must show where they are
+ * (a command on an approval card: a bidi override would reorder what the person reads).
+ */
+export function hiddenTextSegments(text: string): HiddenTextSegment[] {
+  const segments: HiddenTextSegment[] = [];
+  let from = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    const at = match.index;
+    if (isVisibleJoiner(text, at, match[0])) continue;
+    if (at > from) segments.push({ text: text.slice(from, at) });
+    const cp = match[0].codePointAt(0) ?? 0;
+    segments.push({
+      hidden: match[0],
+      codePoint: `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`,
+      kind: kindOf(cp),
+    });
+    from = at + match[0].length;
+  }
+  if (from < text.length) segments.push({ text: text.slice(from) });
+  return segments;
+}
+
 /**
  * `value` with `stripHiddenText` applied to every string in it at any depth, object keys included: for JSON from
  * outside (an MCP server's tool schema, structured result or error) whose strings all reach the model. Plain
