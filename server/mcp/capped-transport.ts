@@ -59,7 +59,7 @@ function requestIds(body: RequestInit['body']): Id[] {
 
 const encoder = new TextEncoder();
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
+function concat(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
@@ -139,7 +139,10 @@ async function cappedJson(response: Response, ids: Id[], limit: number): Promise
     }
     chunks.push(next.value);
   }
-  return new Response(concat(chunks, size), { status: response.status, headers: response.headers });
+  return new Response(concat(chunks, size) as Uint8Array<ArrayBuffer>, {
+    status: response.status,
+    headers: response.headers,
+  });
 }
 
 /** A `fetch` for `StreamableHTTPClientTransport` that reads at most `limit` bytes of any one message. */

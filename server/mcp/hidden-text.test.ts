@@ -67,7 +67,7 @@ function turnTools() {
 }
 
 const call = (turn: ReturnType<typeof mcpTurnTools>, wire: string, input: unknown) =>
-  turn.tools[wire]!.execute!(input, { toolCallId: 'c1', messages: [] });
+  turn.tools[wire]!.execute!(input, { toolCallId: 'c1', messages: [], context: {} } as never) as Promise<unknown>;
 
 describe('hidden characters from an MCP server', () => {
   it('are not in a tool description, its quoted name, or any string of its input schema', async () => {

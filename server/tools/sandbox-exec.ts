@@ -14,6 +14,7 @@ import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
 import { commandNetworkAsks, commandNetworkConsent, commandNetworkSentence } from './network-consent';
 import { egressLines, fillServedCopies } from './run-script';
+import { changedSkillRefusal } from './served-pin';
 
 export interface ShellInput {
   command: string;
@@ -80,8 +81,12 @@ async function* execute(
     wake?.();
   };
   const started = performance.now();
-  // Served skills are mounted from the host's copy: filled (verified) before the command runs.
-  const unready = await fillServedCopies([...ctx.activated].map((n) => ctx.skills.get(n)));
+  // Served skills are mounted from the host's copy: filled (verified) before the command runs, and only as listed
+  // when they were activated (served-pin.ts).
+  const active = [...ctx.activated].map((n) => ctx.skills.get(n));
+  const changed = changedSkillRefusal(ctx, active);
+  if (changed) throw new SkillToolError(changed);
+  const unready = await fillServedCopies(active);
   if (unready) throw new SkillToolError(unready);
   const run = runCommand(command, {
     chatId: ctx.chatId,
