@@ -130,7 +130,7 @@ describe('loadSkill hidden-text diagnostic', () => {
 describe('stripHiddenDeep', () => {
   it('cleans every string at any depth, keys included, and keeps a clean value as it is', () => {
     const tag = String.fromCodePoint(0xe0041);
-    const dirty = { a: [`x${tag}`, { b: `y\u202E`, n: 1 }], [`k\u200B`]: null, ok: 'plain' };
+    const dirty = { a: [`x${tag}`, { b: `y\u202E`, n: 1 }], 'k\u200B': null, ok: 'plain' };
     expect(stripHiddenDeep(dirty)).toEqual({ a: ['x', { b: 'y', n: 1 }], k: null, ok: 'plain' });
     const clean = { a: ['x', { b: 'y' }] };
     expect(stripHiddenDeep(clean)).toBe(clean);
