@@ -16,6 +16,7 @@ const CLIENT_SAFE = [
   'server/skills/invocation',
   'server/egress/summary-line',
   'server/tools/shell-prefix',
+  'server/skills/load/hidden-text',
 ];
 
 function files(dir: string): string[] {

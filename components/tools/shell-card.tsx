@@ -6,6 +6,7 @@
  */
 import { ArtifactCards } from '@/components/files/artifact-card';
 import { formatDuration } from '@/components/lib/format';
+import { hiddenTextSegments } from '@/server/skills/load/hidden-text';
 import { ASKED_EACH_TIME } from '@/server/tools/names';
 import type { ShellInput, ShellOutput } from '@/server/tools/sandbox-exec';
 import { standingPrefix } from '@/server/tools/shell-prefix';
@@ -14,11 +15,29 @@ import type { ToolRendererProps } from './registry';
 import { RunOutput } from './run-output';
 import { Badge, ToolCard, TruncatedBadge } from './tool-card';
 
+/**
+ * The command as it runs, with each hidden character (a bidi override, a zero-width space, a tag character) shown
+ * as its code point in place: never left to reorder or hide what the person reads.
+ */
 function CommandLine({ command }: { command: string }) {
   return (
     <pre className="tool-card__command" data-testid="shell-command">
       <span aria-hidden="true">$ </span>
-      {command}
+      {hiddenTextSegments(command).map((segment, i) =>
+        'text' in segment ? (
+          segment.text
+        ) : (
+          <mark
+            // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one fixed string, in order.
+            key={i}
+            className="tool-card__hidden"
+            title={`hidden ${segment.kind} character`}
+            data-testid="shell-hidden-char"
+          >
+            {segment.codePoint}
+          </mark>
+        ),
+      )}
     </pre>
   );
 }
@@ -26,7 +45,10 @@ function CommandLine({ command }: { command: string }) {
 export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) {
   const { input, output } = call;
   const command = output?.command ?? input?.command ?? '';
-  const firstLine = command.split('\n', 1)[0] ?? '';
+  // The header's summary names each hidden character too (as text: it is one line).
+  const firstLine = hiddenTextSegments(command.split('\n', 1)[0] ?? '')
+    .map((segment) => ('text' in segment ? segment.text : `⟨${segment.codePoint}⟩`))
+    .join('');
   const done = output?.state === 'done';
   const prefix = standingPrefix(command);
   return (
@@ -63,7 +85,11 @@ export function ShellCard({ call }: ToolRendererProps<ShellInput, ShellOutput>) 
           question: 'Run this command?',
           details: <CommandLine command={command} />,
           // The server offers the same prefix as a standing grant of this person's (server/tools/sandbox-exec.ts).
-          allowAlways: prefix !== null && !call.approval?.requestReason?.includes(ASKED_EACH_TIME),
+          // Not for a command that also asks for hosts, nor one with hidden characters (the server offers none).
+          allowAlways:
+            prefix !== null &&
+            !call.approval?.requestReason?.includes(ASKED_EACH_TIME) &&
+            hiddenTextSegments(command).every((segment) => 'text' in segment),
           alwaysLabel: (
             <>
               Always allow <code data-testid="approval-always-prefix">{prefix} …</code>

@@ -32,7 +32,7 @@ describe('createDbChatStore', () => {
     expect(await store.getMessages('c1')).toEqual([]);
     await store.saveUserMessage('c1', hello('u1'));
     await store.startAssistantMessage('c1', 'a1');
-    expect(await store.getActivatedNames('c1')).toEqual([]);
+    expect(await store.getActivations('c1')).toEqual([]);
     expect(ownerChecks).toBe(1);
     // The turn reads the chat first: then no separate check at all.
     const next = createDbChatStore(db, 'ada');

@@ -188,8 +188,10 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     },
     getMessages: async (chatId) => ((await owned(chatId)) ? getMessages<ChatMessage>(chatId, d) : []),
     listVersions: async (chatId) => ((await owned(chatId)) ? listVersionGroups(chatId, d) : []),
-    getActivatedNames: async (chatId) =>
-      (await owned(chatId)) ? (await activationsOf(chatId)).map((a) => a.skillName) : [],
+    getActivations: async (chatId) =>
+      (await owned(chatId))
+        ? (await getChatActivations(chatId, d)).map((a) => ({ name: a.skillName, version: a.version }))
+        : [],
     usageCounts: () => usageCounts(d),
   };
   const edits: ChatEdits = {
@@ -262,8 +264,8 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
     saveAnswerProgress: async (id, parts) => {
       await saveAnswerProgress(id, parts, d);
     },
-    recordActivation: async (chatId, skillName, how) => {
-      await recordActivation(chatId, skillName, how, new Date(), d);
+    recordActivation: async (chatId, skillName, how, version) => {
+      await recordActivation(chatId, skillName, how, new Date(), d, version ?? null);
     },
     replaceMessage: async (chatId, message) => {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);

@@ -6,6 +6,7 @@
  */
 import { generateText, type LanguageModel } from 'ai';
 import { DERIVED_TITLE_LENGTH, deriveTitle } from '../db/title';
+import { stripHiddenText } from '../skills/load/hidden-text';
 
 /** The title call may not hold the end of the answer's stream longer than this. */
 export const TITLE_TIMEOUT_MS = 8_000;
@@ -14,7 +15,11 @@ const EXCERPT_CHARS = 2_000;
 
 export const TITLE_INSTRUCTIONS = `You name chats. Reply with a title for the conversation below: at most six words, in the language of the user's message, no quotes, no trailing punctuation, nothing else.`;
 
-const excerpt = (text: string) => (text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text);
+/** Hidden characters (an answer quoting a tool's or server's text) never reach the title request. */
+const excerpt = (raw: string) => {
+  const text = stripHiddenText(raw);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+};
 
 /**
  * The model's reply made fit for a sidebar: its first non-blank line, without a "Title:" label, Markdown emphasis,

@@ -46,7 +46,8 @@ export interface ChatReads {
   loadMessagePage(chatId: string, cursor: MessageCursor, limit: number): Promise<MessagePage | null>;
   getMessages(chatId: string): Promise<ChatMessage[]>;
   listVersions(chatId: string): Promise<VersionGroup[]>;
-  getActivatedNames(chatId: string): Promise<string[]>;
+  /** The skills active in the chat, each with the version its latest activation was approved under. */
+  getActivations(chatId: string): Promise<{ name: string; version: string | null }[]>;
   /** Activations per skill across all chats (catalog ranking when skills must be left out); kept a minute. */
   usageCounts(): Promise<ReadonlyMap<string, number>>;
 }
@@ -101,7 +102,7 @@ export interface TurnWrites {
   ): Promise<void>;
   /** The parts so far of a streaming answer; a no-op once it is finished. */
   saveAnswerProgress(id: string, parts: ChatMessage['parts']): Promise<void>;
-  recordActivation(chatId: string, skillName: string, how: ActivationHow): Promise<void>;
+  recordActivation(chatId: string, skillName: string, how: ActivationHow, version?: string | null): Promise<void>;
   /** Replaces a stored message by id, keeping its position (approval answers). */
   replaceMessage(chatId: string, message: ChatMessage): Promise<void>;
   /** `replaceMessage` only while the stored parts are still `expected`; false when another request changed them. */

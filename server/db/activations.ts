@@ -36,6 +36,8 @@ export async function recordActivation(
   how: ActivationHow,
   at: Date,
   d: Database,
+  /** What this activation was approved under (a served skill's listing); kept when it is the latest. */
+  version: string | null = null,
 ): Promise<ChatActivation> {
   if (skillName.trim() === '') throw new DbError('invalid-input', 'A skill name cannot be empty');
   const explicit = how === 'explicit' ? 1 : 0;
@@ -58,6 +60,7 @@ export async function recordActivation(
         modelCount: 1 - explicit,
         firstAt: at,
         lastAt: at,
+        version,
       })
       .onConflictDoUpdate({
         target: [activations.chatId, activations.skillName],
@@ -68,6 +71,7 @@ export async function recordActivation(
           firstAt: sql`${sql.raw(least)}(${activations.firstAt}, excluded.first_at)`,
           lastHow: sql`case when excluded.last_at >= ${activations.lastAt} then excluded.last_how else ${activations.lastHow} end`,
           lastAt: sql`${sql.raw(greatest)}(${activations.lastAt}, excluded.last_at)`,
+          version: sql`case when excluded.last_at >= ${activations.lastAt} then excluded.version else ${activations.version} end`,
         },
       })
       .returning();

@@ -110,6 +110,7 @@ export const activations = pgTable(
     modelCount: integer('model_count').notNull().default(0),
     firstAt: timestamp('first_at').notNull(),
     lastAt: timestamp('last_at').notNull(),
+    version: text('version'),
   },
   (t) => [primaryKey({ columns: [t.chatId, t.skillName] })],
 );

@@ -124,6 +124,11 @@ export const activations = sqliteTable(
     modelCount: integer('model_count').notNull().default(0),
     firstAt: timestamp('first_at').notNull(),
     lastAt: timestamp('last_at').notNull(),
+    /**
+     * What the latest activation was approved under: a served skill's listing (its `resourcesHash`). Running its
+     * files later in the chat is pinned to it (server/tools/served-pin.ts). NULL for folder skills and older rows.
+     */
+    version: text('version'),
   },
   (t) => [primaryKey({ columns: [t.chatId, t.skillName] })],
 );

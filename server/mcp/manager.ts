@@ -19,7 +19,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { stripHiddenText } from '../skills/load/hidden-text';
+import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
+import { CappedLineBuffer, cappedFetch, MAX_MESSAGE_BYTES } from './capped-transport';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
 import { nameTools } from './tool-names';
 
@@ -32,6 +33,7 @@ export interface McpTool {
   wireName: string;
   /** As the server wrote it (hidden characters removed, capped): untrusted text. */
   description: string;
+  /** The server's schema with hidden characters removed from every string (descriptions, titles, enums, keys). */
   inputSchema: Record<string, unknown>;
   /** SHA-256 of name, description and schema: what an "Always allow" grant is tied to. */
   definitionHash: string;
@@ -130,7 +132,7 @@ function toTool(tool: SdkTool, wireName: string): McpTool {
     name: tool.name,
     wireName,
     description: stripHiddenText(tool.description ?? tool.title ?? '').slice(0, MAX_DESCRIPTION),
-    inputSchema: { ...inputSchema, type: 'object' },
+    inputSchema: { ...stripHiddenDeep(inputSchema), type: 'object' },
     definitionHash: hashDefinition(tool),
   };
 }
@@ -154,9 +156,16 @@ interface Connection {
   stderr: string;
 }
 
-/** A stdio transport that remembers its server's process id: the SDK forgets it as soon as it starts closing. */
+/**
+ * A stdio transport that remembers its server's process id (the SDK forgets it as soon as it starts closing) and
+ * reads at most `MAX_MESSAGE_BYTES` of any one message (capped-transport.ts).
+ */
 class StdioTransport extends StdioClientTransport {
   startedPid: number | null = null;
+  constructor(...args: ConstructorParameters<typeof StdioClientTransport>) {
+    super(...args);
+    (this as unknown as { _readBuffer: CappedLineBuffer })._readBuffer = new CappedLineBuffer(MAX_MESSAGE_BYTES);
+  }
   override async start(): Promise<void> {
     await super.start();
     this.startedPid = this.pid;
@@ -269,6 +278,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     if (entry.url) {
       return new StreamableHTTPClientTransport(new URL(entry.url), {
         requestInit: { headers: resolveReferences(entry.headers, options.env) },
+        fetch: cappedFetch(MAX_MESSAGE_BYTES),
       });
     }
     // Only what the operator gave, plus PATH and HOME: never the app's own secrets (API keys, DATABASE_URL).
@@ -407,7 +417,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       const client = c?.client;
       if (!c || !client || c.state.status !== 'connected') {
         const why = c ? ` (${c.state.status}${c.state.reason ? `: ${c.state.reason}` : ''})` : '';
-        throw new McpCallError(`The MCP server "${label}" is not connected${why}`);
+        throw new McpCallError(stripHiddenText(`The MCP server "${label}" is not connected${why}`));
       }
       try {
         const result = await client.callTool(
@@ -423,8 +433,10 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
             : signal?.aborted
               ? `"${tool}" on the MCP server "${label}" was stopped with the answer`
               : `"${tool}" on the MCP server "${label}" failed: ${errorText(error)}`;
-        count(c, tool, message);
-        throw new McpCallError(message);
+        // The tool's name and the error's text are the server's words.
+        const clean = stripHiddenText(message);
+        count(c, tool, clean);
+        throw new McpCallError(clean);
       }
     },
     client(label) {

@@ -66,6 +66,15 @@ description: Today's forecast from a live source. Use when asked about the weath
 Always fresh.
 `;
 
+const RUNNER_SKILL = `---
+name: runner
+description: Runs the nightly job. Use when asked to run the nightly job.
+---
+# Runner
+
+Run scripts/run.sh.
+`;
+
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-served-'));
   db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
@@ -86,6 +95,7 @@ beforeAll(async () => {
       files: { 'SKILL.md': LEDGER_SKILL.replaceAll('ledger', 'tampered'), 'references/DATA.md': 'honest\n' },
     },
     { path: 'weather', files: { 'SKILL.md': WEATHER_SKILL }, dynamic: true },
+    { path: 'runner', files: { 'SKILL.md': RUNNER_SKILL, 'scripts/run.sh': '#!/bin/bash\necho RUNNER_V1\n' } },
   ]);
   team.tamper('tampered', 'references/DATA.md', 'evil\n');
   config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
@@ -221,6 +231,32 @@ describe('consent for served skills', () => {
     expect((await registry.get('team:ledger'))!.origin!.resourcesHash).not.toBe(before);
     const changed = await post('ledger-3', { text: 'please reconcile the ledger balances' }, await created('ledger-3'));
     expect(parts(changed, 'tool-skills_activate')[0]?.state).toBe('approval-requested');
+  });
+
+  it('an activation is pinned to the listing it was approved under: a changed script is refused in that chat', async () => {
+    const first = await post('runner-1', { text: 'please run the nightly job' }, await created('runner-1'));
+    const asked = parts(first, 'tool-skills_activate')[0]!;
+    expect(asked.state).toBe('approval-requested');
+    await post(
+      'runner-1',
+      { approvals: [{ approvalId: asked.approval!.id, approved: true, always: true }] },
+      await deps(rules),
+    );
+    const ran = await post('runner-1', { text: 'run scripts/run.sh' }, await deps(rules));
+    expect(parts(ran, 'tool-skills_runScript')[0]?.output?.stdout).toContain('RUNNER_V1');
+
+    await team.setFile('runner', 'scripts/run.sh', '#!/bin/bash\necho RUNNER_V2\n');
+    await served.refresh('team');
+    const changed = await post('runner-1', { text: 'run scripts/run.sh' }, await deps(rules));
+    const [run] = parts(changed, 'tool-skills_runScript');
+    expect(run?.state).toBe('output-error');
+    expect(run?.errorText).toMatch(
+      /The MCP server "team" changed the files of skill "team:runner" since it was activated in this chat.*Activate it again/,
+    );
+    expect(JSON.stringify(changed)).not.toContain('RUNNER_V2');
+    // A new chat asks, as the grant was for the old listing.
+    const fresh = await post('runner-2', { text: 'please run the nightly job' }, await created('runner-2'));
+    expect(parts(fresh, 'tool-skills_activate')[0]?.state).toBe('approval-requested');
   });
 
   it('a dynamic skill never gets a standing grant', async () => {

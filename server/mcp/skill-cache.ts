@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { type Skill as McpSkill, SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
+import { stripHiddenText } from '../skills/load/hidden-text';
 import { normaliseResourcePath } from '../skills/resources/resources';
 import type { ServedFileResult, ServedSkillFiles } from '../skills/types';
 
@@ -182,7 +183,10 @@ export function servedFiles(options: ServedFilesOptions): ServedSkillFiles {
   const fetch = (rel: string): Promise<ServedFileResult> => {
     let running = pending.get(rel);
     if (!running) {
-      running = fetchOne(rel).finally(() => pending.delete(rel));
+      // An error quotes the server (a verification error quotes the frontmatter it sent): cleaned before the model.
+      running = fetchOne(rel)
+        .then((result) => (result.ok ? result : { ...result, error: stripHiddenText(result.error) }))
+        .finally(() => pending.delete(rel));
       pending.set(rel, running);
     }
     return running;

@@ -281,7 +281,14 @@ export function createServedSkills(manager: McpManager, options: ServedSkillsOpt
       log(`[skillchat] MCP server "${label}": skills/list failed: ${message}`);
     }
     if (closed || generation !== state.generation) return;
-    state.listing = { skills, diagnostics, expiresAt: now() + ttlMs };
+    // Diagnostics quote the server (a refused entry's reason, its URI, an error): shown on /admin, read by no one
+    // who could see hidden characters.
+    const clean = (d: Diagnostic): Diagnostic => ({ ...d, message: stripHiddenText(d.message) });
+    state.listing = {
+      skills: skills.map((s) => ({ ...s, diagnostics: s.diagnostics.map(clean) })),
+      diagnostics: diagnostics.map(clean),
+      expiresAt: now() + ttlMs,
+    };
     if (state.timer) clearTimeout(state.timer);
     state.timer = setTimeout(() => {
       state.timer = null;

@@ -10,7 +10,7 @@
  */
 import { dynamicTool, jsonSchema } from 'ai';
 import { allowed, type ConsentAsk } from '../consent/ask';
-import { stripHiddenText } from '../skills/load/hidden-text';
+import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
 import type { McpConfig } from './config';
 import type { McpCallResult, McpManager, McpTool } from './manager';
 import { createMcpPolicy, type McpPermission, type McpPolicy } from './permissions';
@@ -31,6 +31,10 @@ const MAX_STRUCTURED = 16 * 1024;
 
 export class McpToolError extends Error {
   override name = 'McpToolError';
+  /** Its message quotes the server (a tool name, an error's text): hidden characters are removed here, once. */
+  constructor(message: string) {
+    super(stripHiddenText(message));
+  }
   /** The AI SDK shows a tool error as `String(error)`: the message alone reads better on the card and to the model. */
   override toString(): string {
     return this.message;
@@ -82,14 +86,15 @@ export function toOutput(label: string, tool: string, result: McpCallResult, max
   const { text, truncated } = capText(stripHiddenText(texts.join('\n\n')), maxBytes);
   const structured = result.structuredContent;
   const small = structured !== undefined && JSON.stringify(structured).length <= MAX_STRUCTURED;
-  return {
+  // Every string here is the server's (links' names, MIME types, structured content): cleaned at any depth.
+  return stripHiddenDeep({
     server: label,
     tool,
     text: truncated ? `${text}\n[output truncated at ${maxBytes} bytes]` : text,
     ...(truncated ? { truncated } : {}),
     ...(items.length > 0 ? { items } : {}),
     ...(small && texts.length === 0 ? { structured } : {}),
-  };
+  });
 }
 
 /** The first text of an `isError` result, for the error message. */
@@ -144,7 +149,7 @@ export function mcpTurnTools(
   const tools: McpTurnTools['tools'] = {};
   for (const [wireName, { label, tool }] of offered) {
     tools[wireName] = dynamicTool({
-      description: `[MCP server "${label}", tool "${tool.name}"] ${tool.description}`.trim(),
+      description: `[MCP server "${label}", tool "${stripHiddenText(tool.name)}"] ${tool.description}`.trim(),
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
       execute: async (input: unknown) => {
         const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
@@ -175,7 +180,7 @@ export function mcpTurnTools(
       return {
         subject,
         rule: 'ask',
-        reason: `Call the tool "${tool.name}" of the MCP server "${label}" with the arguments shown, asked because of the ${permission.reason}. What the server does with them is up to the server.`,
+        reason: `Call the tool "${stripHiddenText(tool.name)}" of the MCP server "${label}" with the arguments shown, asked because of the ${permission.reason}. What the server does with them is up to the server.`,
         version,
         always: true,
       };

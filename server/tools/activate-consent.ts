@@ -11,6 +11,7 @@ import { displaySkillLocation } from '../skills/display';
 import type { ActivateInput } from './activate';
 import type { ConsentToolContext } from './context';
 import { NO_STANDING_GRANT } from './names';
+import { changedSinceActivation } from './served-pin';
 
 /** Starts a warning line in an approval's reason (hidden text in the skill); the card renders those lines apart. */
 export const WARNING_MARK = '⚠ ';
@@ -32,7 +33,8 @@ export function activationConsent(ctx: ConsentToolContext, input: Partial<Activa
   const how = ctx.explicitSkills?.includes(skill.name) ? 'explicit' : 'model';
   const rule = skillConsentRule(access, how);
   if (rule === 'deny') return { subject, rule, reason: refusal(access, how)!, version, always: false };
-  if (rule === 'allow' || ctx.activated.has(skill.name)) return allowed(subject, version);
+  const changed = changedSinceActivation(ctx, skill);
+  if (rule === 'allow' || (ctx.activated.has(skill.name) && !changed)) return allowed(subject, version);
   if (rule === 'given') return { subject, rule, reason: 'Invoked by the person with /name.', version, always: false };
   const location = displaySkillLocation(skill, ctx.display);
   const allowedTools = skill.frontmatter['allowed-tools'];
@@ -46,6 +48,7 @@ export function activationConsent(ctx: ConsentToolContext, input: Partial<Activa
     rule,
     reason:
       `Load the instructions of "${skill.name}" from ${location} (SKILL.md, ${formatBytes(skill.size)}), asked because of the ${access.permissionReason}.` +
+      (changed ? ' Its server changed its files since it was activated in this chat.' : '') +
       (allowedTools ? ` Its allowed-tools say "${allowedTools}": shown only, this grants nothing by itself.` : '') +
       (dynamic ? ` ${NO_STANDING_GRANT}` : '') +
       warnings.join(''),

@@ -12,6 +12,7 @@ import { activationConsent } from './activate-consent';
 import { type ActivationHow, type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_SHELL } from './names';
+import { activationVersion, changedSinceActivation } from './served-pin';
 
 /** The activation's word on running the skill as written: its folder in the sandbox and its relative paths. */
 export function sandboxNote(mounted: string): string {
@@ -60,7 +61,8 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
     how,
     ...(skill.frontmatter['allowed-tools'] ? { allowedTools: skill.frontmatter['allowed-tools'] } : {}),
   };
-  if (ctx.activated.has(skill.name)) {
+  // Active already, and as approved: nothing new to load. A served skill whose files changed since is loaded again.
+  if (ctx.activated.has(skill.name) && !changedSinceActivation(ctx, skill)) {
     return {
       ...base,
       instructions: '',
@@ -79,7 +81,7 @@ export async function activateSkill(ctx: SkillToolContext, name: string, how: Ac
   const skillFile = skill.file.slice(skill.dir.length + 1);
   const resources = listing.files.map((f) => f.path).filter((p) => p !== skillFile);
   ctx.activated.add(skill.name);
-  await ctx.onActivated(skill.name, how);
+  await ctx.onActivated(skill.name, how, activationVersion(skill));
   const mounted = (ctx.shell ?? 'off') !== 'off' ? mountName(skill.name) : null;
   return {
     ...base,

@@ -28,10 +28,12 @@ export interface SkillToolContext {
   search?: { matcher: () => Matcher } | null;
   /** Names already active in this chat; activation adds to it. */
   activated: Set<string>;
+  /** What each active served skill's activation was approved under (served-pin.ts); activation updates it. */
+  pins?: Map<string, string | null>;
   limits: Limits;
   display: DisplayContext;
   /** Persists an activation (the chat's activations and the event log). */
-  onActivated: (name: string, how: ActivationHow) => void | Promise<void>;
+  onActivated: (name: string, how: ActivationHow, version: string | null) => void | Promise<void>;
   /** Skills the person invoked with `/name` (or `/a /b`) this turn: their activations count as explicit. */
   explicitSkills?: readonly string[];
   /** What followed `/name` (or the `/a /b` names): fills `$ARGUMENTS` and `$1`..`$9` in an explicit activation. */

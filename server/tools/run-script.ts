@@ -15,6 +15,7 @@ import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
 import { scriptNetworkConsent } from './network-consent';
+import { changedSkillRefusal } from './served-pin';
 
 export interface RunScriptInput {
   name: string;
@@ -84,8 +85,12 @@ export async function runScript(
   if (!ctx.activated.has(skill.name)) {
     throw new SkillToolError(`Activate "${skill.name}" with ${TOOL_ACTIVATE} before running its scripts`);
   }
-  // A served skill runs from the host's copy: every file fetched and verified first (as are other active ones).
-  const unready = await fillServedCopies([skill, ...[...ctx.activated].map((n) => ctx.skills.get(n))]);
+  // A served skill runs from the host's copy: every file fetched and verified first (as are other active ones),
+  // and only as listed when it was activated (served-pin.ts).
+  const active = [skill, ...[...ctx.activated].map((n) => ctx.skills.get(n))];
+  const changed = changedSkillRefusal(ctx, active);
+  if (changed) throw new SkillToolError(changed);
+  const unready = await fillServedCopies(active);
   if (unready) throw new SkillToolError(unready);
   // The chat's workspace is the script's working directory; `files` says what it created or changed there.
   const result = await runSkillScript(skill, scriptPath, args, {

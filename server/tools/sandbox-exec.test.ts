@@ -58,6 +58,16 @@ describe('shell consent', () => {
     // Several lines: the exact command is asked for, with no standing offer.
     expect(commandConsent({ shell: 'ask' }, { command: 'ls\nrm x' })).toMatchObject({ always: false });
   });
+
+  it("warns on the card about hidden characters in the command, as for a skill's text", () => {
+    const plain = commandConsent({ shell: 'ask' }, { command: 'ls -la' })!;
+    expect(plain.reason.split('\n')).toHaveLength(1);
+    const hidden = commandConsent({ shell: 'ask' }, { command: 'echo ok\u202E #\u200Bx' })!;
+    const [, warning] = hidden.reason.split('\n');
+    expect(warning).toMatch(
+      /^⚠ The command contains 2 hidden characters: bidirectional override U\+202E at line 1, column 8; zero-width character U\+200B/,
+    );
+  });
 });
 
 forEachBackend(

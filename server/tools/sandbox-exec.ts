@@ -7,11 +7,14 @@
 import { z } from 'zod';
 import { allowed, type ConsentAsk } from '../consent/ask';
 import { MAX_COMMAND_CHARS, runCommand, sandboxReady } from '../sandbox/run';
+import { hiddenTextDiagnostic, scanHiddenText } from '../skills/load/hidden-text';
+import { WARNING_MARK } from './activate-consent';
 import { type ConsentToolContext, type SkillToolContext, SkillToolError } from './context';
 import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
 import { commandNetworkAsks, commandNetworkConsent, commandNetworkSentence } from './network-consent';
 import { egressLines, fillServedCopies } from './run-script';
+import { changedSkillRefusal } from './served-pin';
 import { coveredByPrefixes } from './shell-grants';
 import { standingPrefix } from './shell-prefix';
 
@@ -83,8 +86,12 @@ async function* execute(
     wake?.();
   };
   const started = performance.now();
-  // Served skills are mounted from the host's copy: filled (verified) before the command runs.
-  const unready = await fillServedCopies([...ctx.activated].map((n) => ctx.skills.get(n)));
+  // Served skills are mounted from the host's copy: filled (verified) before the command runs, and only as listed
+  // when they were activated (served-pin.ts).
+  const active = [...ctx.activated].map((n) => ctx.skills.get(n));
+  const changed = changedSkillRefusal(ctx, active);
+  if (changed) throw new SkillToolError(changed);
+  const unready = await fillServedCopies(active);
   if (unready) throw new SkillToolError(unready);
   const run = runCommand(command, {
     chatId: ctx.chatId,
@@ -179,8 +186,16 @@ export function commandConsent(
   if (mode === 'off') {
     return { subject, rule: 'deny', reason: 'The shell is switched off for this person.', version, always: false };
   }
+  // Hidden characters in the command (a bidi override reorders what is shown) are a warning line of their own on
+  // any card it gets, as for a skill's text; the card marks each one where it stands (shell-card.tsx).
+  const hidden = hiddenTextDiagnostic('The command', scanHiddenText(command), 'warning');
+  const warning = hidden ? `\n${WARNING_MARK}${hidden.message}` : '';
   const asks = commandNetworkAsks(ctx);
-  if (mode === 'allow') return asks.length > 0 ? commandNetworkConsent(asks, command) : allowed(subject, version);
+  if (mode === 'allow') {
+    if (asks.length === 0) return allowed(subject, version);
+    const network = commandNetworkConsent(asks, command);
+    return { ...network, reason: network.reason + warning };
+  }
   // One line: the card shows the exact command (the call's input) under it, and that command is what runs.
   const reason =
     "Run a command in the chat's sandbox: it sees the chat's files and the activated skills, and reaches only the hosts granted to them.";
@@ -189,19 +204,21 @@ export function commandConsent(
     return {
       subject,
       rule: 'ask',
-      reason: reason + commandNetworkSentence(asks),
+      reason: reason + commandNetworkSentence(asks) + warning,
       version,
       always: false,
       network: asks,
     };
   }
+  // A command with hidden characters always shows its card, with the warning: no standing grant covers it.
+  if (hidden) return { subject, rule: 'ask', reason: reason + warning, version, always: false };
   // "Always allow" keeps the person's own grant for the command's prefix (shell-prefix.ts); a later command whose
   // every part starts with a granted prefix runs without a card, within the shell mode the operator set.
   const prefix = standingPrefix(command);
   return {
     subject,
     rule: 'ask',
-    reason,
+    reason: reason + warning,
     version,
     always: prefix !== null,
     standing: {

@@ -457,6 +457,14 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         await createChat({ id: 'c2', title: 'Spreadsheets' }, d);
       });
 
+      it('keeps the version of the latest activation (what running its files is pinned to)', async () => {
+        expect(await recordActivation('c1', 'team:pdf', 'model', t(0), d, 'v1')).toMatchObject({ version: 'v1' });
+        expect(await recordActivation('c1', 'team:pdf', 'model', t(2000), d, 'v2')).toMatchObject({ version: 'v2' });
+        // Recorded late with an older time: not the latest, so not what it is pinned to.
+        expect(await recordActivation('c1', 'team:pdf', 'model', t(1000), d, 'v0')).toMatchObject({ version: 'v2' });
+        expect((await getChatActivations('c1', d)).map((a) => a.version)).toEqual(['v2']);
+      });
+
       it('upserts counts per how and logs every event', async () => {
         expect(await recordActivation('c1', 'pdf', 'explicit', t(0), d)).toMatchObject({
           count: 1,
@@ -478,6 +486,7 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
           count: 3,
           firstAt: t(0),
           lastAt: t(2000),
+          version: null,
         });
         await recordActivation('c1', 'xlsx', 'model', t(3000), d);
         await recordActivation('c2', 'xlsx', 'explicit', t(4000), d);
@@ -650,7 +659,7 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
         expect(await bob.getChat('a1')).toBeNull();
         expect(await bob.loadChatView('a1')).toBeNull();
         expect(await bob.getMessages('a1')).toEqual([]);
-        expect(await bob.getActivatedNames('a1')).toEqual([]);
+        expect(await bob.getActivations('a1')).toEqual([]);
         expect(await bob.renameChat('a1', 'x')).toBeNull();
         expect(await bob.setChatModel('a1', null)).toBeNull();
         expect(await bob.deleteChat('a1')).toBe(false);

@@ -8,8 +8,13 @@ import { createTurnLeases } from '../../server/chat/running/leases';
 import { stopChat } from '../../server/chat/turn/stop';
 import { createChat } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
-import { getMessageRecords, saveUserMessage, startAssistantMessage } from '../../server/db/messages';
-import { recoverInterruptedAnswers } from '../../server/db/recovery';
+import {
+  getMessageRecords,
+  saveAnswerProgress,
+  saveUserMessage,
+  startAssistantMessage,
+} from '../../server/db/messages';
+import { INTERRUPTED_TOOL_ERROR, recoverInterruptedAnswers } from '../../server/db/recovery';
 import {
   acquireTurnLease,
   getTurnLease,
@@ -103,6 +108,42 @@ export function describeLeases(dialect: 'sqlite' | 'pg', open: () => Promise<Ope
       expect(await status(live)).toBe('streaming');
       expect(await status(dead)).toBe('interrupted');
       expect(await status(none)).toBe('interrupted');
+    });
+
+    it('recovery ends the tool calls of an interrupted answer that were still running, and keeps finished ones', async () => {
+      await saveUserMessage(chatId, { id: 'q', role: 'user', parts: [{ type: 'text', text: 'hi' }] }, d);
+      await startAssistantMessage(chatId, 'a', {}, d);
+      const call = { toolName: 'mcp_local_echo', input: { text: 'x' } };
+      const parts = [
+        { type: 'text', text: 'Running it.' },
+        { type: 'dynamic-tool', toolCallId: 'done', state: 'output-available', output: 'ok', ...call },
+        { type: 'dynamic-tool', toolCallId: 'running', state: 'input-available', ...call },
+        {
+          type: 'tool-shell',
+          toolCallId: 'partial',
+          state: 'output-available',
+          input: {},
+          output: {},
+          preliminary: true,
+        },
+        { type: 'tool-shell', toolCallId: 'asked', state: 'approval-requested', input: {}, approval: { id: 'p' } },
+      ];
+      expect(await saveAnswerProgress('a', parts as never, d)).toBe(true);
+      expect((await recoverInterruptedAnswers(d, { expiryMs: EXPIRY })).interrupted).toBe(1);
+      const stored = (await getMessageRecords(chatId, d)).at(-1)!;
+      expect(stored.status).toBe('interrupted');
+      const states = stored.message.parts.map((p) => [
+        (p as { toolCallId?: string }).toolCallId,
+        (p as { state?: string }).state,
+      ]);
+      expect(states).toEqual([
+        [undefined, undefined],
+        ['done', 'output-available'],
+        ['running', 'output-error'],
+        ['partial', 'output-error'],
+        ['asked', 'approval-requested'],
+      ]);
+      expect(stored.message.parts[2]).toMatchObject({ errorText: INTERRUPTED_TOOL_ERROR, input: { text: 'x' } });
     });
 
     it("a restarted process drops the leases of this host's dead processes, not live ones", async () => {

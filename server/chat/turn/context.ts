@@ -40,6 +40,8 @@ export interface TurnContext {
   view: SkillView;
   /** Names active in this chat; activations during the turn add to it. */
   activated: Set<string>;
+  /** The version each activation was approved under (server/tools/served-pin.ts). */
+  pins: Map<string, string | null>;
   display: DisplayContext;
   /** Null for an approval answer (it continues an answer) and for a message without a leading `/name`. */
   invocation: Invocation | null;
@@ -65,7 +67,9 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     relevanceText: firstUser ? messageText(firstUser) : '',
   });
   // Skills are activated by a chat's turns after its first message is stored: a chat with none has none active.
-  const activated = new Set(stored.length === 0 ? [] : await store.getActivatedNames(chatId));
+  const activations = stored.length === 0 ? [] : await store.getActivations(chatId);
+  const activated = new Set(activations.map((a) => a.name));
+  const pins = new Map(activations.map((a) => [a.name, a.version]));
   return {
     body,
     deps,
@@ -75,6 +79,7 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     firstExchange: body.trigger === 'submit-message' && stored.length === 0,
     view,
     activated,
+    pins,
     display: { appDir: config.appDir, home: config.home },
     invocation: readInvocation(body, stored, view),
     mcp: deps.mcp ? mcpTurnTools(deps.mcp, { switchedOff: deps.mcpSwitchedOff, signal: slot.controller.signal }) : null,
@@ -126,7 +131,7 @@ export function approvalContext(turn: TurnContext): ApprovalContext {
 
 /** What the skill tools work with; activations are stored and announced on the answer's stream. */
 export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<ChatMessage>): SkillToolContext {
-  const { deps, chatId, view, activated } = turn;
+  const { deps, chatId, view, activated, pins } = turn;
   const { store, config } = deps;
   return {
     skills: view.usable,
@@ -134,13 +139,15 @@ export function toolContext(turn: TurnContext, writer: UIMessageStreamWriter<Cha
     activationEnum: view.activationEnum,
     search: view.catalog && view.catalog.omitted > 0 ? { matcher: view.matcher } : null,
     activated,
+    pins,
     limits: config.limits,
     display: turn.display,
     // Never a refused name: a refused invocation is answered by the server, without the tools.
     explicitSkills: turn.invocation?.names ?? [],
     explicitArguments: turn.invocation?.rest,
-    onActivated: async (name: string, how: ActivationHow) => {
-      await store.recordActivation(chatId, name, how);
+    onActivated: async (name: string, how: ActivationHow, version: string | null) => {
+      pins.set(name, version);
+      await store.recordActivation(chatId, name, how, version);
       writer.write({ type: 'data-activations', data: { names: [...activated].sort() } });
     },
     onScriptRun: (run) => store.recordScriptRun({ chatId, ...run }),

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../config';
-import { hiddenTextDiagnostic, mayHaveHiddenText, scanHiddenText, stripHiddenText } from './hidden-text';
+import {
+  hiddenTextDiagnostic,
+  mayHaveHiddenText,
+  scanHiddenText,
+  stripHiddenDeep,
+  stripHiddenText,
+} from './hidden-text';
 import { loadSkill } from './skill-file';
 
 const tag = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) ?? 0))).join('');
@@ -118,5 +124,16 @@ describe('loadSkill hidden-text diagnostic', () => {
     const result = await loadSkill(skillDir, { root: dir!, scope: 'project', relDir: 'sneaky', limits });
     expect(result.skill).toBeNull();
     expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([['error', 'hidden-text']]);
+  });
+});
+
+describe('stripHiddenDeep', () => {
+  it('cleans every string at any depth, keys included, and keeps a clean value as it is', () => {
+    const tag = String.fromCodePoint(0xe0041);
+    const dirty = { a: [`x${tag}`, { b: `y\u202E`, n: 1 }], 'k\u200B': null, ok: 'plain' };
+    expect(stripHiddenDeep(dirty)).toEqual({ a: ['x', { b: 'y', n: 1 }], k: null, ok: 'plain' });
+    const clean = { a: ['x', { b: 'y' }] };
+    expect(stripHiddenDeep(clean)).toBe(clean);
+    expect(Object.getPrototypeOf(stripHiddenDeep(JSON.parse(`{"__proto__": {"p${tag}": 1}}`)))).toBe(Object.prototype);
   });
 });

@@ -103,6 +103,68 @@ export function stripHiddenText(text: string): string {
   return text.replace(HIDDEN, (char: string, at: number) => (isVisibleJoiner(text, at, char) ? char : ''));
 }
 
+export type HiddenTextSegment = { text: string } | { hidden: string; codePoint: string; kind: HiddenTextKind };
+
+/**
+ * `text` cut into visible runs and the hidden characters between them, for a view that must show where they are
+ * (a command on an approval card: a bidi override would reorder what the person reads).
+ */
+export function hiddenTextSegments(text: string): HiddenTextSegment[] {
+  const segments: HiddenTextSegment[] = [];
+  let from = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    const at = match.index;
+    if (isVisibleJoiner(text, at, match[0])) continue;
+    if (at > from) segments.push({ text: text.slice(from, at) });
+    const cp = match[0].codePointAt(0) ?? 0;
+    segments.push({
+      hidden: match[0],
+      codePoint: `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`,
+      kind: kindOf(cp),
+    });
+    from = at + match[0].length;
+  }
+  if (from < text.length) segments.push({ text: text.slice(from) });
+  return segments;
+}
+
+/**
+ * `value` with `stripHiddenText` applied to every string in it at any depth, object keys included: for JSON from
+ * outside (an MCP server's tool schema, structured result or error) whose strings all reach the model. Plain
+ * objects and arrays are copied; a value with nothing to strip is returned as it is.
+ */
+export function stripHiddenDeep<T>(value: T): T {
+  return stripped(value, 0) as T;
+}
+
+/** Deeper than any schema a model can use: past it a value is dropped rather than walked (a crafted cycle-like depth). */
+const MAX_DEPTH = 64;
+
+function stripped(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return stripHiddenText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const copy = value.map((item) => {
+      const next = stripped(item, depth + 1);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? copy : value;
+  }
+  let changed = false;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const cleanKey = stripHiddenText(key);
+    const next = stripped(item, depth + 1);
+    if (cleanKey !== key || next !== item) changed = true;
+    // defineProperty: a key "__proto__" from JSON stays a plain key.
+    Object.defineProperty(copy, cleanKey, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? copy : value;
+}
+
 /** Bytes that start every hidden character's UTF-8 form: a file with none of them needs no decoding to be clean. */
 export function mayHaveHiddenText(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
