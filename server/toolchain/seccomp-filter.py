@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the sandbox's seccomp filter: a BPF program bwrap loads with `--seccomp FD` (server/sandbox/seccomp.ts).
+"""Writes the sandbox's seccomp filter: a BPF program bwrap loads with `--seccomp FD` (server/toolchain/seccomp.ts).
 
     /usr/bin/python3 seccomp-filter.py OUT.bpf    build the filter for this machine's architecture
     /usr/bin/python3 seccomp-filter.py --list     print the system calls it denies, one a line
