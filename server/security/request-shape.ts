@@ -47,6 +47,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/secrets/[name]', methods: ['PUT', 'DELETE'] },
   { pattern: '/api/me/tokens', methods: ['GET', 'POST'] },
   { pattern: '/api/me/tokens/[id]', methods: ['DELETE'] },
+  { pattern: '/api/me/grants/[id]', methods: ['DELETE'] },
   { pattern: '/api/me/secrets', methods: ['GET'] },
   { pattern: '/api/me/secrets/[name]', methods: ['PUT', 'DELETE'] },
   // The skill server: routes outside /api, for programs.
