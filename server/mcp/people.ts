@@ -201,9 +201,12 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
       return { ...end, server: label };
     },
     async forPerson(userId) {
-      const mine = new Map((await store.list(userId)).filter((c) => c.connected).map((c) => [c.server, c]));
+      const perPerson = servers();
+      // No database read for a turn where no server signs people in.
+      const rows = perPerson.length > 0 ? await store.list(userId) : [];
+      const mine = new Map(rows.filter((c) => c.connected).map((c) => [c.server, c]));
       const list = await Promise.all(
-        servers().map(async ({ label }) => {
+        perPerson.map(async ({ label }) => {
           if (!mine.has(label)) return { label, connected: false, tools: known.get(label) ?? [] };
           try {
             const l = await open(userId, label);
