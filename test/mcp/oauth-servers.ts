@@ -187,7 +187,11 @@ export async function startOAuthMcpServer(
     const body = await readBody(req);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(url, { method: req.method ?? 'GET', headers, ...(body.length ? { body: new Uint8Array(body) } : {}) });
+    const request = new Request(url, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(body.length ? { body: new Uint8Array(body) } : {}),
+    });
     const known = oauthMetadataResponse(request, metadataOptions);
     if (known) return send(res, known);
     if (url.pathname === '/register' && req.method === 'POST') {
