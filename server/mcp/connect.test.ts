@@ -3,7 +3,7 @@ import { type OAuthMcpServer, startOAuthMcpServer } from '../../test/mcp/oauth-s
 import { closeDb, type Db, openDb, sqliteDatabase } from '../db/client';
 import { deriveSecretsKey } from '../secrets/crypto';
 import { resolveMcpConfig } from './config';
-import { connectionViews, disconnect, finishConnect, safeReturnTo, startConnect } from './connect';
+import { browserOrigin, connectionViews, disconnect, finishConnect, safeReturnTo, startConnect } from './connect';
 import { createMcpManager, type McpManager } from './manager';
 import { createMcpConnectionStore } from './oauth-store';
 import { createPersonalMcp, type PersonalMcp } from './people';
@@ -69,5 +69,14 @@ describe('the routes of a person’s MCP connections', () => {
     for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', 3]) {
       expect(safeReturnTo(bad)).toBe('/settings');
     }
+  });
+
+  it('builds the callback on the address the browser used, not the one Next listens on', () => {
+    const request = (headers: Record<string, string>) => new Request('http://0.0.0.0:3000/api/x', { headers });
+    expect(browserOrigin(request({ host: '127.0.0.1:3000' }))).toBe('http://127.0.0.1:3000');
+    expect(browserOrigin(request({ host: 'chat.example.com', 'x-forwarded-proto': 'https' }))).toBe(
+      'https://chat.example.com',
+    );
+    expect(browserOrigin(request({ host: 'bad host/x' }))).toBe('http://0.0.0.0:3000');
   });
 });

@@ -9,6 +9,18 @@ import type { PersonalMcp } from './people';
 
 export const CALLBACK_PATH = '/api/mcp/oauth/callback';
 
+/**
+ * The origin the person's browser used, for the callback URL: the Host it sent (the request check in
+ * server/security/ already held it to the allowed hosts), not the address Next listens on (`0.0.0.0` when exposed).
+ */
+export function browserOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get('host');
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  const scheme = proto === 'https' || proto === 'http' ? `${proto}:` : url.protocol;
+  return host && /^[A-Za-z0-9.\-[\]:]+$/.test(host) ? `${scheme}//${host}` : url.origin;
+}
+
 /** A page of this app to return to: a path, never another origin (`//host`, `\\host`, a scheme). */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string' || !/^\/(?![/\\])[^\s]*$/.test(value) || value.length > 500) return '/settings';

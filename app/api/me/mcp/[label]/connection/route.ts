@@ -9,7 +9,7 @@ import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
-import { disconnect, startConnect } from '@/server/mcp/connect';
+import { browserOrigin, disconnect, startConnect } from '@/server/mcp/connect';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +22,7 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   const { label } = await params;
   const parsed = bodySchema.safeParse(await readJsonBody(request));
   if (!parsed.success) throw new AppError('bad_request:mcp_connect', 'The body must be { "returnTo"?: "/path" }');
-  const origin = new URL(request.url).origin;
+  const origin = browserOrigin(request);
   return json(
     await startConnect((await getApp()).mcpPeople, userId, label, { origin, returnTo: parsed.data.returnTo }),
   );
