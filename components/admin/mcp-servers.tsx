@@ -91,7 +91,12 @@ function ServerCard({ server, who }: { server: AdminMcpServer; who: Record<strin
         ]}
         empty={{
           testId: 'mcp-no-tools',
-          text: server.status === 'connected' ? 'This server lists no tools.' : 'No tools while it is not connected.',
+          text:
+            server.status === 'connected'
+              ? 'This server lists no tools.'
+              : server.status === 'per-person'
+                ? 'Its tools are listed for each person who connects it, in their chats.'
+                : 'No tools while it is not connected.',
         }}
         rows={server.tools.map((tool) => (
           <tr key={tool.name} data-testid={`mcp-tool-${tool.displayName}`}>
