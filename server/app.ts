@@ -22,6 +22,8 @@ import type { ChatStores } from './chat/store';
 import { type AppConfig, appConfig } from './config';
 import { closeDatabase, type Database, listModeOverrides, openDatabase } from './db';
 import { createMcpManager, type McpManager } from './mcp/manager';
+import { createMcpConnectionStore } from './mcp/oauth-store';
+import { createPersonalMcp, type PersonalMcp } from './mcp/people';
 import { createServedSkills } from './mcp/skills';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
@@ -53,6 +55,8 @@ export interface App {
   access: AccessResolver;
   /** Connections to the operator's MCP servers, made in the background once started (server/mcp/manager.ts). */
   mcp: McpManager;
+  /** The MCP servers each person signs in to (OAuth): their connections, per person (server/mcp/people.ts). */
+  mcpPeople: PersonalMcp;
   /** The running-turn leases on this database: the sweep for crashed instances, Stop from another instance. */
   leases: TurnLeases;
   /** Who may connect, built on first use (after Next listens): shared with `proxy.ts`. */
@@ -120,18 +124,24 @@ function assemble(
   let auth: Auth | undefined;
   let skillServer: Promise<SkillServer> | undefined;
   let closing: Promise<void> | undefined;
+  // The key is derived on first use: the auth secret may be a file created then.
+  const secretsKey = () => loadSecretsKey(() => loadAuthSecret(path.dirname(config.databasePath), env), env);
+  const mcpPeople = createPersonalMcp({
+    config: config.mcp,
+    manager: mcp,
+    store: createMcpConnectionStore(db, secretsKey),
+    env,
+  });
   return {
     config,
     registry,
     store: createDbChatStores(db),
-    // The key is derived on first use: the auth secret may be a file created then.
-    secrets: createSecretStore(db, () =>
-      loadSecretsKey(() => loadAuthSecret(path.dirname(config.databasePath), env), env),
-    ),
+    secrets: createSecretStore(db, secretsKey),
     models,
     db,
     access,
     mcp,
+    mcpPeople,
     leases,
     get exposure() {
       return exposure();
@@ -160,7 +170,7 @@ function assemble(
       closing ??= (async () => {
         await registry.stopWatching();
         served.close();
-        await Promise.all([mcp.close(), leases.close()]);
+        await Promise.all([mcp.close(), mcpPeople.close(), leases.close()]);
         if (!closeOptions.keepDatabase) await closeDatabase(db);
       })();
       return closing;

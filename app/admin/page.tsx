@@ -166,7 +166,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
 
         <section className="card" id="mcp" aria-labelledby="mcp-h" data-testid="mcp-servers">
           <h2 id="mcp-h">MCP servers</h2>
-          <McpServers mcp={overview.mcp} />
+          <McpServers mcp={overview.mcp} who={Object.fromEntries(users?.map((u) => [u.id, u.email]) ?? [])} />
         </section>
 
         <section className="card" id="roots" aria-labelledby="roots-h">

@@ -2,6 +2,8 @@
  * /admin: the MCP servers the operator configured: connected or not and why, each server's tools with the
  * permission the rules give them, and calls and failures per tool since the server process started.
  */
+
+import { McpDisconnectButton } from '@/components/mcp/connect-button';
 import type { AdminMcp, AdminMcpServer } from '@/server/admin/overview';
 import { AdminTable } from './admin-table';
 import { LocalTime } from './local-time';
@@ -11,9 +13,35 @@ const STATUS_TONE: Record<AdminMcpServer['status'], string> = {
   connecting: 'warning',
   failed: 'missing',
   disabled: 'missing',
+  'per-person': 'ok',
 };
 
-function ServerCard({ server }: { server: AdminMcpServer }) {
+/** Who connected a server that signs each person in, with Revoke. */
+function Connections({ server, who }: { server: AdminMcpServer; who: Record<string, string> }) {
+  const connections = server.connections ?? [];
+  return (
+    <AdminTable
+      columns={[{ label: 'Person' }, { label: 'Connected' }, { label: 'Scopes' }, { label: '' }]}
+      empty={{ testId: 'mcp-no-connections', text: 'Nobody has connected this server yet.' }}
+      rows={connections.map((c) => (
+        <tr key={c.userId} data-testid="mcp-connection-row" data-person={who[c.userId] ?? c.userId}>
+          <td>{who[c.userId] ?? c.userId}</td>
+          <td>{c.connectedAt ? <LocalTime ms={c.connectedAt} /> : ''}</td>
+          <td className="muted small">{c.scopes.join(' ')}</td>
+          <td>
+            <McpDisconnectButton
+              server={server.label}
+              label="Revoke"
+              endpoint={`/api/admin/mcp/${encodeURIComponent(server.label)}/connections/${encodeURIComponent(c.userId)}`}
+            />
+          </td>
+        </tr>
+      ))}
+    />
+  );
+}
+
+function ServerCard({ server, who }: { server: AdminMcpServer; who: Record<string, string> }) {
   return (
     <div className="stack" data-testid={`mcp-server-${server.label}`} data-status={server.status}>
       <h3>
@@ -29,7 +57,15 @@ function ServerCard({ server }: { server: AdminMcpServer }) {
       <p className="small">
         <code data-testid="mcp-target">{server.target}</code>
       </p>
-      {server.status !== 'connected' ? (
+      {server.status === 'per-person' ? (
+        <>
+          <p className="small" data-testid="mcp-reason">
+            {server.reason ?? ''}
+          </p>
+          <Connections server={server} who={who} />
+        </>
+      ) : null}
+      {server.status !== 'connected' && server.status !== 'per-person' ? (
         <p className="small" data-testid="mcp-reason">
           {server.reason ?? ''}
           <span className="muted">
@@ -55,7 +91,12 @@ function ServerCard({ server }: { server: AdminMcpServer }) {
         ]}
         empty={{
           testId: 'mcp-no-tools',
-          text: server.status === 'connected' ? 'This server lists no tools.' : 'No tools while it is not connected.',
+          text:
+            server.status === 'connected'
+              ? 'This server lists no tools.'
+              : server.status === 'per-person'
+                ? 'Its tools are listed for each person who connects it, in their chats.'
+                : 'No tools while it is not connected.',
         }}
         rows={server.tools.map((tool) => (
           <tr key={tool.name} data-testid={`mcp-tool-${tool.displayName}`}>
@@ -83,7 +124,7 @@ function ServerCard({ server }: { server: AdminMcpServer }) {
   );
 }
 
-export function McpServers({ mcp }: { mcp: AdminMcp }) {
+export function McpServers({ mcp, who = {} }: { mcp: AdminMcp; who?: Record<string, string> }) {
   if (mcp.servers.length === 0) {
     return (
       <p className="empty" data-testid="mcp-none">
@@ -101,7 +142,7 @@ export function McpServers({ mcp }: { mcp: AdminMcp }) {
       </p>
       <div className="stack">
         {mcp.servers.map((server) => (
-          <ServerCard key={server.label} server={server} />
+          <ServerCard key={server.label} server={server} who={who} />
         ))}
       </div>
     </>

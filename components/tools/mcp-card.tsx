@@ -1,4 +1,5 @@
 'use client';
+import { McpConnectButton } from '@/components/mcp/connect-button';
 /**
  * Card for a tool of an MCP server (`mcp.<server>.<tool>`, registered for the `mcp_` prefix): the arguments, then
  * the text the server returned (and what it sent that is not shown: images, binary resources), or the error. While
@@ -47,7 +48,12 @@ export function McpCard({ call }: ToolRendererProps<Record<string, unknown>, Mcp
       {call.status === 'waiting' ? null : (
         <>
           <Arguments input={call.input} />
-          {output ? (
+          {output?.connect ? (
+            <p className="small" data-testid="mcp-connect-card">
+              {server} signs in each person: connect it to use its tools, then ask again.{' '}
+              <McpConnectButton server={output.connect.server} />
+            </p>
+          ) : output ? (
             <>
               <span className="tool-card__label">Result</span>
               <pre className="tool-card__pre" data-testid="mcp-output">

@@ -6,6 +6,7 @@
 import type { Permission } from '../config';
 import type { McpConfig } from '../mcp/config';
 import type { McpServerState } from '../mcp/manager';
+import type { McpConnectionInfo } from '../mcp/oauth-store';
 import { createMcpPolicy } from '../mcp/permissions';
 import { toolDisplayName } from '../tools/names';
 
@@ -21,8 +22,20 @@ export interface AdminMcpTool {
   lastError?: string;
 }
 
+/** A person connected to a server that signs each person in (never a token). */
+export interface AdminMcpConnection {
+  userId: string;
+  scopes: string[];
+  connectedAt: number | null;
+  expiresAt: number | null;
+}
+
 /** A server's state as the manager keeps it, with its tools as /admin shows them (and no per-tool stats map). */
-export type AdminMcpServer = Omit<McpServerState, 'tools' | 'stats'> & { tools: AdminMcpTool[] };
+export type AdminMcpServer = Omit<McpServerState, 'tools' | 'stats'> & {
+  tools: AdminMcpTool[];
+  /** Per-person servers: who connected it. */
+  connections?: AdminMcpConnection[];
+};
 
 export interface AdminMcp {
   servers: AdminMcpServer[];
@@ -32,7 +45,11 @@ export interface AdminMcp {
 
 export const NO_MCP: AdminMcp = { servers: [], timeoutMs: 0, rules: [] };
 
-export function buildMcpAdmin(states: readonly McpServerState[], config: McpConfig): AdminMcp {
+export function buildMcpAdmin(
+  states: readonly McpServerState[],
+  config: McpConfig,
+  connections: readonly McpConnectionInfo[] = [],
+): AdminMcp {
   const policy = createMcpPolicy(config.rules);
   return {
     timeoutMs: config.timeoutMs,
@@ -48,6 +65,18 @@ export function buildMcpAdmin(states: readonly McpServerState[], config: McpConf
       failures: s.failures,
       ...(s.serverInfo ? { serverInfo: s.serverInfo } : {}),
       skipped: s.skipped,
+      ...(s.status === 'per-person'
+        ? {
+            connections: connections
+              .filter((c) => c.server === s.label && c.connected)
+              .map((c) => ({
+                userId: c.userId,
+                scopes: c.scopes,
+                connectedAt: c.connectedAt?.getTime() ?? null,
+                expiresAt: c.expiresAt?.getTime() ?? null,
+              })),
+          }
+        : {}),
       tools: s.tools.map((t) => {
         const { permission, reason } = policy(s.label, t.name);
         const stats = s.stats[t.name];

@@ -7,6 +7,7 @@ import type { AccessMap, AccessResolver } from '../access/resolver';
 import type { AppConfig } from '../config';
 import type { Database } from '../db';
 import type { McpManager } from '../mcp/manager';
+import type { PersonalMcp } from '../mcp/people';
 import { type BudgetedCatalog, buildBudgetedCatalog, DEFAULT_BUDGET_TOKENS } from '../skills/catalog/budget';
 import type { SkillRegistry } from '../skills/registry';
 import type { DiscoveryResult } from '../skills/types';
@@ -96,6 +97,7 @@ export async function loadAdminOverview(
     /** The catalog preview is the one a new chat gets, under the default model's budget. */
     models: { defaultEntry(): { contextWindow?: number } };
     mcp?: Pick<McpManager, 'list'>;
+    mcpPeople?: Pick<PersonalMcp, 'connections'>;
   },
   options: { paths?: PathMode } = {},
 ): Promise<AdminOverview> {
@@ -116,6 +118,8 @@ export async function loadAdminOverview(
     access,
     permissions: await loadPermissionData(app.db, scan.skills),
     catalog,
-    ...(app.mcp ? { mcp: buildMcpAdmin(app.mcp.list(), app.config.mcp) } : {}),
+    ...(app.mcp
+      ? { mcp: buildMcpAdmin(app.mcp.list(), app.config.mcp, (await app.mcpPeople?.connections(null)) ?? []) }
+      : {}),
   });
 }

@@ -198,17 +198,27 @@ export async function touchChat(id: string, at: Date, d: Database): Promise<bool
 /**
  * Everything a person owns, for when an admin deletes the account: their chats (messages, activations and events
  * cascade; workspace files are the caller's), their name on script runs and approval answers,
- * their skill preferences, and their own secrets. Returns the ids
+ * their skill preferences, their own secrets and their MCP connections. Returns the ids
  * of the deleted chats so the caller can remove their workspaces.
  */
 export async function deleteUserData(userId: string, d: Database): Promise<string[]> {
-  const { chats, scriptRuns, permissionDecisions, permissionGrants, userSkillPrefs, personalTokens, secrets } = d.t;
+  const {
+    chats,
+    scriptRuns,
+    permissionDecisions,
+    permissionGrants,
+    userSkillPrefs,
+    personalTokens,
+    secrets,
+    mcpConnections,
+  } = d.t;
   // `''` owns the shared secrets: no person's id is empty, and this must never be the way they go.
   if (!userId) throw new Error('deleteUserData: no user id');
   return withTransaction(d, async (tx) => {
     const deleted = await tx.db.delete(chats).where(eq(chats.userId, userId)).returning({ id: chats.id });
     await tx.db.delete(personalTokens).where(eq(personalTokens.userId, userId));
     await tx.db.delete(secrets).where(eq(secrets.ownerId, userId));
+    await tx.db.delete(mcpConnections).where(eq(mcpConnections.userId, userId));
     await tx.db.update(scriptRuns).set({ userId: null }).where(eq(scriptRuns.userId, userId));
     await tx.db.update(permissionDecisions).set({ userId: null }).where(eq(permissionDecisions.userId, userId));
     await tx.db.delete(permissionGrants).where(eq(permissionGrants.userId, userId));

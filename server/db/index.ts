@@ -18,6 +18,7 @@ export {
 } from './client';
 export * from './egress';
 export * from './errors';
+export * from './mcp-connections';
 export * from './messages';
 export * from './permissions';
 export * from './personal-tokens';

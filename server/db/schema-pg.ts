@@ -287,6 +287,23 @@ export const secrets = pgTable(
   (t) => [primaryKey({ columns: [t.name, t.ownerId] })],
 );
 
+export const mcpConnections = pgTable(
+  'mcp_connections',
+  {
+    userId: text('user_id').notNull(),
+    server: text('server').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    keyId: text('key_id').notNull(),
+    scopes: text('scopes'),
+    expiresAt: timestamp('expires_at'),
+    connectedAt: timestamp('connected_at'),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.server] }), index('mcp_connections_server_idx').on(t.server)],
+);
+
 export const egressEvents = pgTable(
   'egress_events',
   {

@@ -362,6 +362,29 @@ export const secrets = sqliteTable(
   (t) => [primaryKey({ columns: [t.name, t.ownerId] })],
 );
 
+/**
+ * A person's OAuth connection to an MCP server (server/mcp/oauth-store.ts): the tokens, the client registration and,
+ * while a sign-in is under way, the PKCE verifier and state, as one JSON blob sealed like a secret
+ * (server/secrets/crypto.ts, additional data `owner\0mcp:<label>`). `expires_at` and `scopes` are the tokens'
+ * (for /admin and /settings, never a token); `connected_at` is null until the first tokens arrive.
+ */
+export const mcpConnections = sqliteTable(
+  'mcp_connections',
+  {
+    userId: text('user_id').notNull(),
+    server: text('server').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    keyId: text('key_id').notNull(),
+    scopes: text('scopes'),
+    expiresAt: timestamp('expires_at'),
+    connectedAt: timestamp('connected_at'),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.server] }), index('mcp_connections_server_idx').on(t.server)],
+);
+
 /** Every connection or plain-HTTP request a run made or tried through its egress proxy (server/egress/). */
 export const egressEvents = sqliteTable(
   'egress_events',
@@ -394,4 +417,5 @@ export const egressEvents = sqliteTable(
 );
 
 export type SecretRow = typeof secrets.$inferSelect;
+export type McpConnectionRow = typeof mcpConnections.$inferSelect;
 export type EgressEventRow = typeof egressEvents.$inferSelect;

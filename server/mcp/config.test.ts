@@ -56,9 +56,41 @@ describe('mcpServers config', () => {
       /\$\{env:NAME\}/,
     ],
     ['an unknown rule value', { mcp: { rules: { 'a/*': 'maybe' } } }, /mcp\.rules/],
+    ['OAuth on a stdio server', { mcpServers: { a: { command: 'x', auth: { kind: 'oauth' } } } }, /"auth" belongs/],
+    [
+      'a client secret without a client id',
+      { mcpServers: { a: { url: 'https://e.com', auth: { kind: 'oauth', clientSecret: '${env:S}' } } } },
+      /"auth\.clientSecret" goes with "auth\.clientId"/,
+    ],
+    [
+      'a client metadata document that is not https',
+      { mcpServers: { a: { url: 'https://e.com', auth: { kind: 'oauth', clientMetadataUrl: 'http://e.com/c' } } } },
+      /must be an https:\/\/ URL/,
+    ],
   ])('%s is a ConfigError', (_, file, message) => {
     expect(() => load(file)).toThrow(ConfigError);
     expect(() => load(file)).toThrow(message);
+  });
+});
+
+describe('an OAuth server entry', () => {
+  it('loads with a pre-registered client, a metadata document or neither (dynamic registration)', () => {
+    const config = load({
+      mcpServers: {
+        notion: { url: 'https://mcp.example.com/mcp', auth: { kind: 'oauth' } },
+        linear: {
+          url: 'https://linear.example.com/mcp',
+          auth: { kind: 'oauth', clientId: 'skillchat', clientSecret: '${env:LINEAR_SECRET}', scopes: ['read'] },
+        },
+        docs: {
+          url: 'https://docs.example.com/mcp',
+          auth: { kind: 'oauth', clientMetadataUrl: 'https://chat.example.com/client.json' },
+        },
+      },
+    });
+    expect(config.mcp.servers.notion?.auth).toEqual({ kind: 'oauth' });
+    expect(config.mcp.servers.linear?.auth?.clientSecret).toBe('${env:LINEAR_SECRET}');
+    expect(config.mcp.servers.docs?.auth?.clientMetadataUrl).toBe('https://chat.example.com/client.json');
   });
 });
 

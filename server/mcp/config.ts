@@ -7,7 +7,8 @@
  * { "mcpServers": {
  *     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"] },
  // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own `${env:NAME}` syntax
- *     "github": { "url": "https://api.example.com/mcp", "headers": { "Authorization": "Bearer ${env:GITHUB_TOKEN}" } } },
+ *     "github": { "url": "https://api.example.com/mcp", "headers": { "Authorization": "Bearer ${env:GITHUB_TOKEN}" } },
+ *     "notion": { "url": "https://mcp.notion.com/mcp", "auth": { "kind": "oauth" } } },
  *   "mcp": { "timeoutMs": 30000, "rules": { "github/*": "ask", "github/delete_*": "deny" } } }
  * ```
  *
@@ -54,6 +55,25 @@ const serverSchema = z
         .check(z.refine((u) => /^https?:\/\/[^\s]+$/.test(u) && URL.canParse(u), 'must be an http:// or https:// URL')),
     ),
     headers: z.optional(z.record(text(), withReferences())),
+    /**
+     * Streamable HTTP: each person signs in to this server themselves (OAuth 2.1 through the MCP SDK, server/mcp/
+     * oauth-provider.ts), so there is no operator-wide connection. `clientId` (with `clientSecret` for a confidential
+     * client) when the operator registered skillchat with the authorization server; `clientMetadataUrl` for a client
+     * ID metadata document; neither: dynamic client registration. `scopes` when the server's metadata says none.
+     */
+    auth: z.optional(
+      z.strictObject({
+        kind: z.literal('oauth'),
+        clientId: z.optional(text()),
+        clientSecret: z.optional(withReferences()),
+        clientMetadataUrl: z.optional(
+          z
+            .string()
+            .check(z.refine((u) => /^https:\/\/[^\s/]+\/[^\s]+$/.test(u), 'must be an https:// URL with a path')),
+        ),
+        scopes: z.optional(z.array(text())),
+      }),
+    ),
     /** Listed on /admin, never started. */
     disabled: z.optional(z.boolean()),
   })
@@ -67,12 +87,19 @@ const serverSchema = z
     z.refine((s) => s.url !== undefined || s.headers === undefined, {
       message: '"headers" belong to an HTTP server (one with "url")',
     }),
+    z.refine((s) => s.url !== undefined || s.auth === undefined, {
+      message: '"auth" belongs to an HTTP server (one with "url")',
+    }),
+    z.refine((s) => s.auth?.clientSecret === undefined || s.auth.clientId !== undefined, {
+      message: '"auth.clientSecret" goes with "auth.clientId"',
+    }),
     z.refine((s) => s.type === undefined || (s.type === 'stdio') === (s.command !== undefined), {
       message: '"type" does not match: "stdio" goes with "command", "http" with "url"',
     }),
   );
 
 export type McpServerEntry = z.infer<typeof serverSchema>;
+export type McpOAuthSettings = NonNullable<McpServerEntry['auth']>;
 
 // Checked on the whole record: zod's own error for a bad record key does not say what a key must be.
 export const mcpServersSchema = z.record(z.string(), serverSchema).check(

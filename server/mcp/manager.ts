@@ -24,7 +24,11 @@ import { CappedLineBuffer, cappedFetch, MAX_MESSAGE_BYTES } from './capped-trans
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
 import { nameTools } from './tool-names';
 
-export type McpStatus = 'connecting' | 'connected' | 'failed' | 'disabled';
+/**
+ * `per-person`: each person signs in to this server themselves (its entry says `auth.kind: oauth`, or it answered
+ * 401 with OAuth resource metadata), so there is no connection of the app's own: see people.ts.
+ */
+export type McpStatus = 'connecting' | 'connected' | 'failed' | 'disabled' | 'per-person';
 
 export interface McpTool {
   /** The tool's own name on its server. */
@@ -102,7 +106,7 @@ export interface McpManagerOptions {
   log?: (line: string) => void;
 }
 
-const CLIENT_INFO = { name: 'skillchat', version: '0.1.0' };
+export const CLIENT_INFO = { name: 'skillchat', version: '0.1.0' };
 const MAX_DESCRIPTION = 2000;
 const MAX_REASON = 400;
 const STDERR_KEPT = 2000;
@@ -126,7 +130,7 @@ function hashDefinition(tool: SdkTool): string {
     .digest('hex');
 }
 
-function toTool(tool: SdkTool, wireName: string): McpTool {
+export function toTool(tool: SdkTool, wireName: string): McpTool {
   const { $schema: _, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
   return {
     name: tool.name,
@@ -137,7 +141,7 @@ function toTool(tool: SdkTool, wireName: string): McpTool {
   };
 }
 
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s+/g, ' ').trim();
 }
@@ -154,7 +158,18 @@ interface Connection {
   /** The client's transport, from the start of its attempt (the SDK's `client.transport` is set later). */
   transport: Transport | null;
   stderr: string;
+  /** The server answered 401 with OAuth protected resource metadata (`WWW-Authenticate: ... resource_metadata=`). */
+  asksOAuth: boolean;
 }
+
+/** What a 401 of a server that wants each person to sign in carries (RFC 9728, section 5.1). */
+export function asksForOAuth(response: Response): boolean {
+  return (
+    response.status === 401 && /\bresource_metadata="?[^"\s,]+/i.test(response.headers.get('www-authenticate') ?? '')
+  );
+}
+
+export const PER_PERSON_REASON = 'each person connects it themselves (OAuth) on /settings';
 
 /**
  * A stdio transport that remembers its server's process id (the SDK forgets it as soon as it starts closing) and
@@ -237,12 +252,13 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       abort: null,
       transport: null,
       stderr: '',
+      asksOAuth: false,
       state: {
         label,
         transport: entry.url ? 'http' : 'stdio',
         target: describeTarget(entry),
-        status: entry.disabled ? 'disabled' : 'connecting',
-        ...(entry.disabled ? { reason: 'disabled in the config' } : { reason: 'not started yet' }),
+        status: entry.disabled ? 'disabled' : entry.auth ? 'per-person' : 'connecting',
+        reason: entry.disabled ? 'disabled in the config' : entry.auth ? PER_PERSON_REASON : 'not started yet',
         since: Date.now(),
         failures: 0,
         tools: [],
@@ -276,9 +292,17 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const transportFor = (c: Connection) => {
     const { entry } = c;
     if (entry.url) {
+      const headers = resolveReferences(entry.headers, options.env);
+      // Without a credential of the operator's, a 401 with resource metadata means the server signs people in.
+      const operatorCredential = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+      const capped = cappedFetch(MAX_MESSAGE_BYTES);
       return new StreamableHTTPClientTransport(new URL(entry.url), {
-        requestInit: { headers: resolveReferences(entry.headers, options.env) },
-        fetch: cappedFetch(MAX_MESSAGE_BYTES),
+        requestInit: { headers },
+        fetch: async (input, init) => {
+          const response = await capped(input, init);
+          if (!operatorCredential && asksForOAuth(response)) c.asksOAuth = true;
+          return response;
+        },
       });
     }
     // Only what the operator gave, plus PATH and HOME: never the app's own secrets (API keys, DATABASE_URL).
@@ -383,6 +407,12 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       void closeClient(client, started);
       if (!current()) return;
       c.client = null;
+      if (c.asksOAuth) {
+        // Not a failure and not retried: the server is reached per person from now on.
+        c.state = { ...c.state, failures: 0, tools: [], skipped: [] };
+        setStatus(c, 'per-person', `${PER_PERSON_REASON} (it answered 401 with OAuth metadata)`);
+        return;
+      }
       fail(c, withStderr(c, errorText(error)));
     } finally {
       clearTimeout(deadline);
@@ -408,7 +438,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     start() {
       if (started || closed) return;
       started = true;
-      for (const c of connections.values()) if (!c.entry.disabled) attempt(c);
+      for (const c of connections.values()) if (!c.entry.disabled && !c.entry.auth) attempt(c);
     },
     list: () => [...connections.values()].map((c) => c.state),
     connected: () => [...connections.values()].filter((c) => c.state.status === 'connected').map((c) => c.state),

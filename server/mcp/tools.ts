@@ -13,7 +13,9 @@ import { allowed, type ConsentAsk } from '../consent/ask';
 import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
 import type { McpConfig } from './config';
 import type { McpCallResult, McpManager, McpTool } from './manager';
+import { McpNeedsConnectError, type PersonalMcpTools } from './people';
 import { createMcpPolicy, type McpPermission, type McpPolicy } from './permissions';
+import { mcpWireName } from './tool-names';
 
 export interface McpToolOutput {
   server: string;
@@ -25,6 +27,8 @@ export interface McpToolOutput {
   items?: string[];
   /** The server's structured result, when it sent one and it is small. */
   structured?: unknown;
+  /** The person has not connected this server (it signs each person in): the card offers Connect. */
+  connect?: { server: string };
 }
 
 const MAX_STRUCTURED = 16 * 1024;
@@ -120,12 +124,40 @@ export interface McpSource {
   config: McpConfig;
   /** Built from `config.rules` when absent. */
   policy?: McpPolicy;
+  /** The asking person's view of the servers each person signs in to (people.ts `forPerson`). */
+  person?: PersonalMcpTools;
 }
 
 interface Offered {
   label: string;
   tool: McpTool;
   permission: McpPermission;
+  /** Whose connection calls it: the app's (operator's server), the person's, or none yet (connect first). */
+  via: 'app' | 'person' | 'connect';
+}
+
+/** What a tool of a server the person has not connected answers: not a failure, a step for the person. */
+export function connectOutput(label: string, tool: string): McpToolOutput {
+  return {
+    server: label,
+    tool,
+    text:
+      `The MCP server "${label}" signs in each person, and this person has not connected it yet (or their ` +
+      `connection ended). Nothing is broken: ask them to press Connect on the card shown here (or on Settings), ` +
+      `then try again.`,
+    connect: { server: label },
+  };
+}
+
+/** A stand-in tool for a server the person has not connected and whose tools nobody has listed yet. */
+function placeholderTool(label: string): McpTool {
+  return {
+    name: 'connect',
+    wireName: mcpWireName(label, 'connect'),
+    description: `Connect to use: the MCP server "${label}" needs this person to sign in before its tools are available. Call this when the person asks for something "${label}" does.`,
+    inputSchema: { type: 'object', properties: {} },
+    definitionHash: '',
+  };
 }
 
 /** The MCP tools of one turn. */
@@ -142,24 +174,49 @@ export function mcpTurnTools(
       const permission = policy(server.label, tool.name);
       // Denied tools are not offered at all: the model never sees their names or descriptions.
       if (permission.permission === 'deny') continue;
-      offered.set(tool.wireName, { label: server.label, tool, permission });
+      offered.set(tool.wireName, { label: server.label, tool, permission, via: 'app' });
+    }
+  }
+  for (const server of source.person?.servers ?? []) {
+    if (options.switchedOff?.has(server.label)) continue;
+    if (!server.connected) {
+      const shown = server.tools.length > 0 ? server.tools : [placeholderTool(server.label)];
+      for (const tool of shown) {
+        if (policy(server.label, tool.name).permission === 'deny') continue;
+        const described = { ...tool, description: `(connect to use) ${tool.description}` };
+        offered.set(tool.wireName, {
+          label: server.label,
+          tool: described,
+          permission: policy(server.label, tool.name),
+          via: 'connect',
+        });
+      }
+      continue;
+    }
+    for (const tool of server.tools) {
+      const permission = policy(server.label, tool.name);
+      if (permission.permission === 'deny') continue;
+      offered.set(tool.wireName, { label: server.label, tool, permission, via: 'person' });
     }
   }
   const { timeoutMs, maxOutputBytes } = source.config;
   const tools: McpTurnTools['tools'] = {};
-  for (const [wireName, { label, tool }] of offered) {
+  for (const [wireName, { label, tool, via }] of offered) {
     tools[wireName] = dynamicTool({
       description: `[MCP server "${label}", tool "${stripHiddenText(tool.name)}"] ${tool.description}`.trim(),
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
       execute: async (input: unknown) => {
+        if (via === 'connect') return connectOutput(label, tool.name);
         const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+        const callOptions = { timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
         let result: McpCallResult;
         try {
-          result = await source.manager.call(label, tool.name, args, {
-            timeoutMs,
-            ...(options.signal ? { signal: options.signal } : {}),
-          });
+          result =
+            via === 'person' && source.person
+              ? await source.person.call(label, tool.name, args, callOptions)
+              : await source.manager.call(label, tool.name, args, callOptions);
         } catch (error) {
+          if (error instanceof McpNeedsConnectError) return connectOutput(label, tool.name);
           throw new McpToolError((error as Error).message);
         }
         if (result.isError) throw new McpToolError(errorMessage(label, tool.name, result));
@@ -173,10 +230,11 @@ export function mcpTurnTools(
     consent(toolName) {
       const found = offered.get(toolName);
       if (!found) return undefined;
-      const { label, tool, permission } = found;
+      const { label, tool, permission, via } = found;
       const subject = { kind: 'mcp-tool', label, tool: tool.name } as const;
       const version = async () => tool.definitionHash;
-      if (permission.permission === 'allow') return allowed(subject, version);
+      // Nothing reaches the server before the person connects: only the connect answer, which needs no consent.
+      if (permission.permission === 'allow' || via === 'connect') return allowed(subject, version);
       return {
         subject,
         rule: 'ask',

@@ -10,6 +10,7 @@ import type { AccessOptions, AccessResolver } from '../../access/resolver';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db';
 import type { Resolver } from '../../egress/address';
+import type { PersonalMcp, PersonalMcpTools } from '../../mcp/people';
 import { switchedOffServers } from '../../mcp/personal';
 import type { McpSource } from '../../mcp/tools';
 import type { ModelRegistry } from '../../model/registry';
@@ -72,6 +73,8 @@ export interface TurnApp {
   access: AccessResolver;
   /** The MCP connections (server/mcp/manager.ts); absent: no MCP tools. */
   mcp?: McpSource['manager'];
+  /** The MCP servers each person signs in to (server/mcp/people.ts); the turn takes the asking person's view. */
+  mcpPeople?: Pick<PersonalMcp, 'forPerson'>;
   /** Secret values set on /admin and /settings (server/secrets/). */
   secrets?: SecretStore;
 }
@@ -89,13 +92,14 @@ export async function turnDeps(
   asker: Asker = { exposed: false },
 ): Promise<TurnDeps> {
   const store = app.store.forUser(userId);
-  const [{ skills }, matcher, chat, personal, mcpSwitchedOff] = await Promise.all([
+  const [{ skills }, matcher, chat, personal, mcpSwitchedOff, mcpPerson] = await Promise.all([
     app.registry.current(),
     app.registry.matcher(),
     store.getChat(chatId),
     personalAccess(app.db, userId),
     // Read only where servers are configured: without them nothing of the turn needs it.
     app.mcp ? switchedOffServers(app.db, userId) : undefined,
+    personMcp(app, userId),
   ]);
   // The chat's pick, or the default; a model that is gone answers as the offline model, with a note.
   const { choice, note } = await app.models.choose(chat?.model);
@@ -111,7 +115,23 @@ export async function turnDeps(
     personal,
     shell: shellModeFor(app.config.execution.shell, asker).mode,
     owner: userId,
-    ...(app.mcp ? { mcp: { manager: app.mcp, config: app.config.mcp }, mcpSwitchedOff } : {}),
+    ...(app.mcp
+      ? {
+          mcp: { manager: app.mcp, config: app.config.mcp, ...(mcpPerson ? { person: mcpPerson } : {}) },
+          mcpSwitchedOff,
+        }
+      : {}),
     ...(app.secrets ? { egress: { secrets: app.secrets, db: app.db } } : {}),
   };
+}
+
+/** The person's connections to the servers that sign each person in; a failure leaves those tools out, not the turn. */
+async function personMcp(app: TurnApp, userId: string): Promise<PersonalMcpTools | undefined> {
+  if (!app.mcp || !app.mcpPeople) return undefined;
+  try {
+    return await app.mcpPeople.forPerson(userId);
+  } catch (error) {
+    console.warn(`[skillchat] MCP servers per person: ${(error as Error).message}`);
+    return undefined;
+  }
 }
