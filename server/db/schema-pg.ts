@@ -274,6 +274,20 @@ export const secrets = pgTable(
   (t) => [primaryKey({ columns: [t.name, t.ownerId] })],
 );
 
+export const modelConnections = pgTable('model_connections', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(),
+  name: text('name').notNull(),
+  baseUrl: text('base_url').notNull(),
+  models: text('models'),
+  ciphertext: text('ciphertext'),
+  iv: text('iv'),
+  tag: text('tag'),
+  keyId: text('key_id'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 export const egressEvents = pgTable(
   'egress_events',
   {
