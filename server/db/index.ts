@@ -19,6 +19,7 @@ export {
 export * from './egress';
 export * from './errors';
 export * from './messages';
+export * from './model-connections';
 export * from './permissions';
 export * from './personal-tokens';
 export * from './recovery';
