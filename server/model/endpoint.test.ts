@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReplayServer, type Reply, startReplayServer } from '../../test/model/replay-server';
-import { listEndpointModels, refusedAddressClass } from './endpoint';
+import { guardedFetch, listEndpointModels, refusedAddressClass } from './endpoint';
 
 const KEY = 'sk-test-never-shown-1234';
 let server: ReplayServer;
@@ -135,5 +135,26 @@ describe('refusedAddressClass', () => {
     expect(refusedAddressClass('100.100.100.200')).toBe('cloud metadata');
     expect(refusedAddressClass('fd00:ec2::254')).toBe('cloud metadata');
     expect(refusedAddressClass('224.0.0.1')).toBe('multicast');
+  });
+});
+
+describe('guardedFetch (every request of a turn through a connection added on /admin)', () => {
+  it('refuses a name that now resolves to a metadata address, before dialling; passes the rest on', async () => {
+    const dialled: string[] = [];
+    const inner = async (url: string) => {
+      dialled.push(url);
+      return new Response('{}');
+    };
+    const resolve = async (host: string) =>
+      host === 'rebound.test'
+        ? [{ address: '169.254.169.254', family: 4 as const }]
+        : [{ address: '10.0.0.9', family: 4 as const }];
+    const guarded = guardedFetch(resolve, inner);
+    await expect(guarded('http://rebound.test/v1/chat/completions', { method: 'POST' })).rejects.toThrow(
+      'rebound.test is a link-local (cloud metadata) address',
+    );
+    expect(dialled).toEqual([]);
+    expect((await guarded('http://vllm.lan/v1/chat/completions')).status).toBe(200);
+    expect(dialled).toEqual(['http://vllm.lan/v1/chat/completions']);
   });
 });
