@@ -189,7 +189,7 @@ function ConnectionForm({ editing, onDone }: { editing: AdminConnection | null; 
       <div className="model-form__actions">
         <button
           type="button"
-          className="button button--small"
+          className="button button--outline button--small"
           disabled={busy}
           onClick={(e) => void test(e.currentTarget.form!)}
           data-testid="connection-test"
@@ -205,7 +205,12 @@ function ConnectionForm({ editing, onDone }: { editing: AdminConnection | null; 
           {editing ? 'Save changes' : 'Add'}
         </button>
         {editing && (
-          <button type="button" className="button button--small" onClick={onDone} data-testid="connection-cancel">
+          <button
+            type="button"
+            className="button button--outline button--small"
+            onClick={onDone}
+            data-testid="connection-cancel"
+          >
             Cancel
           </button>
         )}
@@ -329,7 +334,7 @@ export function ModelsSection({ models, connections }: AdminModels) {
             <td className="model-row__actions">
               <button
                 type="button"
-                className="button button--small"
+                className="button button--outline button--small"
                 onClick={() => setEditing(c)}
                 data-testid="connection-edit"
               >
