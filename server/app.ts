@@ -25,9 +25,10 @@ import { createMcpManager, type McpManager } from './mcp/manager';
 import { createMcpConnectionStore } from './mcp/oauth-store';
 import { createPersonalMcp, type PersonalMcp } from './mcp/people';
 import { createServedSkills } from './mcp/skills';
+import { type ConnectionStore, createConnectionStore } from './model/connections';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
-import { loadSecretsKey } from './secrets/crypto';
+import { loadSecretsKey, type SecretsKey } from './secrets/crypto';
 import { createSecretStore, type SecretStore } from './secrets/store';
 import type { ExposurePolicy } from './security/exposure';
 import { getExposurePolicy } from './security/exposure-policy';
@@ -47,8 +48,10 @@ export interface App {
   registry: SkillRegistry;
   /** Chats, per person: `store.forUser(userId)` (`storeFor(request)` in app/_lib/current-user.ts). */
   store: ChatStores;
-  /** The models chats can pick (configured providers, compatible endpoints, a local Ollama) and the default. */
+  /** The models chats can pick (configured providers, compatible endpoints, a local Ollama, /admin's) and the default. */
   models: ModelRegistry;
+  /** The model servers added on /admin, their keys sealed like secrets; the registry reads them. */
+  modelConnections: ConnectionStore;
   /** The one database handle (SQLite file, or PostgreSQL with `DATABASE_URL`); the store wraps it for chats. */
   db: Database;
   /** Who may use which skill, and how: every caller reads its records. */
@@ -116,7 +119,14 @@ function assemble(
     timeoutMs: config.mcp.timeoutMs,
   });
   registry.addSource(served);
-  const models = createModelRegistry({ env });
+  // The key is derived on first use: the auth secret may be a file created then.
+  let secretsKey: SecretsKey | undefined;
+  const key = () => {
+    secretsKey ??= loadSecretsKey(() => loadAuthSecret(path.dirname(config.databasePath), env), env);
+    return secretsKey;
+  };
+  const modelConnections = createConnectionStore(db, key);
+  const models = createModelRegistry({ env, connections: () => modelConnections.resolved() });
   // The operator's access records for a skill set are resolved when its scan lands, not by the first turn or slash
   // menu after it.
   registry.subscribe(({ skills }) => access.resolveAll(skills));
@@ -124,20 +134,19 @@ function assemble(
   let auth: Auth | undefined;
   let skillServer: Promise<SkillServer> | undefined;
   let closing: Promise<void> | undefined;
-  // The key is derived on first use: the auth secret may be a file created then.
-  const secretsKey = () => loadSecretsKey(() => loadAuthSecret(path.dirname(config.databasePath), env), env);
   const mcpPeople = createPersonalMcp({
     config: config.mcp,
     manager: mcp,
-    store: createMcpConnectionStore(db, secretsKey),
+    store: createMcpConnectionStore(db, key),
     env,
   });
   return {
     config,
     registry,
     store: createDbChatStores(db),
-    secrets: createSecretStore(db, secretsKey),
+    secrets: createSecretStore(db, key),
     models,
+    modelConnections,
     db,
     access,
     mcp,

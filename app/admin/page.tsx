@@ -10,6 +10,7 @@ import { InstallSkill } from '@/components/admin/install-skill';
 import { InstalledSkills } from '@/components/admin/installed-skills';
 import { LocalTime } from '@/components/admin/local-time';
 import { McpServers } from '@/components/admin/mcp-servers';
+import { ModelsSection } from '@/components/admin/models-section';
 import { NetworkSection } from '@/components/admin/network';
 import { DecisionLog, GrantsTable, ScriptRunLog } from '@/components/admin/permissions';
 import { CollisionsList, NotLoadedList, ProblemsList } from '@/components/admin/problems';
@@ -20,6 +21,7 @@ import { SecretsSection } from '@/components/admin/secrets-section';
 import { SkillsTable } from '@/components/admin/skills-table';
 import { UsersSection } from '@/components/admin/users-section';
 import { NewSkill } from '@/components/authoring/new-skill';
+import { loadAdminModels } from '@/server/admin/models';
 import {
   EGRESS_PAGE_SIZE,
   type EgressFilters,
@@ -92,6 +94,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   };
   const egressPages = Math.max(1, Math.ceil(network.total / EGRESS_PAGE_SIZE));
   const exportQuery = egressQueryString({ ...egress.filters, page: 1 });
+  const models = await loadAdminModels(app);
   const secrets = await adminSecretViews(app.config.egress.secrets, app.secrets, process.env);
 
   const errors = overview.problems.filter((p) => p.severity === 'error').length;
@@ -111,6 +114,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
       <main className="admin-main" data-testid="admin-page">
         <nav className="section-nav" aria-label="Sections">
           {users && <a href="#users">Users {users.length}</a>}
+          <a href="#models">Models {models.models.length}</a>
           <a href="#roots">Roots {overview.roots.length}</a>
           <a href="#skills">Skills {loaded}</a>
           <a href="#install">Install</a>
@@ -143,6 +147,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             <UsersSection users={users} me={me} personBytes={app.config.execution.workspace.maxPersonBytes} />
           </section>
         )}
+
+        <section className="card" id="models" aria-labelledby="models-h" data-testid="models-section">
+          <h2 id="models-h">Models</h2>
+          <ModelsSection models={models.models} connections={models.connections} />
+        </section>
 
         <SandboxStatusCard status={sandbox} showPaths={absolute} />
 

@@ -5,7 +5,8 @@
 
 /** The lines, shown as disabled options under the offline model. Every variable named is one the registry reads. */
 export const ADD_MODEL_HINTS = [
-  'Set OPENAI_API_KEY or ANTHROPIC_API_KEY and restart',
+  'Add one on /admin (Models): no restart',
+  'or set OPENAI_API_KEY or ANTHROPIC_API_KEY and restart',
   'or OPENAI_BASE_URL for a compatible endpoint',
   'or run Ollama on this computer',
 ] as const;

@@ -14,7 +14,7 @@ const PROVIDER_NAMES: Record<ModelProvider, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   compatible: 'OpenAI-compatible',
-  ollama: 'Ollama (this computer)',
+  ollama: 'Ollama',
 };
 
 function byProvider(models: ModelEntry[]): [ModelProvider, ModelEntry[]][] {

@@ -20,6 +20,7 @@ export * from './egress';
 export * from './errors';
 export * from './mcp-connections';
 export * from './messages';
+export * from './model-connections';
 export * from './permissions';
 export * from './personal-tokens';
 export * from './recovery';

@@ -304,6 +304,20 @@ export const mcpConnections = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.server] }), index('mcp_connections_server_idx').on(t.server)],
 );
 
+export const modelConnections = pgTable('model_connections', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(),
+  name: text('name').notNull(),
+  baseUrl: text('base_url').notNull(),
+  models: text('models'),
+  ciphertext: text('ciphertext'),
+  iv: text('iv'),
+  tag: text('tag'),
+  keyId: text('key_id'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 export const egressEvents = pgTable(
   'egress_events',
   {

@@ -385,6 +385,26 @@ export const mcpConnections = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.server] }), index('mcp_connections_server_idx').on(t.server)],
 );
 
+/**
+ * Model servers added on /admin (server/model/connections.ts): an OpenAI-compatible endpoint, OpenAI, Anthropic or an
+ * Ollama. The key, when there is one, is sealed like a secret's (server/secrets/crypto.ts, slot `model-connection:<id>`);
+ * `models` is a JSON array of the model ids offered, NULL for every model the endpoint lists.
+ */
+export const modelConnections = sqliteTable('model_connections', {
+  id: text('id').primaryKey(),
+  /** A ConnectionKind: `compatible`, `openai`, `anthropic` or `ollama`. */
+  kind: text('kind').notNull(),
+  name: text('name').notNull(),
+  baseUrl: text('base_url').notNull(),
+  models: text('models'),
+  ciphertext: text('ciphertext'),
+  iv: text('iv'),
+  tag: text('tag'),
+  keyId: text('key_id'),
+  createdAt: timestamp('created_at').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+
 /** Every connection or plain-HTTP request a run made or tried through its egress proxy (server/egress/). */
 export const egressEvents = sqliteTable(
   'egress_events',
@@ -418,4 +438,5 @@ export const egressEvents = sqliteTable(
 
 export type SecretRow = typeof secrets.$inferSelect;
 export type McpConnectionRow = typeof mcpConnections.$inferSelect;
+export type ModelConnectionRow = typeof modelConnections.$inferSelect;
 export type EgressEventRow = typeof egressEvents.$inferSelect;

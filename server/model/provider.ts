@@ -59,22 +59,44 @@ export function offlineModel(env: ModelEnv): LanguageModelV4 {
   return createOfflineModel({ chunkDelayMs: Number.isFinite(chunkDelayMs) && chunkDelayMs >= 0 ? chunkDelayMs : 0 });
 }
 
+/** How a connection added on /admin reaches its server: its base URL, and a fetch that checks each request's address. */
+export interface ModelTransport {
+  baseURL?: string;
+  fetch?: typeof fetch;
+}
+
 /** OpenAI itself: the Responses API. */
-export function openAIModel(modelId: string, apiKey: string): LanguageModelV4 {
-  return createOpenAI({ apiKey })(modelId);
+export function openAIModel(modelId: string, apiKey: string, transport: ModelTransport = {}): LanguageModelV4 {
+  return createOpenAI({ apiKey, ...transport })(modelId);
 }
 
 /**
  * Any OpenAI-compatible server (`baseURL` ends in `/v1`): Ollama, vLLM, LM Studio, llama.cpp and most gateways speak
  * Chat Completions, not the Responses API. Local servers need no key.
  */
-export function compatibleModel(modelId: string, baseURL: string, apiKey?: string, name?: string): LanguageModelV4 {
-  return createOpenAI({ apiKey: apiKey ?? 'not-needed', baseURL, ...(name ? { name } : {}) }).chat(modelId);
+export function compatibleModel(
+  modelId: string,
+  baseURL: string,
+  apiKey?: string,
+  name?: string,
+  fetch?: typeof globalThis.fetch,
+): LanguageModelV4 {
+  return createOpenAI({
+    apiKey: apiKey ?? 'not-needed',
+    baseURL,
+    ...(name ? { name } : {}),
+    ...(fetch ? { fetch } : {}),
+  }).chat(modelId);
 }
 
 /** Anthropic's Messages API; `baseURL` for a proxy (and the tests' local server). */
-export function anthropicModel(modelId: string, apiKey: string, baseURL?: string): LanguageModelV4 {
-  return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(modelId);
+export function anthropicModel(
+  modelId: string,
+  apiKey: string,
+  baseURL?: string,
+  fetch?: typeof globalThis.fetch,
+): LanguageModelV4 {
+  return createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}), ...(fetch ? { fetch } : {}) })(modelId);
 }
 
 export function getLanguageModel(env: ModelEnv = process.env): LanguageModelSelection {

@@ -11,14 +11,24 @@
  *   OpenAI-compatible `/v1` with `@ai-sdk/openai` `.chat()` (the same, tested wire as any compatible server; no
  *   separate AI SDK 7 provider needed).
  *
+ * - Connections added on /admin (`connections.ts`), read from the database at every discovery and at once after a
+ *   change (`refresh()`), so new chats can pick their models without a restart: id `<connection id>:<model>`. The
+ *   environment wins: a stored OpenAI or Anthropic connection is not used while `OPENAI_API_KEY` (without a base URL)
+ *   or `ANTHROPIC_API_KEY` is set, nor a stored endpoint or Ollama the environment already names (`overriddenBy`).
+ *   A connection with a list of models offers those without asking its server; one offering "every model it lists"
+ *   is asked at each discovery, like the environment's compatible endpoints.
+ *
  * Discovery only contacts the configured endpoints and 127.0.0.1:11434 (or `SKILLCHAT_OLLAMA_URL`), each with a short deadline; results are
  * cached for a minute, and `known()` never waits for them, so no page blocks on a server that is down.
  * Context windows: the table in `context-windows.ts`, or what Ollama reports per model; unknown ones get none and
  * the catalog budget falls back to its fixed size.
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Resolver } from '../egress/address';
+import type { ModelConnection } from './connections';
 import { knownContextWindow } from './context-windows';
 import { type FetchLike, listCompatibleModels, probeOllama } from './discovery';
+import { guardedFetch, listEndpointModels, ollamaOrigin as originOfOllama } from './endpoint';
 import {
   anthropicModel,
   compatibleModel,
@@ -40,6 +50,15 @@ export interface ModelEntry {
   label: string;
   provider: ModelProvider;
   contextWindow?: number;
+}
+
+/** Where a model comes from, as /admin says it. */
+export type ModelSource = 'built-in' | 'environment' | 'found' | 'admin';
+
+/** A model as /admin lists it: the entry, where it came from, and the connection that offers it. */
+export interface ModelOrigin extends ModelEntry {
+  source: ModelSource;
+  connectionId?: string;
 }
 
 /** What the chat header's picker starts from. */
@@ -68,6 +87,13 @@ export interface ModelRegistry {
    * down) the offline model with a note that says so.
    */
   choose(id: string | null | undefined): Promise<{ choice: ModelChoice; note?: string }>;
+  /** Reads the stored connections and asks the servers again now: after /admin adds, edits or removes one. */
+  refresh(): Promise<void>;
+  /**
+   * Every model with where it came from, and the stored connections the environment overrides (with the sentence
+   * /admin shows), after discovery.
+   */
+  origins(): Promise<{ models: ModelOrigin[]; overridden: { connectionId: string; reason: string }[] }>;
 }
 
 export const OFFLINE_MODEL_ID = 'offline:builtin';
@@ -85,10 +111,16 @@ export interface ModelRegistryOptions {
   timeoutMs?: number;
   ttlMs?: number;
   now?: () => number;
+  /** The connections added on /admin, keys opened (`ConnectionStore.resolved`). */
+  connections?: () => Promise<ModelConnection[]>;
+  /** How the turns of a stored connection resolve its host before each request (tests: no DNS). */
+  resolve?: Resolver;
 }
 
 interface Registered {
   entry: ModelEntry;
+  source: ModelSource;
+  connectionId?: string;
   build: () => LanguageModelV4;
 }
 
@@ -113,7 +145,11 @@ function entry(id: string, label: string, provider: ModelProvider, contextWindow
 
 function configuredModels(env: ModelEnv): { models: Registered[]; endpoints: Endpoint[]; legacyId?: string } {
   const models: Registered[] = [
-    { entry: entry(OFFLINE_MODEL_ID, OFFLINE_LABEL, 'offline', undefined), build: () => offlineModel(env) },
+    {
+      entry: entry(OFFLINE_MODEL_ID, OFFLINE_LABEL, 'offline', undefined),
+      source: 'built-in',
+      build: () => offlineModel(env),
+    },
   ];
   const openAIKey = nonEmpty(env.OPENAI_API_KEY);
   const openAIBase = nonEmpty(env.OPENAI_BASE_URL);
@@ -124,6 +160,7 @@ function configuredModels(env: ModelEnv): { models: Registered[]; endpoints: End
       const window = id === openAIModel_ ? contextWindowFor(id, env) : knownContextWindow(id);
       models.push({
         entry: entry(`openai:${id}`, `OpenAI ${id}`, 'openai', window),
+        source: 'environment',
         build: () => openAIModel(id, openAIKey),
       });
     }
@@ -136,6 +173,7 @@ function configuredModels(env: ModelEnv): { models: Registered[]; endpoints: End
     for (const id of ids.length > 0 ? ids : DEFAULT_ANTHROPIC_MODELS) {
       models.push({
         entry: entry(`anthropic:${id}`, `Anthropic ${id}`, 'anthropic', knownContextWindow(id)),
+        source: 'environment',
         build: () => anthropicModel(id, anthropicKey, baseURL),
       });
     }
@@ -176,16 +214,88 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
         ? (nonEmpty(env.SKILLCHAT_OLLAMA_URL)?.replace(/\/+$/, '') ?? OLLAMA_ORIGIN)
         : options.ollamaOrigin;
   const { models: configured, endpoints, legacyId } = configuredModels(env);
+  // Ollama at an address someone set is configuration; on the default port it is found without any.
+  const ollamaSource: ModelSource =
+    options.ollamaOrigin === undefined && !nonEmpty(env.SKILLCHAT_OLLAMA_URL) ? 'found' : 'environment';
+  const stored = options.connections ?? (async () => []);
+  const connectionFetch = guardedFetch(options.resolve);
 
   let discovered: Registered[] = [];
+  let overridden: { connectionId: string; reason: string }[] = [];
   let discoveredAt = Number.NEGATIVE_INFINITY;
   let refreshing: Promise<void> | null = null;
 
   /** Whether a configured endpoint did not answer last time: `list()` asks again, `known()` after `RETRY_MS`. */
   let failed = false;
 
-  async function discover(): Promise<{ found: Registered[]; failed: boolean }> {
+  /** The models of one connection added on /admin: its list, or what its server lists now. */
+  async function fromConnection(c: ModelConnection): Promise<{ models: Registered[]; failed: boolean }> {
+    let ids = c.models;
+    let failed = false;
+    if (ids === null) {
+      const answer = await listEndpointModels(c, {
+        timeoutMs: discovery.timeoutMs,
+        fetch: discovery.fetch,
+        resolve: options.resolve,
+      });
+      failed = !answer.ok;
+      ids = answer.ok ? answer.models : [];
+    }
+    const models = ids.map((id): Registered => {
+      const common = { source: 'admin' as const, connectionId: c.id };
+      const window = knownContextWindow(id);
+      switch (c.kind) {
+        case 'openai':
+          return {
+            ...common,
+            entry: entry(`${c.id}:${id}`, `OpenAI ${id}`, 'openai', window),
+            build: () => openAIModel(id, c.apiKey ?? '', { baseURL: c.baseUrl, fetch: connectionFetch }),
+          };
+        case 'anthropic':
+          return {
+            ...common,
+            entry: entry(`${c.id}:${id}`, `Anthropic ${id}`, 'anthropic', window),
+            build: () => anthropicModel(id, c.apiKey ?? '', c.baseUrl, connectionFetch),
+          };
+        case 'ollama':
+          return {
+            ...common,
+            entry: entry(`${c.id}:${id}`, `${id} (${c.name})`, 'ollama', window),
+            build: () => compatibleModel(id, `${originOfOllama(c.baseUrl)}/v1`, 'ollama', 'ollama', connectionFetch),
+          };
+        default:
+          return {
+            ...common,
+            entry: entry(`${c.id}:${id}`, `${id} via ${c.name}`, 'compatible', window),
+            build: () => compatibleModel(id, c.baseUrl, c.apiKey, undefined, connectionFetch),
+          };
+      }
+    });
+    return { models, failed };
+  }
+
+  async function discover(): Promise<{
+    found: Registered[];
+    failed: boolean;
+    overridden: { connectionId: string; reason: string }[];
+  }> {
     let anyFailed = false;
+    const connections = await stored().catch((error: unknown) => {
+      console.warn('[models] the connections added on /admin could not be read:', (error as Error).message);
+      anyFailed = true;
+      return [];
+    });
+    const skipped: { connectionId: string; reason: string }[] = [];
+    const used = connections.filter((c) => {
+      const reason = overriddenBy(c, env, ollamaOrigin);
+      if (reason) skipped.push({ connectionId: c.id, reason });
+      return !reason;
+    });
+    const fromConnections = used.map(async (c) => {
+      const { models, failed } = await fromConnection(c);
+      if (failed) anyFailed = true;
+      return models;
+    });
     const fromEndpoints = endpoints.map(async (e): Promise<Registered[]> => {
       const answer = await listCompatibleModels(e.baseURL, e.apiKey, discovery);
       if (!answer) anyFailed = true;
@@ -193,6 +303,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
       const where = displayBaseUrl(e.baseURL);
       return [...new Set([...e.pinned, ...listed])].map((id) => ({
         entry: entry(`${e.provider}:${id}`, `${id} via ${where}`, 'compatible', e.contextWindow(id)),
+        source: 'environment' as const,
         build: () => compatibleModel(id, e.baseURL, e.apiKey),
       }));
     });
@@ -203,11 +314,12 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
       const found = answer ?? [];
       return found.map(({ name, contextWindow }) => ({
         entry: entry(`ollama:${name}`, `${name} (Ollama)`, 'ollama', contextWindow),
+        source: ollamaSource,
         build: () => compatibleModel(name, `${ollamaOrigin}/v1`, 'ollama', 'ollama'),
       }));
     })();
-    const found = (await Promise.all([...fromEndpoints, fromOllama])).flat();
-    return { found, failed: anyFailed };
+    const found = (await Promise.all([...fromEndpoints, fromOllama, ...fromConnections])).flat();
+    return { found, failed: anyFailed, overridden: skipped };
   }
 
   function refresh(): Promise<void> {
@@ -215,6 +327,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
       .then((result) => {
         discovered = result.found;
         failed = result.failed;
+        overridden = result.overridden;
         discoveredAt = now();
       })
       .finally(() => {
@@ -257,5 +370,47 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
         note: `${wanted} is not available now (its server did not list it); the offline model answered instead.`,
       };
     },
+    async refresh() {
+      // One in flight may have read the connections before the change: wait for it, then read again.
+      await refreshing?.catch(() => {});
+      await refresh();
+    },
+    async origins() {
+      await available();
+      return {
+        models: all().map((m) => ({
+          ...m.entry,
+          source: m.source,
+          ...(m.connectionId ? { connectionId: m.connectionId } : {}),
+        })),
+        overridden,
+      };
+    },
   };
+}
+
+/**
+ * Why a connection added on /admin is not used while the environment configures the same thing (the environment
+ * wins), as /admin says it; null when it is used.
+ */
+export function overriddenBy(c: ModelConnection, env: ModelEnv, ollamaOrigin: string | null): string | null {
+  const same = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  if (c.kind === 'openai' && nonEmpty(env.OPENAI_API_KEY) && !nonEmpty(env.OPENAI_BASE_URL)) {
+    return 'OPENAI_API_KEY is set in the environment: its OpenAI models are offered instead';
+  }
+  if (c.kind === 'anthropic' && nonEmpty(env.ANTHROPIC_API_KEY)) {
+    return 'ANTHROPIC_API_KEY is set in the environment: its Anthropic models are offered instead';
+  }
+  if (c.kind === 'compatible') {
+    const named = [...list(env.SKILLCHAT_OPENAI_COMPATIBLE_URL), nonEmpty(env.OPENAI_BASE_URL)].filter(
+      (u): u is string => u !== undefined,
+    );
+    if (named.some((u) => same(u, c.baseUrl))) {
+      return 'the environment names the same endpoint (SKILLCHAT_OPENAI_COMPATIBLE_URL or OPENAI_BASE_URL): its models are offered instead';
+    }
+  }
+  if (c.kind === 'ollama' && ollamaOrigin && same(originOfOllama(c.baseUrl), ollamaOrigin)) {
+    return 'this Ollama is already looked for (at 127.0.0.1:11434, or SKILLCHAT_OLLAMA_URL): its models are offered as found there';
+  }
+  return null;
 }

@@ -29,9 +29,9 @@ export interface AnswerContext {
 // The variables named are the ones server/model/registry.ts reads (model-hint.test.ts checks they stay so).
 const OFFLINE_NOTE =
   "I'm the offline model built into skillchat: I can activate skills and read their files, but not carry out their " +
-  'steps or write a full answer. To use a real model, start skillchat with `OPENAI_API_KEY` or `ANTHROPIC_API_KEY`, ' +
-  'or `OPENAI_BASE_URL` for an OpenAI-compatible endpoint (vLLM, LM Studio, llama.cpp), or run Ollama on this ' +
-  'computer; then pick it in the chat header.';
+  'steps or write a full answer. To use a real model, add one on /admin (Models), or start skillchat with ' +
+  '`OPENAI_API_KEY` or `ANTHROPIC_API_KEY`, or `OPENAI_BASE_URL` for an OpenAI-compatible endpoint (vLLM, LM ' +
+  'Studio, llama.cpp), or run Ollama on this computer; then pick it in the chat header.';
 
 const EXCERPT_LINES = 5;
 const EXCERPT_LINE_CHARS = 160;

@@ -15,7 +15,11 @@ export interface ReceivedRequest {
   body: unknown;
 }
 
-export type Reply = { sse: string } | { json: unknown; status?: number };
+export type Reply =
+  | { sse: string }
+  | { json: unknown; status?: number }
+  /** Anything else: an error page, a body that is not JSON. */
+  | { text: string; status?: number; contentType?: string };
 
 export interface ReplayServer {
   origin: string;
@@ -39,6 +43,11 @@ export async function startReplayServer(route: (request: ReceivedRequest) => Rep
       };
       received.push(request);
       const reply = route(request);
+      if ('text' in reply) {
+        res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'text/html' });
+        res.end(reply.text);
+        return;
+      }
       if ('json' in reply) {
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(reply.json));

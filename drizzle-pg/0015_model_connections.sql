@@ -1,0 +1,13 @@
+CREATE TABLE "model_connections" (
+	"id" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"name" text NOT NULL,
+	"base_url" text NOT NULL,
+	"models" text,
+	"ciphertext" text,
+	"iv" text,
+	"tag" text,
+	"key_id" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
