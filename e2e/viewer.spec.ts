@@ -75,7 +75,7 @@ test('files a command writes in folders: the card, the tree, and each kind in th
   // Markdown through the chat's renderer.
   await openFromCard(page, 'notes.md');
   await expect(page.getByTestId('viewer-markdown').locator('h1')).toHaveText('Notes');
-  await expect(page.getByTestId('viewer-markdown').locator('strong')).toHaveText('bold');
+  await expect(page.getByTestId('viewer-markdown').locator('[data-streamdown="strong"]')).toHaveText('bold');
 
   // SVG as an image, never as markup.
   await openFromCard(page, 'pages/logo.svg');

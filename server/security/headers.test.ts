@@ -9,11 +9,19 @@ function headersFor(pathname: string): Headers {
 
 describe('applySecurityHeaders', () => {
   it('forbids framing everywhere but the viewer route, and drops CORS', () => {
-    for (const p of ['/', '/api/chats/c1/files/site/app.html', '/api/chats', '/chat/c1']) {
+    for (const p of ['/', '/api/chats', '/api/chats/c1/files', '/chat/c1']) {
       const headers = headersFor(p);
       expect(headers.get('content-security-policy'), p).toBe("frame-ancestors 'none'");
       expect(headers.get('x-frame-options'), p).toBe('DENY');
       expect(headers.get('access-control-allow-origin'), p).toBeNull();
+    }
+  });
+
+  it('serves a chat file under a sandbox with no sources, never framed', () => {
+    for (const p of ['/api/chats/c1/files/report.html', '/api/chats/c1/files/site/app.html']) {
+      const headers = headersFor(p);
+      expect(headers.get('content-security-policy'), p).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
+      expect(headers.get('x-frame-options'), p).toBe('DENY');
     }
   });
 

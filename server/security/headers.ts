@@ -40,8 +40,23 @@ const FRAMED_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'SAMEORIGIN',
 };
 
+/**
+ * A chat's file served as it is (`app/api/chats/[id]/files/...`): opened on its own, an HTML or SVG file must not run
+ * as this site's page. The proxy's headers replace a route's, so the file's policy is set here.
+ */
+const CHAT_FILE = /^\/api\/chats\/[^/]+\/files\/./;
+
+const FILE_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
+};
+
 export function applySecurityHeaders(headers: Headers, pathname = ''): void {
-  const set = FRAMED_BY_SELF.test(pathname) ? FRAMED_HEADERS : SECURITY_HEADERS;
+  const set = FRAMED_BY_SELF.test(pathname)
+    ? FRAMED_HEADERS
+    : CHAT_FILE.test(pathname)
+      ? FILE_HEADERS
+      : SECURITY_HEADERS;
   for (const [name, value] of Object.entries(set)) headers.set(name, value);
   for (const name of CORS_HEADERS) headers.delete(name);
 }
