@@ -70,6 +70,6 @@ export function proxy(request: NextRequest): Response {
   const shape = checkRequestShape(request.method, request.nextUrl.pathname);
   if (!shape.ok) return refusal(shape);
   const response = NextResponse.next();
-  applySecurityHeaders(response.headers);
+  applySecurityHeaders(response.headers, request.nextUrl.pathname);
   return response;
 }

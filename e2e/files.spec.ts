@@ -26,6 +26,8 @@ test('upload a form, fill it with the pdf skill, preview and download the result
   const run = chat.toolCards('skills.runScript', answer);
   await expect(run).toHaveAttribute('data-state', 'done');
   await expect(run.getByTestId('script-exit-code')).toHaveText('exit 0');
+  // The form and the filled file are the chat's, not the skill's: nothing is read from the skill for them.
+  await expect(chat.toolCards('skills.readResource', answer)).toHaveCount(0);
 
   const artifact = answer.getByTestId('artifact-card');
   await expect(artifact).toHaveAttribute('data-name', 'filled.pdf');

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useChats } from '@/components/chats-context';
 import { uploadFile } from '@/components/files/api';
 import { ChatFilesContext } from '@/components/files/chat-files-context';
+import { FileViewer } from '@/components/files/file-viewer';
 import { FilesPanel } from '@/components/files/files-panel';
 import { useWorkspaceFiles } from '@/components/files/use-workspace-files';
 import {
@@ -236,8 +237,11 @@ export function ChatView({
     if (status === 'ready' || status === 'error') setFilesVersion((v) => v + 1);
   }, [status]);
   const files = useWorkspaceFiles(created ? chatId : null, filesVersion);
+  // The file open in the viewer beside the chat (its path), if any.
+  const [viewing, setViewing] = useState<string | null>(null);
+  const closeViewer = useCallback(() => setViewing(null), []);
   const chatFiles = useMemo(
-    () => (created ? { chatId, version: filesVersion, files } : null),
+    () => (created ? { chatId, version: filesVersion, files, openFile: setViewing } : null),
     [created, chatId, filesVersion, files],
   );
 
@@ -351,60 +355,71 @@ export function ChatView({
 
   return (
     <ChatFilesContext.Provider value={chatFiles}>
-      <section className="chat" aria-label={title}>
-        <ChatHeader
-          title={title}
-          models={models}
-          model={model}
-          onPickModel={onPickModel}
-          skills={skills}
-          exportChatId={created ? chatId : null}
-        />
-        <ApprovalProvider value={approvals}>
-          <MessageList
-            messages={shown}
-            status={status}
-            onRegenerate={onRegenerate}
-            onContinue={onContinue}
-            versions={versions}
-            onSwitchVersion={onSwitchVersion}
-            onEditMessage={created ? onEditMessage : undefined}
-            history={history}
-            target={target}
-            empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
+      <div className={`chat-area${viewing ? ' chat-area--viewing' : ''}`}>
+        <section className="chat" aria-label={title}>
+          <ChatHeader
+            title={title}
+            models={models}
+            model={model}
+            onPickModel={onPickModel}
+            skills={skills}
+            exportChatId={created ? chatId : null}
           />
-        </ApprovalProvider>
-        <div className="chat__bottom">
-          <FilesPanel />
-          {shownError ? (
-            <div className="chat-error" role="alert" data-testid="chat-error">
-              <span>{shownError}</span>
-              {answeringElsewhere ? (
+          <ApprovalProvider value={approvals}>
+            <MessageList
+              messages={shown}
+              status={status}
+              onRegenerate={onRegenerate}
+              onContinue={onContinue}
+              versions={versions}
+              onSwitchVersion={onSwitchVersion}
+              onEditMessage={created ? onEditMessage : undefined}
+              history={history}
+              target={target}
+              empty={<EmptyChat onPick={(skill) => setDraft({ text: `/${skill.name} ` })} />}
+            />
+          </ApprovalProvider>
+          <div className="chat__bottom">
+            <FilesPanel />
+            {shownError ? (
+              <div className="chat-error" role="alert" data-testid="chat-error">
+                <span>{shownError}</span>
+                {answeringElsewhere ? (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    data-testid="stop-elsewhere-button"
+                    onClick={onStopElsewhere}
+                  >
+                    Stop that answer
+                  </button>
+                ) : null}
                 <button
                   type="button"
                   className="button button--ghost"
-                  data-testid="stop-elsewhere-button"
-                  onClick={onStopElsewhere}
+                  onClick={() => {
+                    setSendError(null);
+                    setAnsweringElsewhere(false);
+                    clearError();
+                  }}
                 >
-                  Stop that answer
+                  Dismiss
                 </button>
-              ) : null}
-              <button
-                type="button"
-                className="button button--ghost"
-                onClick={() => {
-                  setSendError(null);
-                  setAnsweringElsewhere(false);
-                  clearError();
-                }}
-              >
-                Dismiss
-              </button>
-            </div>
-          ) : null}
-          <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus draft={draft} />
-        </div>
-      </section>
+              </div>
+            ) : null}
+            <Composer busy={busy} onSend={onSend} onStop={onStop} onUpload={onUpload} autoFocus draft={draft} />
+          </div>
+        </section>
+        {viewing && chatFiles ? (
+          <FileViewer
+            chatId={chatId}
+            name={viewing}
+            file={files.find((f) => f.name === viewing) ?? null}
+            version={filesVersion}
+            onClose={closeViewer}
+          />
+        ) : null}
+      </div>
     </ChatFilesContext.Provider>
   );
 }

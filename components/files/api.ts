@@ -2,8 +2,30 @@
 import { errorMessageFrom } from '@/components/lib/api';
 import type { Attachment, WorkspaceFileView } from '@/server/chat/wire-types';
 
+/** A file's path in a URL: each segment escaped, the `/` between them kept (`pages/p-1.png`). */
+function pathInUrl(name: string): string {
+  return name.split('/').map(encodeURIComponent).join('/');
+}
+
 export function fileUrl(chatId: string, name: string, preview = false): string {
-  return `/api/chats/${encodeURIComponent(chatId)}/files/${encodeURIComponent(name)}${preview ? '?preview=1' : ''}`;
+  return `/api/chats/${encodeURIComponent(chatId)}/files/${pathInUrl(name)}${preview ? '?preview=1' : ''}`;
+}
+
+/** A PNG of one page of a document (a PDF; Office files once they are converted). */
+export function pageUrl(chatId: string, name: string, page: number): string {
+  return `${fileUrl(chatId, name)}?preview=1&page=${page}`;
+}
+
+/** A page a skill built, served for the viewer's sandboxed frame. */
+export function liveUrl(chatId: string, name: string): string {
+  return `/api/chats/${encodeURIComponent(chatId)}/view/${pathInUrl(name)}`;
+}
+
+/** How many pages the preview route can show of a file; null when it has no preview. */
+export async function pageCount(chatId: string, name: string, signal?: AbortSignal): Promise<number | null> {
+  const response = await fetch(`${fileUrl(chatId, name)}?pages=1`, { signal, credentials: 'same-origin' });
+  if (!response.ok) return null;
+  return ((await response.json()) as { pages: number | null }).pages;
 }
 
 export async function uploadFile(chatId: string, file: File): Promise<Attachment> {

@@ -48,6 +48,8 @@ export interface Attachment {
 export interface WorkspaceFileView extends Attachment {
   origin: 'upload' | 'script';
   createdAt: string;
+  /** Set when the chat's latest run that changed files created or changed this one. */
+  change?: 'created' | 'changed';
   /** Whether the file's text was read for the model (uploads), and why not when it could not be. */
   text?: FileTextState;
 }

@@ -181,8 +181,9 @@ function describeRun(exchange: ToolExchange): string | null {
       if (hint) parts.push(hint);
       // Name the workspace files the run produced, so the person knows what to download.
       const files = producedFiles(value);
-      if (files) parts.push(`\n\n${files}`);
-      return parts.join(' ');
+      if (files) parts.push(files);
+      // Paragraphs: text after a fence on its closing line ("``` Errors:") would reopen it as a code block's info.
+      return parts.join('\n\n');
     }
   }
 }
@@ -230,8 +231,9 @@ function describeShell(exchange: ToolExchange): string | null {
       const hint = str(value.hint);
       if (hint) parts.push(hint);
       const files = producedFiles(value);
-      if (files) parts.push(`\n\n${files}`);
-      return parts.join(' ');
+      if (files) parts.push(files);
+      // Paragraphs: text after a fence on its closing line ("``` Errors:") would reopen it as a code block's info.
+      return parts.join('\n\n');
     }
   }
 }

@@ -116,16 +116,21 @@ function skillTools(options: ToolOptions = {}) {
   };
 }
 
-/** The chat layer's `sandbox_exec`, canned: it echoes the command's first word and makes one file. */
+/**
+ * The chat layer's `sandbox_exec`, canned: it echoes the command's first word and makes one file; a command with
+ * `fail` in it also prints a traceback and exits 1.
+ */
 const shellTool = tool({
   description: 'Run a command line in the sandbox',
   inputSchema: z.object({ command: z.string() }),
   execute: async ({ command }) => ({
     command,
     state: 'done' as const,
-    exitCode: 0,
+    exitCode: command.includes('fail') ? 1 : 0,
     stdout: `ran ${command.split(/\s+/)[0]}\n`,
-    stderr: '',
+    stderr: command.includes('fail')
+      ? 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n'
+      : '',
     durationMs: 1200,
     truncated: false,
     timedOut: false,
@@ -133,10 +138,33 @@ const shellTool = tool({
   }),
 });
 
+/** The chat layer's `skills_runScript`, canned: the script writes the file named by its last argument. */
+const runScriptTool = tool({
+  description: 'Run a script of an active skill',
+  inputSchema: z.object({ name: z.string(), path: z.string(), args: z.array(z.string()).optional() }),
+  execute: async ({ name, path, args = [] }) => ({
+    name,
+    path,
+    args,
+    exitCode: 0,
+    stdout: 'done\n',
+    stderr: '',
+    durationMs: 10,
+    truncated: false,
+    timedOut: false,
+    files:
+      args.length > 0
+        ? [{ name: args.at(-1) ?? '', size: 10, mediaType: 'text/plain', status: 'created' as const }]
+        : [],
+  }),
+});
+
 interface RunOptions {
   messages: ModelMessage[];
   /** Offer the canned shell tool. */
   shell?: boolean;
+  /** Offer the canned script runner. */
+  scripts?: boolean;
   /** Appended to the instructions, as the chat layer appends the workspace's files. */
   extraInstructions?: string;
   activated?: string[];
@@ -153,6 +181,7 @@ async function run(options: RunOptions) {
     tools: {
       ...skillTools({ activated: options.activated, ...options.tools }),
       ...(options.shell ? { sandbox_exec: shellTool } : {}),
+      ...(options.scripts ? { skills_runScript: runScriptTool } : {}),
     },
     toolChoice: options.toolChoice,
     stopWhen: isStepCount(6),
@@ -206,6 +235,24 @@ describe('offline model: `/name $ COMMAND` runs the command in the sandbox', () 
     expect(text).toContain(
       'I did not run `ls -la`: no code can run here. Bubblewrap is not installed, so no code runs: as root, apt-get install -y bubblewrap.',
     );
+  });
+
+  it('writes the output and the errors as separate paragraphs, so the fence closes before "Errors:"', async () => {
+    const { text } = await run({ messages: [user('$ python3 fail.py')], shell: true });
+    expect(text).toContain(
+      '```\n\nErrors:\n\n```\nTraceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n```',
+    );
+    expect(text).not.toMatch(/```[ \t]+\S/);
+  });
+
+  it('does not read from the skill a file its script was handed or made in this turn', async () => {
+    const { calls } = await run({
+      messages: [user('/csv-to-json run scripts/convert.py people.csv people.json')],
+      explicitSkill: 'csv-to-json',
+      scripts: true,
+    });
+    expect(calls.map((c) => c.tool)).toContain('skills_runScript');
+    expect(calls.filter((c) => c.tool === 'skills_readResource')).toEqual([]);
   });
 
   it("does not read the person's own file names from the skill", async () => {

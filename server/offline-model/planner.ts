@@ -165,9 +165,30 @@ function pendingReads(s: Situation, skill: string): string[] {
   }
   // A name of the person's own file (report.pdf in the workspace) is not the skill's: reading it from the skill
   // would only fail, unless the skill has a file of that name too.
-  const theirs = (p: string) => view.workspaceFiles.includes(p) && !(record?.resources ?? []).includes(p);
+  // So is a file this turn's runs made or were handed (`fill.py form.pdf filled.pdf`): the listing in the prompt
+  // is from before them.
+  const made = workspaceFilesOfTurn(view.turn);
+  const theirs = (p: string) =>
+    (view.workspaceFiles.includes(p) || made.has(p)) && !(record?.resources ?? []).includes(p);
   const budget = Math.max(0, MAX_READS_PER_TURN - done.size);
   return wanted.filter((p) => !done.has(p) && !theirs(p)).slice(0, budget);
+}
+
+/** The workspace files this turn's runs created or changed, and the arguments its scripts were given. */
+function workspaceFilesOfTurn(turn: PromptView['turn']): Set<string> {
+  const names = new Set<string>();
+  for (const e of turn) {
+    if (e.toolName !== TOOL_RUN_SCRIPT && e.toolName !== TOOL_SHELL) continue;
+    if (Array.isArray(e.input.args)) {
+      for (const a of e.input.args) if (typeof a === 'string') names.add(normalizeRequestedPath(a));
+    }
+    const value = e.outcome.status === 'ok' ? e.outcome.value : null;
+    const files = value && typeof value === 'object' && 'files' in value ? value.files : null;
+    for (const f of Array.isArray(files) ? files : []) {
+      if (f && typeof f === 'object' && typeof f.name === 'string') names.add(f.name);
+    }
+  }
+  return names;
 }
 
 function bestGuessSkill(s: Situation): string | null {

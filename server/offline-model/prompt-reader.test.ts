@@ -54,11 +54,17 @@ describe('readPrompt reads back what server/prompt/ writes', () => {
       { state: 'read', text: 'Q3 up', parts: { count: 2, unit: 'pages' }, complete: true },
       100,
     );
+    const one = renderDocument(
+      'budget.xlsx',
+      { state: 'read', text: 'total 3', parts: { count: 1, unit: 'sheets' }, complete: true },
+      100,
+    );
     const failed = renderDocument('broken.docx', { state: 'failed', reason: 'not a zip file' }, 100);
     const message: LanguageModelV4Prompt[number] = {
       role: 'user',
       content: [
         { type: 'text', text: read },
+        { type: 'text', text: one },
         { type: 'text', text: failed },
         { type: 'text', text: 'summarise them' },
       ],
@@ -67,6 +73,7 @@ describe('readPrompt reads back what server/prompt/ writes', () => {
     expect(view.userText).toBe('summarise them');
     expect(view.documents).toEqual([
       { name: 'report "v2".pdf', text: 'Q3 up', parts: '2 pages' },
+      { name: 'budget.xlsx', text: 'total 3', parts: '1 sheet' },
       { name: 'broken.docx', text: '', error: 'not a zip file' },
     ]);
   });

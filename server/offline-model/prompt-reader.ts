@@ -368,7 +368,9 @@ function documentsOf(message: LanguageModelV4Prompt[number] | undefined): Attach
       ];
     }
     const counted = /(pages|slides|sheets)="(\d+)"/.exec(attributes);
-    return [{ name, text: content, ...(counted ? { parts: `${counted[2]} ${counted[1]}` } : {}) }];
+    // `1 page`, `3 pages`: the attribute names the plural.
+    const parts = counted ? `${counted[2]} ${counted[2] === '1' ? counted[1]?.slice(0, -1) : counted[1]}` : null;
+    return [{ name, text: content, ...(parts ? { parts } : {}) }];
   });
 }
 

@@ -1,6 +1,7 @@
 /**
- * File names in a chat workspace are flat and safe to use as one path segment anywhere (a URL, a shell, a zip):
+ * File names in a chat workspace are safe to use as one path segment anywhere (a URL, a shell, a zip):
  * no separators, no `..`, no control characters, no leading dots (hidden files, `.` and `..`), at most 200 bytes.
+ * Uploads are one such segment; a script may make folders, whose paths are such segments joined by `/`.
  */
 import path from 'node:path';
 
@@ -36,4 +37,20 @@ export function uniqueName(name: string, taken: ReadonlySet<string>): string {
     const candidate = `${stem} (${n})${ext}`;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+/** How deep a path in the workspace may go (folders a script made): deeper files are not listed nor served. */
+export const MAX_PATH_DEPTH = 16;
+const MAX_PATH_BYTES = 1024;
+
+/**
+ * A path inside the workspace as a URL or a listing names it (`pages/p-1.png`), or null: relative, `/`-separated,
+ * every segment a safe file name (so no `..`, `.`, empty segment, backslash, control character or hidden name), at
+ * most MAX_PATH_DEPTH segments. An encoded `..` reaches here decoded and is refused like a plain one.
+ */
+export function safeRelativePath(raw: string): string | null {
+  if (raw === '' || Buffer.byteLength(raw) > MAX_PATH_BYTES) return null;
+  const segments = raw.split('/');
+  if (segments.length > MAX_PATH_DEPTH) return null;
+  return segments.every(isSafeFileName) ? segments.join('/') : null;
 }

@@ -10,6 +10,8 @@ export type FileOrigin = 'upload' | 'script';
 
 export interface Meta {
   files: Record<string, { origin: FileOrigin; createdAt: string }>;
+  /** What the chat's latest run that changed files created and changed (paths). */
+  lastRun?: { at: string; created: string[]; changed: string[] };
   /** The person whose files these are (quota.ts), once an upload or a run has said. */
   owner?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * One folder per chat for the files people upload and scripts write:
  *
- *   <workspaces>/<chatId>/files/   the workspace itself (flat; mounted read-write at /workspace in the sandbox)
+ *   <workspaces>/<chatId>/files/   the workspace itself (uploads at the top, folders scripts made; /workspace in the sandbox)
  *   <workspaces>/<chatId>/meta.json  where each file came from (upload or script), outside the sandbox's reach
  *   <workspaces>/<chatId>/text/      each document's text as the model gets it (documents/extract.ts), likewise
  *   <workspaces>/<chatId>/layer/     packages its runs installed (runtime.installs `allow`; /opt/skillchat-layer)
@@ -12,17 +12,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { guessMediaType } from '../skills/resources/resources';
-import { uniqueName } from './file-names';
+import { MAX_PATH_DEPTH, safeRelativePath, uniqueName } from './file-names';
 import { chatFolder, type FileOrigin, readMeta, workspaceDir, writeMeta } from './folders';
 import { forgetUsage, type QuotaCaps, recordOwner, roomFor, TRASH } from './quota';
 import { removeTrees } from './remove';
 
 export interface WorkspaceFile {
+  /** The path in the workspace: a bare name at the top, `folder/name` below. */
   name: string;
   size: number;
   mediaType: string;
   origin: FileOrigin;
   createdAt: string;
+  /** Set when the chat's latest run that changed files created or changed this one. */
+  change?: 'created' | 'changed';
 }
 
 export interface WorkspaceCaps {
@@ -39,24 +42,38 @@ export async function ensureWorkspace(root: string, chatId: string): Promise<str
   return dir;
 }
 
-/** Regular files at the top of the workspace with their stats; links, folders and devices are skipped. */
+/** How many files a scan lists at most: a run that unpacks a package leaves thousands, and a listing is for people. */
+export const MAX_SCANNED_FILES = 5_000;
+
+/**
+ * Regular files of the workspace with their stats, keyed by their path (`pages/p-1.png`), folders walked to
+ * MAX_PATH_DEPTH. Links (to files or folders), devices, hidden names (`.cache/`) and names no URL could carry safely
+ * are skipped.
+ */
 export async function scanWorkspace(dir: string): Promise<Map<string, fs.Stats>> {
   const found = new Map<string, fs.Stats>();
   // Most chats have no files: one stat says so without the thread-pool round trips of a failing readdir (a turn
   // lists the workspace before it answers).
   if (!fs.existsSync(/*turbopackIgnore: true*/ dir)) return found;
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(/*turbopackIgnore: true*/ dir);
-  } catch {
-    return found;
-  }
-  for (const name of names) {
-    const stat = await fs.promises
-      .lstat(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, name))
-      .catch(() => null);
-    if (stat?.isFile()) found.set(name, stat);
-  }
+  const walk = async (prefix: string, depth: number): Promise<void> => {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, prefix));
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (found.size >= MAX_SCANNED_FILES) return;
+      const rel = prefix === '' ? name : `${prefix}/${name}`;
+      if (safeRelativePath(rel) === null) continue;
+      const stat = await fs.promises
+        .lstat(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, rel))
+        .catch(() => null);
+      if (stat?.isFile()) found.set(rel, stat);
+      else if (stat?.isDirectory() && depth + 1 < MAX_PATH_DEPTH) await walk(rel, depth + 1);
+    }
+  };
+  await walk('', 0);
   return found;
 }
 
@@ -64,14 +81,19 @@ export async function listWorkspace(root: string, chatId: string): Promise<Works
   const files = await scanWorkspace(workspaceDir(root, chatId));
   if (files.size === 0) return [];
   const meta = await readMeta(root, chatId);
+  const last = meta.lastRun;
   return [...files]
-    .map(([name, stat]) => ({
-      name,
-      size: stat.size,
-      mediaType: guessMediaType(name, true),
-      origin: meta.files[name]?.origin ?? 'script',
-      createdAt: meta.files[name]?.createdAt ?? stat.mtime.toISOString(),
-    }))
+    .map(([name, stat]) => {
+      const change = last?.created.includes(name) ? 'created' : last?.changed.includes(name) ? 'changed' : undefined;
+      return {
+        name,
+        size: stat.size,
+        mediaType: guessMediaType(name, true),
+        origin: meta.files[name]?.origin ?? 'script',
+        createdAt: meta.files[name]?.createdAt ?? stat.mtime.toISOString(),
+        ...(change ? { change } : {}),
+      } satisfies WorkspaceFile;
+    })
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.name.localeCompare(b.name));
 }
 
@@ -143,13 +165,26 @@ export async function saveUpload(
   };
 }
 
-/** Opens a workspace file for reading; null when it is missing or not a regular file (links are refused). */
+/**
+ * Opens a workspace file for reading by its path (`report.pdf`, `pages/p-1.png`); null when the path is not a safe
+ * relative one, or names nothing, a folder, a link, or a file through a linked folder. A running script can swap a
+ * folder for a link at any moment, so the opened file's real path is checked after the open, not only before.
+ */
 export async function openWorkspaceFile(
   root: string,
   chatId: string,
   name: string,
 ): Promise<{ handle: fs.promises.FileHandle; size: number; mediaType: string } | null> {
-  const file = path.join(/*turbopackIgnore: true*/ workspaceDir(root, chatId), name);
+  const rel = safeRelativePath(name);
+  if (rel === null) return null;
+  const dir = workspaceDir(root, chatId);
+  const segments = rel.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const folder = path.join(/*turbopackIgnore: true*/ dir, ...segments.slice(0, i));
+    const stat = await fs.promises.lstat(/*turbopackIgnore: true*/ folder).catch(() => null);
+    if (!stat?.isDirectory()) return null;
+  }
+  const file = path.join(/*turbopackIgnore: true*/ dir, rel);
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(
@@ -160,11 +195,20 @@ export async function openWorkspaceFile(
     return null;
   }
   const stat = await handle.stat();
-  if (!stat.isFile()) {
+  if (!stat.isFile() || !(await opensInside(handle, dir, rel))) {
     await handle.close();
     return null;
   }
-  return { handle, size: stat.size, mediaType: guessMediaType(name, true) };
+  return { handle, size: stat.size, mediaType: guessMediaType(rel, true) };
+}
+
+/** Is the opened file the one at `dir/rel`? Where /proc tells (Linux) the descriptor's own path is compared. */
+async function opensInside(handle: fs.promises.FileHandle, dir: string, rel: string): Promise<boolean> {
+  if (!rel.includes('/')) return true;
+  const real = await fs.promises.readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+  if (real === null) return true;
+  const base = await fs.promises.realpath(/*turbopackIgnore: true*/ dir).catch(() => null);
+  return base !== null && real === path.join(/*turbopackIgnore: true*/ base, rel);
 }
 
 /**
@@ -211,13 +255,21 @@ export function diffWorkspace(before: Map<string, fs.Stats>, after: Map<string, 
   return changes.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Marks files a script produced (new names only: an upload a script rewrote is still the person's file). */
+/**
+ * Marks files a script produced (new names only: an upload a script rewrote is still the person's file), and the
+ * run's changes as the chat's latest (the Files panel marks them).
+ */
 export async function recordScriptFiles(root: string, chatId: string, changes: FileChange[]): Promise<void> {
+  if (changes.length === 0) return;
   const created = changes.filter((c) => c.status === 'created');
-  if (created.length === 0) return;
   const meta = await readMeta(root, chatId);
   const at = new Date().toISOString();
   for (const c of created) meta.files[c.name] = { origin: 'script', createdAt: at };
+  meta.lastRun = {
+    at,
+    created: created.map((c) => c.name),
+    changed: changes.filter((c) => c.status === 'changed').map((c) => c.name),
+  };
   await writeMeta(root, chatId, meta);
 }
 

@@ -1,6 +1,8 @@
 import { storeFor } from '@/app/_lib/store';
 import { chatIdFrom } from '@/server/chat/request';
+import { AppError } from '@/server/errors';
 import { notFound } from '@/server/http';
+import { safeRelativePath } from '@/server/workspace/file-names';
 
 /**
  * The chat id, validated, for a chat that exists and belongs to the person asking: every file route goes through
@@ -10,4 +12,11 @@ export async function existingChat(request: Request, params: Promise<{ id: strin
   const chatId = await chatIdFrom(params);
   if (!(await (await storeFor(request)).getChat(chatId))) throw notFound('chat', chatId);
   return chatId;
+}
+
+/** The file's path from a catch-all route's segments (`folder/name`), refused unless it is a safe relative path. */
+export function filePathFrom(segments: string[]): string {
+  const name = safeRelativePath(segments.join('/'));
+  if (name === null) throw new AppError('bad_request:file', 'Invalid file path');
+  return name;
 }

@@ -1,0 +1,137 @@
+/**
+ * Every file a skill makes, shown: a command writes files into folders (`unpacked/` with 16 XML files, `pages/`,
+ * `site/`); the run's card folds the big folder into one line, the Files panel shows the tree with the new files
+ * marked, and the viewer beside the chat opens a CSV as a table, Markdown rendered, an SVG as an image, a PDF's page
+ * and a page the command built live in a frame that can reach neither the app's cookies nor the network.
+ * Needs bubblewrap and the skills runtime, as files.spec.ts does.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { ChatPage } from './chat-page';
+import { screenshotPath } from './screenshot-path';
+
+/** The page's script reports whether it could read the cookies and fetch the app's API. */
+const APP_HTML = [
+  '<!doctype html><html><body><h1>Live app</h1><p id="out">waiting</p><script>',
+  'var out = document.getElementById("out");',
+  'var cookie = "cookie blocked"; try { void document.cookie; cookie = "cookie readable"; } catch (e) {}',
+  'fetch("/api/chats").then(function () { out.textContent = "fetch allowed; " + cookie; },',
+  '  function () { out.textContent = "fetch blocked; " + cookie; });',
+  '</script></body></html>',
+].join('\n');
+
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="teal"/></svg>';
+
+const COMMAND = [
+  'mkdir -p unpacked/word pages site',
+  'for i in $(seq 1 16); do echo "<part n=\\"$i\\"/>" > unpacked/word/part$i.xml; done',
+  `printf 'name,score\\n"Lovelace, Ada",10\\nBabbage,7\\n' > table.csv`,
+  `printf '# Notes\\n\\nSome **bold** words.\\n' > notes.md`,
+  `cat > site/app.html <<'HTML'\n${APP_HTML}\nHTML`,
+  `cat > pages/logo.svg <<'SVG'\n${SVG}\nSVG`,
+  'cp /skills/pdf/assets/sample-form.pdf pages/form.pdf',
+  'echo written',
+].join('\n');
+
+async function openFromCard(page: Page, name: string) {
+  await page.locator(`[data-testid="artifact-card"][data-name="${name}"]`).getByTestId('artifact-open').click();
+  await expect(page.getByTestId('viewer')).toHaveAttribute('data-name', name);
+}
+
+test('files a command writes in folders: the card, the tree, and each kind in the viewer', async ({ page }) => {
+  test.setTimeout(150_000);
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send(`/pdf $ ${COMMAND}`);
+  await chat.waitForAnswer();
+  const answer = chat.lastAnswer();
+  const shell = chat.toolCards('sandbox.exec', answer);
+  await expect(shell).toHaveAttribute('data-state', 'done');
+  await expect(shell.getByTestId('shell-exit-code')).toHaveText('exit 0');
+  const chatId = await chat.chatId();
+
+  // The run's card: the folder of 16 as one line with its count, the others as cards.
+  const folder = answer.locator('[data-testid="artifact-folder"][data-name="unpacked"]');
+  await expect(folder.getByTestId('artifact-folder-count')).toContainText('16 files');
+  await expect(answer.locator('[data-testid="artifact-card"][data-name="pages/form.pdf"]')).toBeVisible();
+  await expect(answer.locator('[data-testid="artifact-card"][data-name="site/app.html"]')).toBeVisible();
+  await folder.locator('summary').click();
+  await expect(folder.getByTestId('artifact-folder-item')).toHaveCount(16);
+
+  // The Files panel: the tree, every file of the run marked new.
+  const panel = page.getByTestId('files-panel');
+  await panel.locator('summary').first().click();
+  await expect(panel.locator('[data-testid="files-panel-folder"][data-path="unpacked"]')).toContainText('16 files');
+  await expect(panel.getByTestId('files-panel-item')).toHaveCount(21);
+  await expect(panel.locator('[data-testid="files-panel-item"][data-change="created"]')).toHaveCount(21);
+  await expect(panel.locator('[data-testid="files-panel-item"][data-path="unpacked/word/part7.xml"]')).toBeAttached();
+
+  // CSV as a table, quoted commas kept in their cell.
+  await openFromCard(page, 'table.csv');
+  const table = page.getByTestId('viewer-table');
+  await expect(table.locator('th')).toHaveText(['name', 'score']);
+  await expect(table.locator('tbody tr').first().locator('td')).toHaveText(['Lovelace, Ada', '10']);
+
+  // Markdown through the chat's renderer.
+  await openFromCard(page, 'notes.md');
+  await expect(page.getByTestId('viewer-markdown').locator('h1')).toHaveText('Notes');
+  await expect(page.getByTestId('viewer-markdown').locator('[data-streamdown="strong"]')).toHaveText('bold');
+
+  // SVG as an image, never as markup.
+  await openFromCard(page, 'pages/logo.svg');
+  const svg = page.getByTestId('viewer-image');
+  await expect.poll(() => svg.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  await expect(page.getByTestId('viewer').locator('svg rect')).toHaveCount(0);
+
+  // A PDF's page, rendered in the sandbox.
+  await openFromCard(page, 'pages/form.pdf');
+  const pdfPage = page.getByTestId('viewer-page').first();
+  await expect.poll(() => pdfPage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+  await page.screenshot({ path: screenshotPath('viewer-desktop-pdf.png') });
+
+  // The page a command built runs, in a frame with scripts and no same-origin: no cookies, no fetch.
+  await openFromCard(page, 'site/app.html');
+  const frame = page.getByTestId('viewer-frame');
+  await expect(frame).toHaveAttribute('sandbox', 'allow-scripts');
+  await expect(page.frameLocator('[data-testid="viewer-frame"]').locator('#out')).toHaveText(
+    'fetch blocked; cookie blocked',
+  );
+  await page.screenshot({ path: screenshotPath('viewer-desktop-html.png') });
+
+  // A file in the tree opens too, once its folders are opened.
+  await panel.locator('[data-testid="files-panel-folder"][data-path="unpacked"] > details > summary').click();
+  await panel.locator('[data-testid="files-panel-folder"][data-path="unpacked/word"] > details > summary').click();
+  await panel
+    .locator('[data-testid="files-panel-item"][data-path="unpacked/word/part7.xml"]')
+    .getByTestId('files-panel-open')
+    .click();
+  await expect(page.getByTestId('viewer-text')).toContainText('<part n="7"/>');
+
+  // On a phone the viewer is a sheet over the whole screen.
+  await page.getByTestId('viewer-close').click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openFromCard(page, 'table.csv');
+  const box = await page.getByTestId('viewer').boundingBox();
+  expect(box).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+  await page.screenshot({ path: screenshotPath('viewer-phone-csv.png') });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('viewer')).toHaveCount(0);
+
+  // The routes: nested paths served as downloads, old flat URLs as before, no way out, the frame's policy.
+  const nested = await page.request.get(`/api/chats/${chatId}/files/unpacked/word/part1.xml`);
+  expect(nested.status()).toBe(200);
+  expect(nested.headers()['content-disposition']).toBe("attachment; filename*=UTF-8''part1.xml");
+  expect(nested.headers()['content-security-policy']).toContain('sandbox');
+  expect((await page.request.get(`/api/chats/${chatId}/files/table.csv`)).status()).toBe(200);
+  for (const way of ['..%2Fmeta.json', '%2e%2e/meta.json', 'unpacked/..%2F..%2Fmeta.json', '%2Fetc%2Fpasswd']) {
+    const refused = await page.request.get(`/api/chats/${chatId}/files/${way}`);
+    expect([400, 404], way).toContain(refused.status());
+  }
+  const live = await page.request.get(`/api/chats/${chatId}/view/site/app.html`);
+  expect(live.status()).toBe(200);
+  expect(live.headers()['content-type']).toContain('text/html');
+  expect(live.headers()['content-security-policy']).toContain("default-src 'none'");
+  expect(live.headers()['content-security-policy']).toContain('sandbox allow-scripts');
+  expect(live.headers()['content-security-policy']).not.toContain('allow-same-origin');
+  expect((await page.request.get(`/api/chats/${chatId}/view/table.csv`)).status()).toBe(400);
+});
