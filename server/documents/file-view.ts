@@ -3,7 +3,7 @@
  * sandbox), and which files it runs live in a frame (the frame's policy: `LIVE_HTML_CSP`, security/headers.ts).
  */
 import type { ExecutionConfig } from '../sandbox/config';
-import { renderPreview } from './preview';
+import { previewPages, renderPreview } from './preview';
 
 /** A PNG of one page of a document in the workspace (`path` may name a folder), or null when there is none. */
 export async function previewPage(
@@ -11,20 +11,19 @@ export async function previewPage(
   chatId: string,
   path: string,
   page: number,
-  _owner?: string,
+  owner?: string,
 ): Promise<Buffer | null> {
-  // preview.ts renders a PDF's first page today; its paged form takes `page` and `owner` as they are.
-  return page === 1 ? renderPreview(config, chatId, path) : null;
+  return renderPreview(config, chatId, path, page, owner);
 }
 
 /** How many pages `previewPage` can show of the file, or null when it has no preview. */
 export async function previewPageCount(
-  _config: ExecutionConfig,
-  _chatId: string,
+  config: ExecutionConfig,
+  chatId: string,
   path: string,
-  _owner?: string,
+  owner?: string,
 ): Promise<number | null> {
-  return path.toLowerCase().endsWith('.pdf') ? 1 : null;
+  return previewPages(config, chatId, path, owner);
 }
 
 /** Files the viewer runs live in a sandboxed frame. */
