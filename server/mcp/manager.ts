@@ -10,6 +10,7 @@
  * protocol version negotiation `auto` (a 2026 server is spoken to in its era, a 2025 one falls back to
  * `initialize`; on stdio that probe runs in a short-lived second process).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
@@ -21,6 +22,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stripHiddenText } from '../skills/load/hidden-text';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
+import type { ElicitAnswer, ElicitParams } from './elicitation';
 import { nameTools } from './tool-names';
 
 export type McpStatus = 'connecting' | 'connected' | 'failed' | 'disabled';
@@ -32,6 +34,7 @@ export interface McpTool {
   wireName: string;
   /** As the server wrote it (hidden characters removed, capped): untrusted text. */
   description: string;
+  /** The tool's JSON Schema exactly as the server sent it. */
   inputSchema: Record<string, unknown>;
   /** SHA-256 of name, description and schema: what an "Always allow" grant is tied to. */
   definitionHash: string;
@@ -66,9 +69,17 @@ export interface McpServerState {
   stats: Record<string, McpToolStats>;
 }
 
+/**
+ * Answers a server's `elicitation/create` made during this call: the chat asks the person, a headless caller answers
+ * itself (`acceptWithDefaults`, elicitation.ts). `signal` ends when the call does.
+ */
+export type McpElicit = (params: ElicitParams, signal: AbortSignal) => Promise<ElicitAnswer>;
+
 export interface McpCallOptions {
   signal?: AbortSignal;
   timeoutMs: number;
+  /** Without it, an elicitation during the call is declined. */
+  elicit?: McpElicit;
 }
 
 export type McpCallResult = Awaited<ReturnType<Client['callTool']>>;
@@ -125,12 +136,13 @@ function hashDefinition(tool: SdkTool): string {
 }
 
 function toTool(tool: SdkTool, wireName: string): McpTool {
-  const { $schema: _, ...inputSchema } = tool.inputSchema as Record<string, unknown>;
   return {
     name: tool.name,
     wireName,
     description: stripHiddenText(tool.description ?? tool.title ?? '').slice(0, MAX_DESCRIPTION),
-    inputSchema: { ...inputSchema, type: 'object' },
+    // As the server sent it (`$schema`, 2020-12 keywords): what a provider needs changed is changed when the turn
+    // offers the tool (tools.ts `modelInputSchema`).
+    inputSchema: tool.inputSchema as Record<string, unknown>,
     definitionHash: hashDefinition(tool),
   };
 }
@@ -152,6 +164,14 @@ interface Connection {
   /** The client's transport, from the start of its attempt (the SDK's `client.transport` is set later). */
   transport: Transport | null;
   stderr: string;
+  /** The calls under way on this connection, for an elicitation that arrives with nothing saying whose it is. */
+  calls: Set<CallContext>;
+}
+
+interface CallContext {
+  elicit?: McpElicit;
+  /** Aborted when the call ends: a form still open for it is withdrawn. */
+  ended: AbortController;
 }
 
 /** A stdio transport that remembers its server's process id: the SDK forgets it as soon as it starts closing. */
@@ -194,6 +214,9 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const log = options.log ?? ((line: string) => console.warn(line));
   const connections = new Map<string, Connection>();
   const listeners = new Set<(label: string) => void>();
+  // The call whose async work is running: an elicitation embedded in a call's result (2026 multi-round-trip) and one
+  // read from the call's own HTTP response stream run inside it.
+  const currentCall = new AsyncLocalStorage<CallContext>();
   let started = false;
   let closed = false;
   // Closing a stdio client ends the server's stdin, then SIGTERM after 2 s and SIGKILL 2 s later, on timers that
@@ -228,6 +251,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       abort: null,
       transport: null,
       stderr: '',
+      calls: new Set(),
       state: {
         label,
         transport: entry.url ? 'http' : 'stdio',
@@ -321,6 +345,8 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     const current = () => generation === c.generation && !closed;
     setStatus(c, 'connecting', c.state.failures > 0 ? `attempt ${c.state.failures + 1}` : 'starting');
     const client = new Client(CLIENT_INFO, {
+      // Form answers get the schema's defaults for fields left out (SEP-1034); URL mode opens a link for the person.
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
       versionNegotiation: { mode: 'auto' },
       listChanged: {
         tools: {
@@ -332,6 +358,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         },
       },
     });
+    client.setRequestHandler('elicitation/create', (request) => elicitation(c, request.params));
     c.client = client;
     // Out here: the catch closes what was started.
     let started: Transport | null = null;
@@ -379,6 +406,18 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     }
   }
 
+  /**
+   * Routes a server's `elicitation/create` to the call that caused it: the call in whose async context it arrived,
+   * else (a stdio server's request, read from its stdout) the connection's one call under way. Anything else (no
+   * call, two calls at once, a call that did not say how to ask) is declined: never a form no turn asked for.
+   */
+  const elicitation = async (c: Connection, params: ElicitParams): Promise<ElicitAnswer> => {
+    const inContext = currentCall.getStore();
+    const call = inContext && c.calls.has(inContext) ? inContext : c.calls.size === 1 ? [...c.calls][0] : undefined;
+    if (!call?.elicit) return { action: 'decline' };
+    return call.elicit(params, call.ended.signal);
+  };
+
   const count = (c: Connection, tool: string, error?: string) => {
     const before = c.state.stats[tool] ?? { calls: 0, failures: 0 };
     const after: McpToolStats = {
@@ -402,17 +441,23 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     },
     list: () => [...connections.values()].map((c) => c.state),
     connected: () => [...connections.values()].filter((c) => c.state.status === 'connected').map((c) => c.state),
-    async call(label, tool, args, { signal, timeoutMs }) {
+    async call(label, tool, args, { signal, timeoutMs, elicit }) {
       const c = connections.get(label);
       const client = c?.client;
       if (!c || !client || c.state.status !== 'connected') {
         const why = c ? ` (${c.state.status}${c.state.reason ? `: ${c.state.reason}` : ''})` : '';
         throw new McpCallError(`The MCP server "${label}" is not connected${why}`);
       }
+      const context: CallContext = { ...(elicit ? { elicit } : {}), ended: new AbortController() };
+      c.calls.add(context);
       try {
-        const result = await client.callTool(
-          { name: tool, arguments: args },
-          { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) },
+        // A call that may ask the person has no total limit: the person's time to answer is not the server's. Each
+        // leg of it still has the limit.
+        const result = await currentCall.run(context, () =>
+          client.callTool(
+            { name: tool, arguments: args },
+            { timeout: timeoutMs, ...(elicit ? {} : { maxTotalTimeout: timeoutMs }), ...(signal ? { signal } : {}) },
+          ),
         );
         count(c, tool, result.isError ? 'the tool reported an error' : undefined);
         return result;
@@ -425,6 +470,9 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
               : `"${tool}" on the MCP server "${label}" failed: ${errorText(error)}`;
         count(c, tool, message);
         throw new McpCallError(message);
+      } finally {
+        c.calls.delete(context);
+        context.ended.abort();
       }
     },
     client(label) {
