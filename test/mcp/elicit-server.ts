@@ -67,7 +67,10 @@ export function createElicitServer(): McpServer {
       if (!details) {
         return inputRequired({
           inputRequests: {
-            details: inputRequired.elicit({ message: `Details for your trip to ${city}`, requestedSchema: BOOK_FORM }),
+            details: inputRequired.elicit({
+              message: `Details for your trip to ${city}`,
+              requestedSchema: structuredClone(BOOK_FORM) as never,
+            }),
           },
         });
       }
@@ -85,7 +88,6 @@ export function createElicitServer(): McpServer {
           signin: inputRequired.elicitUrl({
             message: 'Sign in to the test service',
             url: 'https://auth.example/signin?state=abc',
-            elicitationId: 'signin-1',
           }),
         },
       });
