@@ -59,6 +59,30 @@ describe('elicitation during a tool call', () => {
     expect(textOf(result)).toBe('booked Porto on 2027-03-04, 2 seats, economy');
   });
 
+  it("the server's time limit stops while the person answers, on both eras", async () => {
+    const legacy = await startElicitServer({ legacy: true });
+    const config = { ...resolveMcpConfig({ mcpServers: { old: { url: legacy.url } } }), connectTimeoutMs: 5000 };
+    const m = createMcpManager(config, { env: {}, appDir, log: () => {} });
+    try {
+      m.start();
+      await until(() => (m.connected().length === 1 ? true : undefined));
+      const slowPerson = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        return { action: 'accept' as const, content: { date: '2027-02-03' } };
+      };
+      for (const [label, target] of [
+        ['trips', manager],
+        ['old', m],
+      ] as const) {
+        const result = await target.call(label, 'book', { city: 'Braga' }, { timeoutMs: 400, elicit: slowPerson });
+        expect(textOf(result)).toBe('booked Braga on 2027-02-03, 2 seats, economy');
+      }
+    } finally {
+      await m.close();
+      await legacy.close();
+    }
+  });
+
   it('sends decline and cancel back; a call with no way to ask declines', async () => {
     for (const action of ['decline', 'cancel'] as const) {
       const result = await manager.call(

@@ -174,6 +174,33 @@ interface CallContext {
   ended: AbortController;
 }
 
+/** The longest a call that may ask the person runs, questions and all. */
+const ELICIT_CALL_MS = 60 * 60_000;
+
+/** A call's time limit that stops while `paused` work (the person answering) runs, and starts again after it. */
+function serverDeadline(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let pauses = 0;
+  const arm = () => {
+    timer = setTimeout(() => controller.abort(), ms);
+  };
+  arm();
+  return {
+    signal: controller.signal,
+    async paused<T>(work: () => Promise<T>): Promise<T> {
+      clearTimeout(timer);
+      pauses++;
+      try {
+        return await work();
+      } finally {
+        if (--pauses === 0 && !controller.signal.aborted) arm();
+      }
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
 /** A stdio transport that remembers its server's process id: the SDK forgets it as soon as it starts closing. */
 class StdioTransport extends StdioClientTransport {
   startedPid: number | null = null;
@@ -448,22 +475,27 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         const why = c ? ` (${c.state.status}${c.state.reason ? `: ${c.state.reason}` : ''})` : '';
         throw new McpCallError(`The MCP server "${label}" is not connected${why}`);
       }
-      const context: CallContext = { ...(elicit ? { elicit } : {}), ended: new AbortController() };
+      // The time limit is the server's: while the person answers a question of the call, its clock stops.
+      const deadline = serverDeadline(timeoutMs);
+      const context: CallContext = {
+        ...(elicit ? { elicit: (params, s) => deadline.paused(() => elicit(params, s)) } : {}),
+        ended: new AbortController(),
+      };
       c.calls.add(context);
       try {
-        // A call that may ask the person has no total limit: the person's time to answer is not the server's. Each
-        // leg of it still has the limit.
-        const result = await currentCall.run(context, () =>
-          client.callTool(
-            { name: tool, arguments: args },
-            { timeout: timeoutMs, ...(elicit ? {} : { maxTotalTimeout: timeoutMs }), ...(signal ? { signal } : {}) },
-          ),
-        );
+        const limits = elicit
+          ? {
+              timeout: ELICIT_CALL_MS,
+              maxTotalTimeout: ELICIT_CALL_MS,
+              signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+            }
+          : { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
+        const result = await currentCall.run(context, () => client.callTool({ name: tool, arguments: args }, limits));
         count(c, tool, result.isError ? 'the tool reported an error' : undefined);
         return result;
       } catch (error) {
         const message =
-          (error as { code?: unknown }).code === 'REQUEST_TIMEOUT'
+          (error as { code?: unknown }).code === 'REQUEST_TIMEOUT' || deadline.signal.aborted
             ? `"${tool}" on the MCP server "${label}" did not answer within ${timeoutMs / 1000} s`
             : signal?.aborted
               ? `"${tool}" on the MCP server "${label}" was stopped with the answer`
@@ -471,6 +503,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         count(c, tool, message);
         throw new McpCallError(message);
       } finally {
+        deadline.stop();
         c.calls.delete(context);
         context.ended.abort();
       }
