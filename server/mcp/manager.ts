@@ -6,6 +6,10 @@
  * `notifications/tools/list_changed`. Call and failure counts per tool are kept in memory (since the process
  * started): they are for the operator's glance at /admin, not an audit log.
  *
+ * Elicitation: the client declares form mode (the SDK fills the defaults an accept leaves out) and URL mode. A server's
+ * `elicitation/create` during a call goes to that call's `elicit` (the chat asks the person, chat/elicitations.ts; a
+ * headless caller answers with `acceptWithDefaults`, elicitation.ts); any other is declined.
+ *
  * Client library: the official MCP TypeScript SDK, v2 split packages (`@modelcontextprotocol/client`), with
  * protocol version negotiation `auto` (a 2026 server is spoken to in its era, a 2025 one falls back to
  * `initialize`; on stdio that probe runs in a short-lived second process).
