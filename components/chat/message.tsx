@@ -4,6 +4,7 @@ import { memo } from 'react';
 /** One message: the person's text as written, or the assistant's parts (text, reasoning, tool cards) in order. */
 import { AttachmentChips } from '@/components/files/attachment-chips';
 import { useChatFiles } from '@/components/files/chat-files-context';
+import { ElicitationCard } from '@/components/tools/elicitation-card';
 import { ToolPart } from '@/components/tools/tool-part';
 import type { Attachment, ChatDataParts, ChatMessage, VersionGroup } from '@/server/chat/wire-types';
 import { splitInvocation } from '@/server/skills/invocation';
@@ -128,6 +129,11 @@ function CompactionDivider({ data }: { data: ChatDataParts['compaction'] }) {
   );
 }
 
+function Elicitation({ id, part }: { id: string | undefined; part: ChatDataParts['elicitation'] }) {
+  const chat = useChatFiles();
+  return id ? <ElicitationCard id={id} part={part} chatId={chat?.chatId ?? null} /> : null;
+}
+
 function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) {
   if (part.type === 'text') {
     if (!part.text) return null;
@@ -148,6 +154,7 @@ function AssistantPart({ part, streaming }: { part: Part; streaming: boolean }) 
   }
   if (isToolUIPart(part)) return <ToolPart part={part} />;
   if (part.type === 'data-compaction') return <CompactionDivider data={part.data} />;
+  if (part.type === 'data-elicitation') return <Elicitation id={part.id} part={part.data} />;
   // Data parts (activations feed the header chips), step boundaries and sources have no inline rendering.
   return null;
 }

@@ -5,6 +5,7 @@
  */
 import type { UIMessage } from 'ai';
 import type { FileTextState } from '../documents/extract';
+import type { ElicitationView } from '../mcp/elicitation';
 import type { ToolTypes } from '../tools';
 
 export type { DocumentParts, FileTextState } from '../documents/extract';
@@ -54,7 +55,18 @@ export interface WorkspaceFileView extends Attachment {
   text?: FileTextState;
 }
 
+/** An MCP server's request for the person's input during a tool call (chat/elicitations.ts), and its outcome. */
+export interface ElicitationPart {
+  toolCallId: string;
+  server: string;
+  tool: string;
+  view: ElicitationView;
+  /** `withdrawn`: the call ended before an answer. */
+  status: 'waiting' | 'accept' | 'decline' | 'cancel' | 'withdrawn';
+}
+
 export type ChatDataParts = {
+  elicitation: ElicitationPart;
   /** Sent after each activation so the header chips update live. */
   activations: { names: string[] };
   /**

@@ -12,6 +12,7 @@ import { dynamicTool, jsonSchema } from 'ai';
 import { allowed, type ConsentAsk } from '../consent/ask';
 import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
 import type { McpConfig } from './config';
+import type { ElicitAnswer, ElicitParams } from './elicitation';
 import type { McpCallResult, McpManager, McpTool } from './manager';
 import { McpNeedsConnectError, type PersonalMcpTools } from './people';
 import { createMcpPolicy, type McpPermission, type McpPolicy } from './permissions';
@@ -128,6 +129,23 @@ export interface McpSource {
   person?: PersonalMcpTools;
 }
 
+/** A server's request for the person's input during one call of this turn (manager.ts `McpElicit`). */
+export interface McpElicitation {
+  toolCallId: string;
+  server: string;
+  tool: string;
+  params: ElicitParams;
+}
+
+/**
+ * The schema a model provider is given for a tool: the server's own, as it sent it (`$schema`, `$defs`, 2020-12
+ * keywords), with the one change every provider needs, an object at the root. OpenAI's provider removes what OpenAI
+ * refuses (`propertyNames`, lookaround patterns) itself; Anthropic and the OpenAI-compatible servers take it as is.
+ */
+export function modelInputSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  return schema.type === 'object' ? schema : { ...schema, type: 'object' };
+}
+
 interface Offered {
   label: string;
   tool: McpTool;
@@ -163,8 +181,15 @@ function placeholderTool(label: string): McpTool {
 /** The MCP tools of one turn. */
 export function mcpTurnTools(
   source: McpSource,
-  /** `switchedOff`: the labels of the servers the person switched off for themselves. */
-  options: { switchedOff?: ReadonlySet<string>; signal?: AbortSignal },
+  /**
+   * `switchedOff`: the labels of the servers the person switched off for themselves. `elicit`: how a server's
+   * request for input during a call is answered (the turn asks the person); without it such requests are declined.
+   */
+  options: {
+    switchedOff?: ReadonlySet<string>;
+    signal?: AbortSignal;
+    elicit?: (request: McpElicitation, signal: AbortSignal) => Promise<ElicitAnswer>;
+  },
 ): McpTurnTools {
   const policy = source.policy ?? createMcpPolicy(source.config.rules);
   const offered = new Map<string, Offered>();
@@ -204,9 +229,10 @@ export function mcpTurnTools(
   for (const [wireName, { label, tool, via }] of offered) {
     tools[wireName] = dynamicTool({
       description: `[MCP server "${label}", tool "${stripHiddenText(tool.name)}"] ${tool.description}`.trim(),
-      inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: async (input: unknown) => {
+      inputSchema: jsonSchema(modelInputSchema(tool.inputSchema) as Parameters<typeof jsonSchema>[0]),
+      execute: async (input: unknown, { toolCallId }) => {
         if (via === 'connect') return connectOutput(label, tool.name);
+        const { elicit } = options;
         const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
         const callOptions = { timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
         let result: McpCallResult;
@@ -214,7 +240,15 @@ export function mcpTurnTools(
           result =
             via === 'person' && source.person
               ? await source.person.call(label, tool.name, args, callOptions)
-              : await source.manager.call(label, tool.name, args, callOptions);
+              : await source.manager.call(label, tool.name, args, {
+                  ...callOptions,
+                  ...(elicit
+                    ? {
+                        elicit: (params, signal) =>
+                          elicit({ toolCallId, server: label, tool: tool.name, params }, signal),
+                      }
+                    : {}),
+                });
         } catch (error) {
           if (error instanceof McpNeedsConnectError) return connectOutput(label, tool.name);
           throw new McpToolError((error as Error).message);

@@ -14,6 +14,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/chats', methods: ['GET', 'POST'] },
   { pattern: '/api/chats/[id]', methods: ['GET', 'PATCH', 'DELETE'] },
   { pattern: '/api/chats/[id]/stop', methods: ['POST'] },
+  { pattern: '/api/chats/[id]/elicitations', methods: ['POST'] },
   { pattern: '/api/chats/[id]/versions', methods: ['GET', 'POST'] },
   { pattern: '/api/chats/[id]/messages', methods: ['GET'] },
   { pattern: '/api/chats/[id]/stream', methods: ['GET'] },

@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../errors';
 import { processWide } from '../../process-wide';
+import type { ElicitationDesk } from '../elicitations';
 
 export interface ActiveTurn {
   controller: AbortController;
@@ -14,6 +15,8 @@ export interface ActiveTurn {
   release: () => void;
   /** Run by `release` before the slot ends and `done` resolves (the turn's lease row is deleted here). */
   beforeRelease?: () => Promise<void>;
+  /** The MCP servers' questions to the person waiting in this turn (chat/elicitations.ts). */
+  elicitations?: ElicitationDesk;
 }
 
 interface TurnTable {
@@ -60,6 +63,11 @@ export function claimTurn(chatId: string): ActiveTurn {
   };
   table.turns.set(chatId, turn);
   return turn;
+}
+
+/** The chat's running turn in this process, if any. */
+export function activeTurn(chatId: string): ActiveTurn | undefined {
+  return table.turns.get(chatId);
 }
 
 export function isTurnActive(chatId: string): boolean {

@@ -11,6 +11,7 @@ import type { DisplayContext } from '../../skills/display';
 import { parseInvocations } from '../../skills/invocation';
 import type { ActivationHow, SkillToolContext } from '../../tools';
 import type { ApprovalContext } from '../approvals';
+import { createElicitationDesk, type ElicitationDesk } from '../elicitations';
 import { messageText } from '../request';
 import type { ActiveTurn } from '../running/active-turns';
 import { buildSkillView, type SkillView } from '../skill-view';
@@ -47,6 +48,8 @@ export interface TurnContext {
   invocation: Invocation | null;
   /** The MCP servers connected at this moment: one that is down or slow is left out, never waited for. */
   mcp: McpTurnTools | null;
+  /** The MCP servers' questions to the person during this turn's calls; the slot holds it for the answer's route. */
+  elicitations: ElicitationDesk;
   /**
    * The declared hosts each tool call's consent covered, by tool call id (chat/approvals.ts writes, the call's run
    * reads): filled as the turn's calls pass consent.
@@ -70,6 +73,15 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
   const activations = stored.length === 0 ? [] : await store.getActivations(chatId);
   const activated = new Set(activations.map((a) => a.name));
   const pins = new Map(activations.map((a) => [a.name, a.version]));
+  const elicitations = createElicitationDesk(slot.controller.signal);
+  slot.elicitations = elicitations;
+  const mcp = deps.mcp
+    ? mcpTurnTools(deps.mcp, {
+        switchedOff: deps.mcpSwitchedOff,
+        signal: slot.controller.signal,
+        elicit: (request, signal) => elicitations.ask(request, signal),
+      })
+    : null;
   return {
     body,
     deps,
@@ -82,7 +94,8 @@ export async function loadTurnContext(body: ChatRequestBody, deps: TurnDeps, slo
     pins,
     display: { appDir: config.appDir, home: config.home },
     invocation: readInvocation(body, stored, view),
-    mcp: deps.mcp ? mcpTurnTools(deps.mcp, { switchedOff: deps.mcpSwitchedOff, signal: slot.controller.signal }) : null,
+    mcp,
+    elicitations,
     approvedNetwork: new Map(),
   };
 }

@@ -65,6 +65,7 @@ async function startTurn(body: ChatRequestBody, deps: TurnDeps, slot: ActiveTurn
     originalMessages: history,
     generateId: () => answer.id,
     execute: async ({ writer }) => {
+      turn.elicitations.attach(writer);
       const tools = toolContext(turn, writer);
       if (invocation && serverAnswers) return answerInvocation(writer, { answer, invocation, tools });
       return streamAnswer(writer, { turn, answer, prompt, tools });
