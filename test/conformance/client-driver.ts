@@ -14,7 +14,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveMcpConfig } from '../../server/mcp/config';
+import { acceptWithDefaults } from '../../server/mcp/elicitation';
 import { createMcpManager, type McpManager, type McpTool } from '../../server/mcp/manager';
+import { connectWithHeadlessOAuth, HeadlessOAuthProvider } from '../../server/mcp/oauth-headless';
 import { createServedSkills } from '../../server/mcp/skills';
 import { type ClientSetup, hooks, type ScenarioRun } from './hooks';
 
@@ -66,8 +68,42 @@ function connected(manager: McpManager): Promise<void> {
   });
 }
 
+/**
+ * An `auth/*` scenario: the person's sign-in the product does for a server with `auth.kind: "oauth"` (the SDK's
+ * client auth: discovery, registration or a pre-registered client, PKCE, scopes, refresh), headless
+ * (server/mcp/oauth-headless.ts: the suite's authorization server approves at once), then the tools called.
+ */
+async function authScenario(run: ScenarioRun): Promise<number> {
+  const { client_id: clientId, client_secret: clientSecret } = run.context as Record<string, string | undefined>;
+  const provider = new HeadlessOAuthProvider(
+    clientId ? { client: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {},
+  );
+  let failures = 0;
+  const { client } = await connectWithHeadlessOAuth(run.serverUrl, { provider }).catch((error: unknown) => {
+    console.error(`connect: ${error instanceof Error ? error.message : String(error)}`);
+    return { client: null };
+  });
+  if (!client) return 1;
+  try {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      try {
+        const result = await client.callTool({ name: tool.name, arguments: {} });
+        console.log(`${tool.name}: ${JSON.stringify(result.content ?? result)}`.slice(0, 500));
+      } catch (error) {
+        failures++;
+        console.error(`${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return failures === 0 ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const run = scenarioRun();
+  if (run.scenario.startsWith('auth/')) return authScenario(run);
   let setup: ClientSetup = {
     config: resolveMcpConfig({
       mcpServers: { [LABEL]: { url: run.serverUrl } },
@@ -95,7 +131,11 @@ async function main(): Promise<number> {
       given ?? CALLS[run.scenario]?.(state.tools) ?? state.tools.map((t) => ({ name: t.name, arguments: {} }));
     for (const call of calls) {
       try {
-        const result = await manager.call(LABEL, call.name, call.arguments, { timeoutMs: TIMEOUT_MS });
+        // A server's questions are answered as a person accepting the form's defaults would (elicitation.ts).
+        const result = await manager.call(LABEL, call.name, call.arguments, {
+          timeoutMs: TIMEOUT_MS,
+          elicit: async (params) => acceptWithDefaults(params),
+        });
         console.log(`${call.name}: ${JSON.stringify(result.content ?? result)}`.slice(0, 500));
       } catch (error) {
         fail(call.name, error);

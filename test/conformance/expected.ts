@@ -90,12 +90,7 @@ export const client: { notApplicable: Expectations; pending: Expectations } = {
     'auth/dpop': 'an extension (DPoP-bound tokens, SEP-1730: not required): skillchat sends bearer tokens',
     'auth/dpop-nonce': 'an extension (DPoP-bound tokens, SEP-1730: not required): skillchat sends bearer tokens',
   },
-  pending: {
-    'auth/*': '#33 OAuth per person: no OAuth client yet (the 401 ends the connection)',
-    'elicitation-sep1034-client-defaults': '#33 elicitation: no elicitation/create handler, capability not declared',
-    'sep-2322-client-request-state': '#33 elicitation: the input requests are elicitations, which have no handler yet',
-    'json-schema-2020-12-preservation': "#33 toTool: the tool's input schema loses `$schema` (server/mcp/manager.ts)",
-  },
+  pending: {},
 };
 
 /** The entry of `list` that covers scenario (or `scenario:check`), exact names before `prefix/*`. */
