@@ -53,7 +53,12 @@ export function NewSkill() {
           data-testid="new-skill-description"
         />
       </label>{' '}
-      <button type="submit" className="button button--primary" disabled={busy || !name.trim()} data-testid="new-skill-submit">
+      <button
+        type="submit"
+        className="button button--primary"
+        disabled={busy || !name.trim()}
+        data-testid="new-skill-submit"
+      >
         New skill
       </button>
       {error ? (

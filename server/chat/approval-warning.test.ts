@@ -30,7 +30,12 @@ async function reasonFor(s: Skill): Promise<string> {
       display: { appDir: tmp, home: '/nonexistent' },
       activated: new Set(),
     },
-    consent: { hasGrant: async () => false, addGrant: async () => {}, personalGrants: async () => [], recordDecision: async () => {} },
+    consent: {
+      hasGrant: async () => false,
+      addGrant: async () => {},
+      personalGrants: async () => [],
+      recordDecision: async () => {},
+    },
   });
   const status = await approval({
     toolCall: { toolCallId: 'call-1', toolName: 'skills_activate', input: { name: s.name } },
