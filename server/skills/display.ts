@@ -19,10 +19,16 @@ export const SERVED_SKILLS_DIR = 'mcp-skills';
  * A root as shown to people: `.skills`, `../.agents/skills`, `~/.agents/skills`, or its last two segments; an MCP
  * server's served skills (their copies under `<data>/mcp-skills/<label>`) as `mcp:<label>`.
  */
+/** A skills folder of the kind the default roots find in the app's ancestors. */
+const ANCESTOR_ROOT = /^(\.\.\/)+\.(agents|claude)\/skills$/;
+
 export function displayRoot(root: string, ctx: DisplayContext): string {
   if (path.basename(path.dirname(root)) === SERVED_SKILLS_DIR) return `mcp:${path.basename(root)}`;
   const fromApp = path.relative(ctx.appDir, root);
-  if (!path.isAbsolute(fromApp) && fromApp.split(path.sep).filter((s) => s === '..').length <= 3) {
+  const ups = fromApp.split(path.sep).filter((s) => s === '..').length;
+  // Inside the app, or a folder above it that the walk to the repository's root reads (`../../.agents/skills`);
+  // any other place out of the app (`../../tmp/x`) says more by its home-relative or last two names.
+  if (!path.isAbsolute(fromApp) && (ups === 0 || (ups <= 3 && ANCESTOR_ROOT.test(toPosix(fromApp))))) {
     return toPosix(fromApp) || '.';
   }
   const fromHome = path.relative(ctx.home, root);
