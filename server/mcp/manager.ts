@@ -7,14 +7,13 @@
  * started): they are for the operator's glance at /admin, not an audit log.
  *
  * Elicitation: the client declares form mode (the SDK fills the defaults an accept leaves out) and URL mode. A server's
- * `elicitation/create` during a call goes to that call's `elicit` (the chat asks the person, chat/elicitations.ts; a
+ * `elicitation/create` during a call goes to that call's `elicit` (call-questions.ts; the chat asks the person, chat/elicitations.ts; a
  * headless caller answers with `acceptWithDefaults`, elicitation.ts); any other is declined.
  *
  * Client library: the official MCP TypeScript SDK, v2 split packages (`@modelcontextprotocol/client`), with
  * protocol version negotiation `auto` (a 2026 server is spoken to in its era, a 2025 one falls back to
  * `initialize`; on stdio that probe runs in a short-lived second process).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
@@ -25,9 +24,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stripHiddenDeep, stripHiddenText } from '../skills/load/hidden-text';
+import { type CallQuestions, createCallQuestions, ELICITATION_CAPABILITY, type McpElicit } from './call-questions';
 import { CappedLineBuffer, cappedFetch, MAX_MESSAGE_BYTES } from './capped-transport';
 import { type McpConfig, type McpServerEntry, resolveReferences } from './config';
-import type { ElicitAnswer, ElicitParams } from './elicitation';
 import { nameTools } from './tool-names';
 
 /**
@@ -78,11 +77,7 @@ export interface McpServerState {
   stats: Record<string, McpToolStats>;
 }
 
-/**
- * Answers a server's `elicitation/create` made during this call: the chat asks the person, a headless caller answers
- * itself (`acceptWithDefaults`, elicitation.ts). `signal` ends when the call does.
- */
-export type McpElicit = (params: ElicitParams, signal: AbortSignal) => Promise<ElicitAnswer>;
+export type { McpElicit };
 
 export interface McpCallOptions {
   signal?: AbortSignal;
@@ -175,41 +170,8 @@ interface Connection {
   stderr: string;
   /** The server answered 401 with OAuth protected resource metadata (`WWW-Authenticate: ... resource_metadata=`). */
   asksOAuth: boolean;
-  /** The calls under way on this connection, for an elicitation that arrives with nothing saying whose it is. */
-  calls: Set<CallContext>;
-}
-
-interface CallContext {
-  elicit?: McpElicit;
-  /** Aborted when the call ends: a form still open for it is withdrawn. */
-  ended: AbortController;
-}
-
-/** The longest a call that may ask the person runs, questions and all. */
-const ELICIT_CALL_MS = 60 * 60_000;
-
-/** A call's time limit that stops while `paused` work (the person answering) runs, and starts again after it. */
-function serverDeadline(ms: number) {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let pauses = 0;
-  const arm = () => {
-    timer = setTimeout(() => controller.abort(), ms);
-  };
-  arm();
-  return {
-    signal: controller.signal,
-    async paused<T>(work: () => Promise<T>): Promise<T> {
-      clearTimeout(timer);
-      pauses++;
-      try {
-        return await work();
-      } finally {
-        if (--pauses === 0 && !controller.signal.aborted) arm();
-      }
-    },
-    stop: () => clearTimeout(timer),
-  };
+  /** The calls under way on this connection and the questions their server asks during them (call-questions.ts). */
+  questions: CallQuestions;
 }
 
 /** What a 401 of a server that wants each person to sign in carries (RFC 9728, section 5.1). */
@@ -268,9 +230,6 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
   const log = options.log ?? ((line: string) => console.warn(line));
   const connections = new Map<string, Connection>();
   const listeners = new Set<(label: string) => void>();
-  // The call whose async work is running: an elicitation embedded in a call's result (2026 multi-round-trip) and one
-  // read from the call's own HTTP response stream run inside it.
-  const currentCall = new AsyncLocalStorage<CallContext>();
   let started = false;
   let closed = false;
   // Closing a stdio client ends the server's stdin, then SIGTERM after 2 s and SIGKILL 2 s later, on timers that
@@ -306,7 +265,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
       transport: null,
       stderr: '',
       asksOAuth: false,
-      calls: new Set(),
+      questions: createCallQuestions(),
       state: {
         label,
         transport: entry.url ? 'http' : 'stdio',
@@ -409,8 +368,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     const current = () => generation === c.generation && !closed;
     setStatus(c, 'connecting', c.state.failures > 0 ? `attempt ${c.state.failures + 1}` : 'starting');
     const client = new Client(CLIENT_INFO, {
-      // Form answers get the schema's defaults for fields left out (SEP-1034); URL mode opens a link for the person.
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+      capabilities: ELICITATION_CAPABILITY,
       versionNegotiation: { mode: 'auto' },
       listChanged: {
         tools: {
@@ -422,7 +380,7 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         },
       },
     });
-    client.setRequestHandler('elicitation/create', (request) => elicitation(c, request.params));
+    client.setRequestHandler('elicitation/create', (request) => c.questions.handle(request.params));
     c.client = client;
     // Out here: the catch closes what was started.
     let started: Transport | null = null;
@@ -476,18 +434,6 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
     }
   }
 
-  /**
-   * Routes a server's `elicitation/create` to the call that caused it: the call in whose async context it arrived,
-   * else (a stdio server's request, read from its stdout) the connection's one call under way. Anything else (no
-   * call, two calls at once, a call that did not say how to ask) is declined: never a form no turn asked for.
-   */
-  const elicitation = async (c: Connection, params: ElicitParams): Promise<ElicitAnswer> => {
-    const inContext = currentCall.getStore();
-    const call = inContext && c.calls.has(inContext) ? inContext : c.calls.size === 1 ? [...c.calls][0] : undefined;
-    if (!call?.elicit) return { action: 'decline' };
-    return call.elicit(params, call.ended.signal);
-  };
-
   const count = (c: Connection, tool: string, error?: string) => {
     const before = c.state.stats[tool] ?? { calls: 0, failures: 0 };
     const after: McpToolStats = {
@@ -519,26 +465,17 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         throw new McpCallError(stripHiddenText(`The MCP server "${label}" is not connected${why}`));
       }
       // The time limit is the server's: while the person answers a question of the call, its clock stops.
-      const deadline = serverDeadline(timeoutMs);
-      const context: CallContext = {
-        ...(elicit ? { elicit: (params, s) => deadline.paused(() => elicit(params, s)) } : {}),
-        ended: new AbortController(),
-      };
-      c.calls.add(context);
+      const run = c.questions.run(
+        { timeoutMs, ...(signal ? { signal } : {}), ...(elicit ? { elicit } : {}) },
+        (limits) => client.callTool({ name: tool, arguments: args }, limits),
+      );
       try {
-        const limits = elicit
-          ? {
-              timeout: ELICIT_CALL_MS,
-              maxTotalTimeout: ELICIT_CALL_MS,
-              signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
-            }
-          : { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
-        const result = await currentCall.run(context, () => client.callTool({ name: tool, arguments: args }, limits));
+        const result = await run.result;
         count(c, tool, result.isError ? 'the tool reported an error' : undefined);
         return result;
       } catch (error) {
         const message =
-          (error as { code?: unknown }).code === 'REQUEST_TIMEOUT' || deadline.signal.aborted
+          (error as { code?: unknown }).code === 'REQUEST_TIMEOUT' || run.timedOut()
             ? `"${tool}" on the MCP server "${label}" did not answer within ${timeoutMs / 1000} s`
             : signal?.aborted
               ? `"${tool}" on the MCP server "${label}" was stopped with the answer`
@@ -547,10 +484,6 @@ export function createMcpManager(config: McpConfig, options: McpManagerOptions):
         const clean = stripHiddenText(message);
         count(c, tool, clean);
         throw new McpCallError(clean);
-      } finally {
-        deadline.stop();
-        c.calls.delete(context);
-        context.ended.abort();
       }
     },
     client(label) {

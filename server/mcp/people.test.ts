@@ -66,7 +66,10 @@ describe('MCP servers each person connects', () => {
       {
         label: 'notes',
         connected: true,
-        tools: [expect.objectContaining({ name: 'whoami', wireName: 'mcp_notes_whoami' })],
+        tools: [
+          expect.objectContaining({ name: 'whoami', wireName: 'mcp_notes_whoami' }),
+          expect.objectContaining({ name: 'label', wireName: 'mcp_notes_label' }),
+        ],
       },
     ]);
     const result = await alice.call('notes', 'whoami', {}, CALL);
@@ -75,7 +78,11 @@ describe('MCP servers each person connects', () => {
     // A second person: not connected, the tools known from alice's listing, to be connected before use.
     const bob = await people.forPerson('bob');
     expect(bob.servers).toEqual([
-      { label: 'notes', connected: false, tools: [expect.objectContaining({ name: 'whoami' })] },
+      {
+        label: 'notes',
+        connected: false,
+        tools: [expect.objectContaining({ name: 'whoami' }), expect.objectContaining({ name: 'label' })],
+      },
     ]);
 
     server.expireAccessTokens();
@@ -94,6 +101,30 @@ describe('MCP servers each person connects', () => {
     // No token anywhere a log line, a listing or the connection list shows.
     const shown = JSON.stringify([logged, manager.list(), await people.connections(null)]);
     for (const token of server.issued) expect(shown).not.toContain(token);
+  });
+
+  it("a person's server may ask during a call: the question reaches the call's own way of asking", async () => {
+    setUp({ auth: { kind: 'oauth' } });
+    manager.start();
+    await connect('alice');
+    const alice = await people.forPerson('alice');
+    const asked: unknown[] = [];
+    const answered = await alice.call(
+      'notes',
+      'label',
+      {},
+      {
+        ...CALL,
+        elicit: async (params) => {
+          asked.push(params);
+          return { action: 'accept', content: { label: 'later' } };
+        },
+      },
+    );
+    expect(answered.content).toEqual([{ type: 'text', text: 'alice chose later' }]);
+    expect(asked).toEqual([expect.objectContaining({ message: 'Which label?' })]);
+    // A call that says nothing of how to ask has the question declined, never left waiting.
+    expect((await alice.call('notes', 'label', {}, CALL)).content).toEqual([{ type: 'text', text: 'alice: decline' }]);
   });
 
   it('tells a call that the person must connect again when the server revoked every token', async () => {

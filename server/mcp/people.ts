@@ -7,6 +7,7 @@
  */
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { AppError } from '../errors';
+import { type CallQuestions, createCallQuestions, ELICITATION_CAPABILITY } from './call-questions';
 import { cappedFetch, MAX_MESSAGE_BYTES } from './capped-transport';
 import type { McpConfig, McpOAuthSettings } from './config';
 import {
@@ -87,6 +88,8 @@ interface Live {
   client: Client;
   tools: McpTool[];
   timer: NodeJS.Timeout | null;
+  /** The calls under way on this person's client and the questions its server asks during them. */
+  questions: CallQuestions;
 }
 
 const key = (userId: string, label: string) => `${userId}\0${label}`;
@@ -153,7 +156,13 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
     const made = (async () => {
       const t = target(userId, label);
       await freshen(t);
-      const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' } });
+      // Questions during a call reach the person as they do for the operator's servers (call-questions.ts).
+      const questions = createCallQuestions();
+      const client = new Client(CLIENT_INFO, {
+        capabilities: ELICITATION_CAPABILITY,
+        versionNegotiation: { mode: 'auto' },
+      });
+      client.setRequestHandler('elicitation/create', (request) => questions.handle(request.params));
       const transport = new StreamableHTTPClientTransport(new URL(t.url), {
         authProvider: new McpOAuthProvider(store, t, { env }),
         // One message at most MAX_MESSAGE_BYTES, as for the operator's servers (capped-transport.ts).
@@ -169,7 +178,7 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
         const byName = new Map(tools.map((x) => [x.name, x]));
         const listed = named.map((n) => toTool(byName.get(n.name)!, n.wireName));
         known.set(label, listed);
-        const l: Live = { client, tools: listed, timer: null };
+        const l: Live = { client, tools: listed, timer: null, questions };
         client.onclose = () => {
           if (live.get(k) === made) live.delete(k);
         };
@@ -224,7 +233,7 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
       );
       return {
         servers: list,
-        async call(label, tool, args, { signal, timeoutMs }) {
+        async call(label, tool, args, { signal, timeoutMs, elicit }) {
           let l: Live;
           try {
             l = await open(userId, label);
@@ -234,10 +243,11 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
           }
           touch(userId, label, l);
           try {
-            return await l.client.callTool(
-              { name: tool, arguments: args },
-              { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) },
+            const run = l.questions.run(
+              { timeoutMs, ...(signal ? { signal } : {}), ...(elicit ? { elicit } : {}) },
+              (limits) => l.client.callTool({ name: tool, arguments: args }, limits),
             );
+            return await run.result;
           } catch (error) {
             if (error instanceof UnauthorizedError) {
               await drop(userId, label);

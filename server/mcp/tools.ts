@@ -237,18 +237,19 @@ export function mcpTurnTools(
         const callOptions = { timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
         let result: McpCallResult;
         try {
+          const asking = {
+            ...callOptions,
+            ...(elicit
+              ? {
+                  elicit: (params: ElicitParams, signal: AbortSignal) =>
+                    elicit({ toolCallId, server: label, tool: tool.name, params }, signal),
+                }
+              : {}),
+          };
           result =
             via === 'person' && source.person
-              ? await source.person.call(label, tool.name, args, callOptions)
-              : await source.manager.call(label, tool.name, args, {
-                  ...callOptions,
-                  ...(elicit
-                    ? {
-                        elicit: (params, signal) =>
-                          elicit({ toolCallId, server: label, tool: tool.name, params }, signal),
-                      }
-                    : {}),
-                });
+              ? await source.person.call(label, tool.name, args, asking)
+              : await source.manager.call(label, tool.name, args, asking);
         } catch (error) {
           if (error instanceof McpNeedsConnectError) return connectOutput(label, tool.name);
           throw new McpToolError((error as Error).message);

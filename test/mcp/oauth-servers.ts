@@ -16,6 +16,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
+  inputRequired,
   McpServer,
   OAuthError,
   OAuthErrorCode,
@@ -120,6 +121,21 @@ export async function startOAuthMcpServer(
     server.registerTool('whoami', { description: 'Says who signed in.' }, async () => ({
       content: [{ type: 'text', text: `signed in as ${person}` }],
     }));
+    // Asks the person during the call (elicitation), as a hosted server may.
+    server.registerTool('label', { description: 'Asks the person for a label.' }, async (ctx) => {
+      const answer = ctx.mcpReq.inputResponses?.label as { action?: string; content?: { label?: string } } | undefined;
+      if (answer?.action === 'accept')
+        return { content: [{ type: 'text', text: `${person} chose ${answer.content?.label}` }] };
+      if (answer?.action) return { content: [{ type: 'text', text: `${person}: ${answer.action}` }] };
+      return inputRequired({
+        inputRequests: {
+          label: inputRequired.elicit({
+            message: 'Which label?',
+            requestedSchema: { type: 'object', properties: { label: { type: 'string', default: 'urgent' } } },
+          }),
+        },
+      });
+    });
     return server;
   });
 
