@@ -94,7 +94,7 @@ export const client: { notApplicable: Expectations; pending: Expectations } = {
     'auth/scope-step-up':
       '#33 step-up: a 403 insufficient_scope during a call ends as "connect again" for the person; the client does not re-authorize inside the call yet (1 of 8 checks)',
     'auth/authorization-server-migration':
-      '#33: 1 of 3 checks fails when the resource names a new authorization server; not investigated yet',
+      '#33 SEP-2352: when the resource metadata names a new authorization server the client must register there again; no registration at the new server is made (1 of 3 checks; the two no-reuse checks pass)',
   },
 };
 
