@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { safeRelativePath } from '../workspace/file-names';
 import { workspaceDir } from '../workspace/workspace';
 
 export interface FileVersion {
@@ -14,25 +15,13 @@ export interface FileVersion {
   ino: number;
 }
 
-const MAX_PATH_BYTES = 1024;
-
-/** Why `rel` cannot name a workspace file, or null: no `..` or `.`, not absolute, no empty or hidden-dot segment. */
-export function workspacePathProblem(rel: string): string | null {
-  if (rel === '' || Buffer.byteLength(rel) > MAX_PATH_BYTES) return 'the path is empty or too long';
-  if (rel.startsWith('/') || rel.includes('\\')) return 'the path must be relative, with / between folders';
-  if (/[\u0000-\u001f\u007f]/.test(rel)) return 'the path contains control characters';
-  for (const segment of rel.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..') return 'the path has an empty, "." or ".." segment';
-  }
-  return null;
-}
-
 /**
- * The file's version, or null when the path is not allowed, missing, goes through a link or a non-folder, or ends
+ * The file's version, or null when the path is not allowed (`safeRelativePath`, the one rule for naming a workspace
+ * file), missing, goes through a link or a non-folder, or ends
  * at anything but a regular file.
  */
 export async function fileVersion(root: string, chatId: string, rel: string): Promise<FileVersion | null> {
-  if (workspacePathProblem(rel)) return null;
+  if (safeRelativePath(rel) === null) return null;
   let at = workspaceDir(root, chatId);
   const segments = rel.split('/');
   for (const [i, segment] of segments.entries()) {
