@@ -7,6 +7,8 @@
  * One record per process (process-wide.ts): Next bundles route handlers separately, and the slots must be one set
  * per process or the cap on concurrent runs would be per route.
  */
+
+import { oncePerKey } from '../once-per-key';
 import { processWide } from '../process-wide';
 import { createBwrapBackend } from './bwrap';
 import type { ExecutionConfig, SandboxBackendName } from './config';
@@ -47,12 +49,7 @@ interface SandboxState {
 const state = processWide<SandboxState>('sandbox', () => ({ probes: new Map(), cgroups: new Map() }));
 
 function runCgroups(setting: CgroupSetting): Promise<RunCgroupSupport> {
-  let support = state.cgroups.get(setting);
-  if (!support) {
-    support = findRunCgroups(setting);
-    state.cgroups.set(setting, support);
-  }
-  return support;
+  return oncePerKey(state.cgroups, setting, () => findRunCgroups(setting));
 }
 
 /** Once per backend and cgroup setting (the probe says which limits the cgroups enforce). */
