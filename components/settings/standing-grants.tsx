@@ -1,6 +1,7 @@
 'use client';
 /** The person's standing shell grants (`Always allow` on a command's card), each revocable at once. */
 import { useState } from 'react';
+import { errorMessageFrom } from '@/components/lib/api';
 import type { StandingGrantView } from '@/server/consent/standing';
 
 export function StandingGrants({ grants: initial }: { grants: StandingGrantView[] }) {
@@ -11,10 +12,7 @@ export function StandingGrants({ grants: initial }: { grants: StandingGrantView[
     setError(null);
     const response = await fetch(`/api/me/grants/${id}`, { method: 'DELETE' });
     if (response.ok) setGrants((all) => all.filter((g) => g.id !== id));
-    else {
-      const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
-      setError(typeof body?.error === 'string' ? body.error : `The server refused (${response.status}).`);
-    }
+    else setError(errorMessageFrom(await response.text(), `The server refused (${response.status}).`));
   }
 
   if (grants.length === 0) {
