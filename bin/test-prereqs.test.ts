@@ -14,7 +14,7 @@ const absent: SystemComponent = {
 describe('ensureTestPrerequisites', () => {
   it('checks for the browser, the PostgreSQL server, the venv module and, through the runtime, bubblewrap', () => {
     const ids = [...TEST_COMPONENTS, ...SYSTEM_COMPONENTS].map((c) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['chromium', 'postgresql', 'python3-venv', 'bubblewrap', 'poppler']));
+    expect(ids).toEqual(expect.arrayContaining(['chromium', 'postgresql', 'python-venv', 'bubblewrap', 'poppler']));
     expect(SYSTEM_COMPONENTS.find((c) => c.id === 'bubblewrap')?.files).toEqual(['/usr/bin/bwrap']);
   });
 

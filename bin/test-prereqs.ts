@@ -2,8 +2,8 @@
  * `npm test`'s first step: what the suite needs on the machine besides `npm install`, so that the README's test
  * command is all a fresh machine needs, as `npm start` is for the app. The tests run real components: Debian's
  * Chromium (Playwright never downloads a browser), PostgreSQL's server binaries (the `*.pg.test.ts` suites start a
- * scratch cluster of their own), python3-venv (the runtime's venv), and the skills runtime with its system programs
- * (bubblewrap, LibreOffice, poppler, python3-seccomp, ...: the sandbox suites run against them), and the official MCP
+ * scratch cluster of their own), and the skills runtime with its system programs (bubblewrap, LibreOffice, poppler,
+ * python3-seccomp, python3-venv, ...: the sandbox suites run against them), and the official MCP
  * conformance suite with the Node it runs under (from the npm registry, pinned by test/conformance/pins/).
  *
  * As root on Debian the missing ones are installed with apt, then the runtime is topped up (what
@@ -31,13 +31,6 @@ export const TEST_COMPONENTS: readonly SystemComponent[] = [
     purpose: 'the scratch cluster the PostgreSQL suites start',
     packages: ['postgresql'],
     inSubfolder: { parent: '/usr/lib/postgresql', file: 'bin/initdb' },
-  },
-  {
-    id: 'python3-venv',
-    label: 'python3-venv',
-    purpose: "the skills runtime's Python venv",
-    packages: ['python3-venv'],
-    pythonModule: 'ensurepip, venv',
   },
 ];
 

@@ -1,6 +1,9 @@
 /** What a script's stderr and pip's or npm's failures turn into for the operator. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installFailure, lackedPackage, missingPackageHint, pinnedMajor } from './skills-runtime';
+import { createVenv, installFailure, lackedPackage, missingPackageHint, pinnedMajor } from './skills-runtime';
 
 describe('missingPackageHint', () => {
   it('with installs allowed, tells the run to install the package, or that the indexes lack it', () => {
@@ -114,4 +117,30 @@ describe('pinnedMajor', () => {
     expect(pinnedMajor('undici@^7.1.0')).toBeNull();
     expect(pinnedMajor('undici@latest')).toBeNull();
   });
+});
+
+describe('createVenv', () => {
+  const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-venv-'));
+
+  it("names python3-venv when the interpreter has no ensurepip (a minimal Debian), and no path of the server's", async () => {
+    const dir = scratch();
+    try {
+      const python = path.join(import.meta.dirname, 'fixtures', 'python-without-ensurepip', 'python3');
+      const why = await createVenv(python, dir);
+      expect(why).toMatch(/install python3-venv/);
+      expect(why).not.toContain('/root/');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('makes the venv with pip from a python3 that has it', async () => {
+    const dir = scratch();
+    try {
+      expect(await createVenv('/usr/bin/python3', dir)).toBeNull();
+      expect(fs.existsSync(path.join(dir, 'python', 'bin', 'pip'))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

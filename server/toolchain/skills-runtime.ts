@@ -166,6 +166,14 @@ export function installFailure(tool: 'pip' | 'npm', name: string, stderr: string
   return lastLine(stderr);
 }
 
+/** Why `python -m venv` failed, in words an operator acts on (Debian's own message names the package). */
+export function venvFailure(stderr: string): string {
+  if (/ensurepip is not\s+available|No module named '?ensurepip/.test(stderr)) {
+    return `this python3 has no venv with pip: install python3-venv (\`apt-get install -y python3-venv\`, or \`bin/skills runtime install\` as root) and run again`;
+  }
+  return lastLine(stderr);
+}
+
 /** A configured entry that is a bare name (no version, extra or URL) may be skipped when installed. */
 function bareName(spec: string): string | null {
   return /^(@[a-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/.test(spec) ? spec : null;
@@ -234,19 +242,33 @@ async function installAll(
   return outcome;
 }
 
+/** Makes the runtime's venv from `python`; null when made, else why not (never a crash of the whole install). */
+export async function createVenv(python: string, dir: string): Promise<string | null> {
+  // --copies: no link from the app folder to /usr/bin (a build tool that walks the app folder trips on one).
+  return exec(/*turbopackIgnore: true*/ python, [
+    '-m',
+    'venv',
+    '--copies',
+    path.join(/*turbopackIgnore: true*/ dir, 'python'),
+  ]).then(
+    () => null,
+    (error: unknown) => venvFailure(stderrOf(error)),
+  );
+}
+
 async function installPython(
   options: { dir: string; python: string; pythonPackages: string[] },
   log: (line: string) => void,
 ): Promise<InstallOutcome> {
   if (!(await runtimeInstalled(options.dir))) {
     log(`creating the Python virtual environment from ${options.python}`);
-    // --copies: no link from the app folder to /usr/bin (a build tool that walks the app folder trips on one).
-    await exec(/*turbopackIgnore: true*/ options.python, [
-      '-m',
-      'venv',
-      '--copies',
-      path.join(/*turbopackIgnore: true*/ options.dir, 'python'),
-    ]);
+    const problem = await createVenv(options.python, options.dir);
+    if (problem !== null) {
+      // Nothing Python can go in without the venv: every package fails with the one reason, and the rest of the
+      // runtime (npm, the seccomp filter, the egress files) is still installed.
+      log(`python: the virtual environment could not be made: ${problem}`);
+      return { installed: [], failed: options.pythonPackages.map((name) => ({ name, why: problem })) };
+    }
   }
   const present = await pythonDistributions(options.dir);
   const have = options.pythonPackages.filter((spec) => {

@@ -26,6 +26,12 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 const component = (id: string) => SYSTEM_COMPONENTS.find((c) => c.id === id) ?? expect.unreachable(id);
 
+describe('SYSTEM_COMPONENTS', () => {
+  it("installs python3-venv where python3's ensurepip is missing (without it the skills' venv cannot be made)", () => {
+    expect(component('python-venv')).toMatchObject({ packages: ['python3-venv'], pythonModule: 'ensurepip, venv' });
+  });
+});
+
 describe('readAptSources', () => {
   it("finds the main suite's archive in a deb822 file, not the security one", () => {
     expect(

@@ -1,8 +1,9 @@
 /**
  * The system half of the skills runtime: bubblewrap (the sandbox itself: without it no code runs), the programs
  * document skills call (LibreOffice, pandoc, qpdf, poppler's pdftoppm), the fonts LibreOffice lays pages out with,
- * and python3-seccomp (it builds the sandbox's seccomp filter, seccomp.ts). All are Debian packages under /usr, the
- * only host programs the sandbox mounts.
+ * python3-seccomp (it builds the sandbox's seccomp filter, seccomp.ts) and python3-venv (a minimal Debian's python3
+ * has no `venv` with pip, so the skills' Python environment could not be made). All are Debian packages under /usr,
+ * the only host programs the sandbox mounts.
  *
  * `bin/skills runtime install` installs the missing ones as root on Debian (LibreOffice from `<codename>-backports`
  * on bookworm, whose own 7.4 aborts in the headless macro path xlsx recalculation takes); anywhere else it prints the
@@ -103,6 +104,14 @@ export const SYSTEM_COMPONENTS: readonly SystemComponent[] = [
     purpose: "libseccomp's bindings, which build the sandbox's seccomp filter",
     packages: ['python3-seccomp'],
     pythonModule: 'seccomp',
+  },
+  {
+    id: 'python-venv',
+    label: 'python3-venv',
+    purpose: "Python's venv with pip, which makes the skills' Python environment",
+    packages: ['python3-venv'],
+    // Debian ships `venv` in the standard library but its `ensurepip` (the part that puts pip in) in python3-venv.
+    pythonModule: 'ensurepip, venv',
   },
 ];
 
