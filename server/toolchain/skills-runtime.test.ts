@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createVenv, installFailure, lackedPackage, missingPackageHint, pinnedMajor } from './skills-runtime';
+import {
+  createVenv,
+  installFailure,
+  installPython,
+  lackedPackage,
+  missingPackageHint,
+  pinnedMajor,
+} from './skills-runtime';
 
 describe('missingPackageHint', () => {
   it('with installs allowed, tells the run to install the package, or that the indexes lack it', () => {
@@ -134,10 +141,17 @@ describe('createVenv', () => {
     }
   });
 
-  it('makes the venv with pip from a python3 that has it', async () => {
+  it('makes the venv with pip again where an earlier install left it without pip', async () => {
     const dir = scratch();
     try {
-      expect(await createVenv('/usr/bin/python3', dir)).toBeNull();
+      fs.mkdirSync(path.join(dir, 'python', 'bin'), { recursive: true });
+      fs.copyFileSync('/usr/bin/python3', path.join(dir, 'python', 'bin', 'python3'));
+      const lines: string[] = [];
+      const outcome = await installPython({ dir, python: '/usr/bin/python3', pythonPackages: [] }, (l) =>
+        lines.push(l),
+      );
+      expect(outcome.failed).toEqual([]);
+      expect(lines).toContain('creating the Python virtual environment from /usr/bin/python3');
       expect(fs.existsSync(path.join(dir, 'python', 'bin', 'pip'))).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

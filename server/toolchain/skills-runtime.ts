@@ -248,6 +248,7 @@ export async function createVenv(python: string, dir: string): Promise<string | 
   return exec(/*turbopackIgnore: true*/ python, [
     '-m',
     'venv',
+    '--clear',
     '--copies',
     path.join(/*turbopackIgnore: true*/ dir, 'python'),
   ]).then(
@@ -256,11 +257,13 @@ export async function createVenv(python: string, dir: string): Promise<string | 
   );
 }
 
-async function installPython(
+export async function installPython(
   options: { dir: string; python: string; pythonPackages: string[] },
   log: (line: string) => void,
 ): Promise<InstallOutcome> {
-  if (!(await runtimeInstalled(options.dir))) {
+  // A venv without pip is one an earlier install left half-made (python3-venv was missing): made again.
+  const pip = path.join(/*turbopackIgnore: true*/ options.dir, 'python', 'bin', 'pip');
+  if (!(await runtimeInstalled(options.dir)) || !fs.existsSync(/*turbopackIgnore: true*/ pip)) {
     log(`creating the Python virtual environment from ${options.python}`);
     const problem = await createVenv(options.python, options.dir);
     if (problem !== null) {
