@@ -171,13 +171,13 @@ export function ChatView({
 
   // A chat exists on the server before its first file is uploaded or its first message sent.
   const ensureCreated = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, attached: readonly string[] = []): Promise<boolean> => {
       if (!created) {
         try {
           const chat = await createChat({ id: chatId });
           if (modelPicked) await setChatModel(chatId, model);
           // The server names the chat from its first message once the turn starts; show a close guess until then.
-          upsertChat({ ...chat, title: deriveTitle(text) });
+          upsertChat({ ...chat, title: deriveTitle(text, attached) });
         } catch (e) {
           setSendError(e instanceof Error ? e.message : 'Could not create the chat');
           return false;
@@ -197,7 +197,13 @@ export function ChatView({
       setSendError(null);
       setAnsweringElsewhere(false);
       clearError();
-      if (!(await ensureCreated(text))) return false;
+      if (
+        !(await ensureCreated(
+          text,
+          attachments.map((a) => a.name),
+        ))
+      )
+        return false;
       touchChat(chatId);
       const accepted = new Promise<boolean>((resolve) => {
         sendWatch.current = resolve;

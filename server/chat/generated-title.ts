@@ -5,7 +5,7 @@
  * a person gave is never overwritten.
  */
 import { generateText, type LanguageModel } from 'ai';
-import { DERIVED_TITLE_LENGTH, deriveTitle } from '../db/title';
+import { capTitle, DERIVED_TITLE_LENGTH } from '../db/title';
 import { stripHiddenText } from '../skills/load/hidden-text';
 
 /** The title call may not hold the end of the answer's stream longer than this. */
@@ -44,7 +44,7 @@ export function cleanGeneratedTitle(reply: string): string | null {
   }
   title = title.replace(/(?<!\.)\.$/, '').trim();
   if (title === '') return null;
-  return deriveTitle(title, DERIVED_TITLE_LENGTH);
+  return capTitle(title, DERIVED_TITLE_LENGTH);
 }
 
 /** Asks the chat's model for a title; throws on failure or an empty reply (the caller keeps the first-line title). */

@@ -11,7 +11,6 @@ import {
   toUIMessageStream,
   type UIMessageStreamWriter,
 } from 'ai';
-import { deriveTitle } from '../../db/title';
 import { readDocument } from '../../documents/extract';
 import { compactionNote, noSandboxLine, workspaceFilesLine } from '../../prompt/appended-lines';
 import { buildInstructions } from '../../prompt/instructions';
@@ -25,7 +24,7 @@ import { createToolApproval } from '../approvals';
 import { attachDocuments } from '../attached-documents';
 import { type ConversationCompaction, compactConversation } from '../compaction';
 import { titleAfterAnswer } from '../generated-title';
-import { messageText } from '../request';
+import { messageText, titleOf } from '../request';
 import { renderActiveSkills } from '../skill-content';
 import { summariseMessages } from '../summary';
 import type { ChatDataParts, ChatMessage } from '../wire-types';
@@ -162,7 +161,7 @@ export async function streamAnswer(
           model: deps.model.model,
           question,
           signal,
-          save: (title) => deps.store.renameChatIfTitle(chatId, deriveTitle(question), title),
+          save: (title) => deps.store.renameChatIfTitle(chatId, titleOf(history.at(-1)!), title),
         })
       : stream,
   );
