@@ -1,8 +1,8 @@
 /**
  * A chat's title written by its model after the first exchange (a real model only; the offline model's chats keep
- * the first line of their first message, `title.ts`). One short non-streaming call; any failure leaves the
- * first-line title in place, and the caller stores the result only while the chat still has that title, so a name
- * a person gave is never overwritten.
+ * the title derived from their first message, `title.ts`). One short non-streaming call; any failure leaves the
+ * derived title in place, and the caller stores the result only while the chat still has that title, so a name a
+ * person gave is never overwritten.
  */
 import { generateText, type LanguageModel } from 'ai';
 import { capTitle, DERIVED_TITLE_LENGTH } from '../db/title';
