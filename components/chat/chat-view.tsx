@@ -14,6 +14,7 @@ import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FileViewer } from '@/components/files/file-viewer';
 import { FilesPanel } from '@/components/files/files-panel';
 import { useWorkspaceFiles } from '@/components/files/use-workspace-files';
+import { versionTurns } from '@/components/files/version-turns';
 import {
   createChat,
   errorCodeFrom,
@@ -246,6 +247,13 @@ export function ChatView({
   // The file open in the viewer beside the chat (its path), if any.
   const [viewing, setViewing] = useState<string | null>(null);
   const closeViewer = useCallback(() => setViewing(null), []);
+  // Turns are counted from the chat's start: with earlier messages not loaded, versions are labelled by time.
+  const turns = useMemo(
+    () =>
+      earlier.hasEarlier || earlier.gap ? new Map<string, number>() : versionTurns([...earlier.messages, ...messages]),
+    [earlier, messages],
+  );
+  const turnOf = useCallback((version: string) => turns.get(version), [turns]);
   const chatFiles = useMemo(
     () => (created ? { chatId, version: filesVersion, files, openFile: setViewing } : null),
     [created, chatId, filesVersion, files],
@@ -422,6 +430,7 @@ export function ChatView({
             name={viewing}
             file={files.find((f) => f.name === viewing) ?? null}
             version={filesVersion}
+            turnOf={turnOf}
             onClose={closeViewer}
           />
         ) : null}
