@@ -135,3 +135,40 @@ test('files a command writes in folders: the card, the tree, and each kind in th
   expect(live.headers()['content-security-policy']).not.toContain('allow-same-origin');
   expect((await page.request.get(`/api/chats/${chatId}/view/table.csv`)).status()).toBe(400);
 });
+
+test('a file written twice shows two versions by turn, and the earlier one opens with its content', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send(`/pdf $ printf '# First draft\\n' > notes.md`);
+  await chat.waitForAnswer(1);
+  // Named from what was asked: the skill, the command's program and its file.
+  await expect(chat.title).toHaveText('pdf: printf notes.md');
+  await chat.send(`/pdf $ printf '# Second draft\\n\\nWith more words.\\n' > notes.md`);
+  await chat.waitForAnswer(2);
+
+  await chat
+    .lastAnswer()
+    .locator('[data-testid="artifact-card"][data-name="notes.md"]')
+    .getByTestId('artifact-open')
+    .click();
+  const versions = page.getByTestId('viewer-version');
+  await expect(versions).toHaveText(['Turn 1', 'Turn 2 (latest)']);
+  const heading = page.getByTestId('viewer-markdown').locator('h1');
+  await expect(heading).toHaveText('Second draft');
+
+  await versions.first().click();
+  await expect(versions.first()).toHaveAttribute('aria-pressed', 'true');
+  await expect(heading).toHaveText('First draft');
+  await expect(page.getByTestId('viewer-earlier')).toContainText('from turn 1');
+  await page.screenshot({ path: screenshotPath('viewer-earlier-version.png') });
+  const download = await page.request.get((await page.getByTestId('viewer-download').getAttribute('href'))!);
+  expect(download.status()).toBe(200);
+  expect(await download.text()).toBe('# First draft\n');
+
+  await versions.last().click();
+  await expect(heading).toHaveText('Second draft');
+  await expect(page.getByTestId('viewer-earlier')).toHaveCount(0);
+});

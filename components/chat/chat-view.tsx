@@ -14,6 +14,7 @@ import { ChatFilesContext } from '@/components/files/chat-files-context';
 import { FileViewer } from '@/components/files/file-viewer';
 import { FilesPanel } from '@/components/files/files-panel';
 import { useWorkspaceFiles } from '@/components/files/use-workspace-files';
+import { versionTurns } from '@/components/files/version-turns';
 import {
   createChat,
   errorCodeFrom,
@@ -171,13 +172,13 @@ export function ChatView({
 
   // A chat exists on the server before its first file is uploaded or its first message sent.
   const ensureCreated = useCallback(
-    async (text: string): Promise<boolean> => {
+    async (text: string, attached: readonly string[] = []): Promise<boolean> => {
       if (!created) {
         try {
           const chat = await createChat({ id: chatId });
           if (modelPicked) await setChatModel(chatId, model);
           // The server names the chat from its first message once the turn starts; show a close guess until then.
-          upsertChat({ ...chat, title: deriveTitle(text) });
+          upsertChat({ ...chat, title: deriveTitle(text, attached) });
         } catch (e) {
           setSendError(e instanceof Error ? e.message : 'Could not create the chat');
           return false;
@@ -197,7 +198,13 @@ export function ChatView({
       setSendError(null);
       setAnsweringElsewhere(false);
       clearError();
-      if (!(await ensureCreated(text))) return false;
+      if (
+        !(await ensureCreated(
+          text,
+          attachments.map((a) => a.name),
+        ))
+      )
+        return false;
       touchChat(chatId);
       const accepted = new Promise<boolean>((resolve) => {
         sendWatch.current = resolve;
@@ -240,6 +247,13 @@ export function ChatView({
   // The file open in the viewer beside the chat (its path), if any.
   const [viewing, setViewing] = useState<string | null>(null);
   const closeViewer = useCallback(() => setViewing(null), []);
+  // Turns are counted from the chat's start: with earlier messages not loaded, versions are labelled by time.
+  const turns = useMemo(
+    () =>
+      earlier.hasEarlier || earlier.gap ? new Map<string, number>() : versionTurns([...earlier.messages, ...messages]),
+    [earlier, messages],
+  );
+  const turnOf = useCallback((version: string) => turns.get(version), [turns]);
   const chatFiles = useMemo(
     () => (created ? { chatId, version: filesVersion, files, openFile: setViewing } : null),
     [created, chatId, filesVersion, files],
@@ -416,6 +430,7 @@ export function ChatView({
             name={viewing}
             file={files.find((f) => f.name === viewing) ?? null}
             version={filesVersion}
+            turnOf={turnOf}
             onClose={closeViewer}
           />
         ) : null}

@@ -1,6 +1,7 @@
 /** Browser-side calls for a chat's workspace files (`/api/chats/:id/files`). */
 import { errorMessageFrom } from '@/components/lib/api';
 import type { Attachment, WorkspaceFileView } from '@/server/chat/wire-types';
+import type { FileVersionEntry } from '@/server/workspace/file-versions';
 
 /** A file's path in a URL: each segment escaped, the `/` between them kept (`pages/p-1.png`). */
 function pathInUrl(name: string): string {
@@ -9,6 +10,18 @@ function pathInUrl(name: string): string {
 
 export function fileUrl(chatId: string, name: string, preview = false): string {
   return `/api/chats/${encodeURIComponent(chatId)}/files/${pathInUrl(name)}${preview ? '?preview=1' : ''}`;
+}
+
+/** The bytes of a kept version of a file (`server/workspace/file-versions.ts`). */
+export function versionUrl(chatId: string, name: string, version: string): string {
+  return `${fileUrl(chatId, name)}?version=${encodeURIComponent(version)}`;
+}
+
+/** The versions of a file the chat's runs wrote, oldest first; empty when it has none or they cannot be listed. */
+export async function listVersions(chatId: string, name: string, signal?: AbortSignal): Promise<FileVersionEntry[]> {
+  const response = await fetch(`${fileUrl(chatId, name)}?versions=1`, { signal, credentials: 'same-origin' });
+  if (!response.ok) return [];
+  return ((await response.json()) as { versions: FileVersionEntry[] }).versions;
 }
 
 /** A PNG of one page of a document (a PDF; Office files once they are converted). */

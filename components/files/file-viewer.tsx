@@ -3,12 +3,14 @@
  * The viewer beside the chat (a full-screen sheet on a phone): one file of the chat as what it is. A document's
  * pages as images from the preview route, images, SVG as an image (never inlined, so its scripts never run), CSV and
  * TSV as a table, Markdown through the chat's own renderer, a page a skill built live in a frame sandboxed without
- * `allow-same-origin` and served under a policy with no network, anything else as text or only a download.
+ * `allow-same-origin` and served under a policy with no network, anything else as text or only a download. Above
+ * it, the versions of the file the chat's runs wrote, by turn: an earlier one opens in place and downloads.
  */
 import { useEffect, useState } from 'react';
 import { Markdown } from '@/components/chat/markdown';
 import type { WorkspaceFileView } from '@/server/chat/wire-types';
-import { fileUrl, formatBytes, liveUrl, pageCount, pageUrl } from './api';
+import type { FileVersionEntry } from '@/server/workspace/file-versions';
+import { fileUrl, formatBytes, listVersions, liveUrl, pageCount, pageUrl, versionUrl } from './api';
 import { parseDelimited, viewKind } from './tree';
 
 /** Rows a table shows; bytes of text fetched for a table, Markdown or text. */
@@ -119,9 +121,14 @@ function Pages({ chatId, name }: { chatId: string; name: string }) {
   );
 }
 
-function Body({ chatId, file }: { chatId: string; file: WorkspaceFileView }) {
-  const url = fileUrl(chatId, file.name);
-  switch (viewKind(file.name, file.mediaType)) {
+function Body({ chatId, file, earlier }: { chatId: string; file: WorkspaceFileView; earlier: string | null }) {
+  const url = earlier ? versionUrl(chatId, file.name, earlier) : fileUrl(chatId, file.name);
+  const kind = viewKind(file.name, file.mediaType);
+  // Pages are rendered and pages run live from the current file only.
+  if (earlier && (kind === 'pages' || kind === 'html')) {
+    return <p className="viewer__note">Earlier versions of this kind are not shown here; download it to open it.</p>;
+  }
+  switch (kind) {
     case 'image':
     case 'svg':
       // An SVG as an image: its scripts and links never run, whatever it holds.
@@ -152,11 +159,73 @@ function Body({ chatId, file }: { chatId: string; file: WorkspaceFileView }) {
   }
 }
 
+/** The kept versions of the open file, fetched again when the chat's files may have changed. */
+function useVersions(chatId: string, name: string, filesVersion: number): FileVersionEntry[] {
+  const [versions, setVersions] = useState<FileVersionEntry[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    // The counter is a dependency on purpose: a finished run may have written a new version.
+    void filesVersion;
+    listVersions(chatId, name, controller.signal)
+      .then(setVersions)
+      .catch(() => {
+        if (!controller.signal.aborted) setVersions([]);
+      });
+    return () => controller.abort();
+  }, [chatId, name, filesVersion]);
+  return versions;
+}
+
+function Versions({
+  versions,
+  shown,
+  turnOf,
+  onShow,
+}: {
+  versions: FileVersionEntry[];
+  /** The earlier version shown, or null for the current file. */
+  shown: string | null;
+  turnOf: (version: string) => number | undefined;
+  onShow: (version: string | null) => void;
+}) {
+  const label = (v: FileVersionEntry) => {
+    const turn = turnOf(v.id);
+    const time = new Date(v.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    return turn ? `Turn ${turn}` : time;
+  };
+  return (
+    <nav className="viewer__versions" aria-label="Versions of this file" data-testid="viewer-versions">
+      <span className="viewer__meta">Versions</span>
+      {versions.map((v, i) => {
+        const latest = i === versions.length - 1;
+        const current = latest ? shown === null : shown === v.id;
+        return (
+          <button
+            key={v.id}
+            type="button"
+            className="viewer__version"
+            aria-pressed={current}
+            title={`${formatBytes(v.size)} · ${new Date(v.at).toLocaleString()}`}
+            onClick={() => onShow(latest ? null : v.id)}
+            data-testid="viewer-version"
+            data-version={v.id}
+            data-latest={latest ? 'true' : undefined}
+          >
+            {label(v)}
+            {latest ? ' (latest)' : ''}
+          </button>
+        );
+      })}
+    </nav>
+  );
+}
+
 export function FileViewer({
   chatId,
   file,
   name,
   version,
+  turnOf,
   onClose,
 }: {
   chatId: string;
@@ -165,8 +234,17 @@ export function FileViewer({
   /** The file as last listed; null when it is gone (deleted by a later run). */
   file: WorkspaceFileView | null;
   name: string;
+  /** The turn of the chat whose run wrote a version (from the messages loaded), when known. */
+  turnOf: (version: string) => number | undefined;
   onClose: () => void;
 }) {
+  const versions = useVersions(chatId, name, version);
+  const [earlier, setEarlier] = useState<string | null>(null);
+  // Another file, or a new version written: the current file again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: resets when the file or the chat's files change.
+  useEffect(() => setEarlier(null), [name, version]);
+  const shownEarlier = earlier && versions.some((v) => v.id === earlier) ? earlier : null;
+  const shownEntry = shownEarlier ? versions.find((v) => v.id === shownEarlier) : undefined;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
@@ -181,7 +259,12 @@ export function FileViewer({
           <span className="viewer__name" data-testid="viewer-name">
             {name}
           </span>
-          {file ? (
+          {shownEntry ? (
+            <span className="viewer__meta" data-testid="viewer-earlier">
+              {formatBytes(shownEntry.size)} · an earlier version
+              {turnOf(shownEntry.id) ? `, from turn ${turnOf(shownEntry.id)}` : ''}
+            </span>
+          ) : file ? (
             <span className="viewer__meta">
               {formatBytes(file.size)} · {file.mediaType}
               {file.change ? ` · ${file.change === 'created' ? 'new' : 'changed'} in the latest run` : ''}
@@ -191,7 +274,7 @@ export function FileViewer({
         {file ? (
           <a
             className="button button--ghost"
-            href={fileUrl(chatId, file.name)}
+            href={shownEarlier ? versionUrl(chatId, file.name, shownEarlier) : fileUrl(chatId, file.name)}
             download={file.name.split('/').at(-1)}
             data-testid="viewer-download"
           >
@@ -208,9 +291,17 @@ export function FileViewer({
           ✕
         </button>
       </header>
+      {versions.length > 1 ? (
+        <Versions versions={versions} shown={shownEarlier} turnOf={turnOf} onShow={setEarlier} />
+      ) : null}
       <div className="viewer__body">
         {file ? (
-          <Body key={`${file.name}:${file.size}:${version}`} chatId={chatId} file={file} />
+          <Body
+            key={`${file.name}:${file.size}:${version}:${shownEarlier ?? ''}`}
+            chatId={chatId}
+            file={file}
+            earlier={shownEarlier}
+          />
         ) : (
           <p className="viewer__note">This file is no longer in the chat.</p>
         )}

@@ -5,7 +5,9 @@
  *   <attached_document name="report.pdf" pages="3">…</attached_document>
  *
  * and never into the stored message. A file attached to several messages goes with the latest. Files that are not
- * documents (images, archives) add nothing: the workspace line of the instructions names every file.
+ * documents (images, archives) add nothing: the workspace line of the instructions names every file. A model that
+ * reads PDFs itself (`model/file-parts.ts`) is sent each PDF as a file part instead, while they fit `PDF_FILES_BYTES`
+ * a turn; the rest go as text.
  *
  * The bound: `DOCUMENT_SHARE` of the context window (about `CHARS_PER_TOKEN` characters a token), or
  * `FALLBACK_DOCUMENT_CHARS` when the window is unknown, shared fairly (a short document takes what it needs, the
@@ -19,6 +21,8 @@ import type { ChatMessage } from './wire-types';
 export const DOCUMENT_SHARE = 0.25;
 export const CHARS_PER_TOKEN = 4;
 export const FALLBACK_DOCUMENT_CHARS = 60_000;
+/** Bytes of PDFs one turn sends as file parts, newest attachment first; the others go as text. */
+export const PDF_FILES_BYTES = 24 * 1024 * 1024;
 
 /** Characters of document text one turn may send. */
 export function documentBudget(contextWindow: number | undefined): number {
@@ -82,7 +86,26 @@ export function renderDocument(name: string, document: DocumentText, keep: numbe
 export interface AttachOptions {
   /** A workspace file's text (`readDocument`); null for files that are gone or are not documents. */
   read: (name: string) => Promise<DocumentText | null>;
+  /** A PDF's bytes, for a model that reads PDFs (`documents/pdf-file.ts`); null: send its text. Absent: text only. */
+  pdfFile?: (name: string) => Promise<Uint8Array | null>;
   contextWindow?: number;
+}
+
+type DocumentPart = ChatMessage['parts'][number];
+
+/** Newest first, the PDFs that go whole while their bytes fit `PDF_FILES_BYTES`. */
+async function pdfParts(names: readonly string[], options: AttachOptions): Promise<Map<string, DocumentPart>> {
+  const parts = new Map<string, DocumentPart>();
+  if (!options.pdfFile) return parts;
+  let left = PDF_FILES_BYTES;
+  for (const name of names) {
+    const bytes = await options.pdfFile(name);
+    if (!bytes || bytes.length > left) continue;
+    left -= bytes.length;
+    const url = `data:application/pdf;base64,${Buffer.from(bytes).toString('base64')}`;
+    parts.set(name, { type: 'file', mediaType: 'application/pdf', filename: name, url });
+  }
+  return parts;
 }
 
 /** The messages with each user message's attached documents before its words, bounded as above. */
@@ -96,15 +119,19 @@ export async function attachDocuments(messages: ChatMessage[], options: AttachOp
   }
   if (owner.size === 0) return messages;
   const names = [...owner.keys()];
-  const read = await Promise.all(names.map((name) => options.read(name)));
-  const found = names.flatMap((name, i) => (read[i] ? [{ name, document: read[i]! }] : []));
+  const files = await pdfParts(names, options);
+  const asText = names.filter((name) => !files.has(name));
+  const read = await Promise.all(asText.map((name) => options.read(name)));
+  const found = asText.flatMap((name, i) => (read[i] ? [{ name, document: read[i]! }] : []));
   const lengths = found.map(({ document }) => (document.state === 'read' ? document.text.length : 0));
   const shares = fairShares(lengths, documentBudget(options.contextWindow));
-  const rendered = new Map(found.map(({ name, document }, i) => [name, renderDocument(name, document, shares[i]!)]));
+  const rendered = new Map<string, DocumentPart>(
+    found.map(({ name, document }, i) => [name, { type: 'text', text: renderDocument(name, document, shares[i]!) }]),
+  );
+  for (const [name, part] of files) rendered.set(name, part);
   return messages.map((m, i) => {
     const own = names.filter((name) => owner.get(name) === i && rendered.has(name));
     if (own.length === 0) return m;
-    const documents = own.map((name) => ({ type: 'text' as const, text: rendered.get(name)! }));
-    return { ...m, parts: [...documents, ...m.parts] };
+    return { ...m, parts: [...own.map((name) => rendered.get(name)!), ...m.parts] };
   });
 }

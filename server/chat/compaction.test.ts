@@ -159,3 +159,21 @@ describe('compactConversation', () => {
     expect((errors[0] as Error).message).toBe('down');
   });
 });
+
+describe('messageTokens', () => {
+  it("counts a file part by its size, not by its base64's characters", () => {
+    const bytes = new Uint8Array(100 * 1024);
+    const url = new URL(`data:application/pdf;base64,${Buffer.from(bytes).toString('base64')}`);
+    const asUrl: ModelMessage = {
+      role: 'user',
+      content: [{ type: 'file', mediaType: 'application/pdf', filename: 'a.pdf', data: { type: 'url', url } }],
+    };
+    const asBytes: ModelMessage = {
+      role: 'user',
+      content: [{ type: 'file', mediaType: 'application/pdf', filename: 'a.pdf', data: bytes }],
+    };
+    expect(messageTokens(asUrl)).toBeGreaterThan(2_000);
+    expect(messageTokens(asUrl)).toBeLessThan(2_100);
+    expect(messageTokens(asBytes)).toBe(messageTokens(asUrl));
+  });
+});

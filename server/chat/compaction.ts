@@ -25,9 +25,42 @@ export interface Compaction {
   dropped: number;
 }
 
-/** A rough token count of one message: its JSON, which is close to what a provider is sent. */
+/** A file part's tokens, roughly: a PDF page of text and pictures is 1,500-3,000 tokens and some 100 KB. */
+export const FILE_TOKENS_PER_KB = 20;
+
+function base64Bytes(text: string): number {
+  const start = text.indexOf(',') + 1;
+  let end = text.length;
+  while (end > start && text[end - 1] === '=') end--;
+  return Math.floor(((end - start) * 3) / 4);
+}
+
+/** Bytes of a file part's data (any of the AI SDK's shapes): base64 and data URLs count as the bytes they encode. */
+function fileBytes(data: unknown): number {
+  if (data instanceof URL) return data.protocol === 'data:' ? base64Bytes(data.href) : 0;
+  if (typeof data === 'string') return base64Bytes(data);
+  if (data instanceof Uint8Array) return data.length;
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (data !== null && typeof data === 'object') {
+    const tagged = data as { url?: unknown; data?: unknown };
+    return fileBytes(tagged.url ?? tagged.data);
+  }
+  return 0;
+}
+
+/**
+ * A rough token count of one message: its JSON, which is close to what a provider is sent, with a file's data
+ * counted by its size (its base64 is not what the model reads, and counting it would take long).
+ */
 export function messageTokens(message: ModelMessage): number {
-  return countTokens(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)) + 4;
+  if (typeof message.content === 'string') return countTokens(message.content) + 4;
+  let files = 0;
+  const content = message.content.map((part) => {
+    if (part.type !== 'file') return part;
+    files += Math.ceil((fileBytes(part.data) / 1024) * FILE_TOKENS_PER_KB);
+    return { ...part, data: '' };
+  });
+  return countTokens(JSON.stringify(content)) + files + 4;
 }
 
 /**

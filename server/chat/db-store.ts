@@ -11,7 +11,6 @@ import {
   DEFAULT_CHAT_TITLE,
   deleteChat,
   deleteMessagesAfter,
-  deriveTitle,
   ensureChat,
   finishAssistantMessage,
   getChat,
@@ -222,10 +221,10 @@ function storeOn(d: Database, userId: string, shared: Shared): ChatStore {
       if (!(await owned(chatId))) throw new DbError('chat-not-found', `No chat with id ${chatId}`);
       await saveUserMessage(chatId, message, d);
     },
-    setTitleFromFirstMessage: async (chatId, text) => {
+    setTitleFromFirstMessage: async (chatId, title) => {
       // Only a chat still called by the default title gets one from its first message; a name given by a person
       // stays (one conditional update, so a rename in between is never overwritten).
-      await renameChatIfTitle(chatId, DEFAULT_CHAT_TITLE, deriveTitle(text), d, userId);
+      await renameChatIfTitle(chatId, DEFAULT_CHAT_TITLE, title, d, userId);
     },
     renameChatIfTitle: (chatId, expected, title) => renameChatIfTitle(chatId, expected, title, d, userId),
     deleteMessagesAfter: async (chatId, messageId) => {

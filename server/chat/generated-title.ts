@@ -1,11 +1,11 @@
 /**
  * A chat's title written by its model after the first exchange (a real model only; the offline model's chats keep
- * the first line of their first message, `title.ts`). One short non-streaming call; any failure leaves the
- * first-line title in place, and the caller stores the result only while the chat still has that title, so a name
- * a person gave is never overwritten.
+ * the title derived from their first message, `title.ts`). One short non-streaming call; any failure leaves the
+ * derived title in place, and the caller stores the result only while the chat still has that title, so a name a
+ * person gave is never overwritten.
  */
 import { generateText, type LanguageModel } from 'ai';
-import { DERIVED_TITLE_LENGTH, deriveTitle } from '../db/title';
+import { capTitle, DERIVED_TITLE_LENGTH } from '../db/title';
 import { stripHiddenText } from '../skills/load/hidden-text';
 
 /** The title call may not hold the end of the answer's stream longer than this. */
@@ -44,7 +44,7 @@ export function cleanGeneratedTitle(reply: string): string | null {
   }
   title = title.replace(/(?<!\.)\.$/, '').trim();
   if (title === '') return null;
-  return deriveTitle(title, DERIVED_TITLE_LENGTH);
+  return capTitle(title, DERIVED_TITLE_LENGTH);
 }
 
 /** Asks the chat's model for a title; throws on failure or an empty reply (the caller keeps the first-line title). */

@@ -3,6 +3,7 @@
  * server, never trusted from a client.
  */
 import { z } from 'zod';
+import { deriveTitle } from '../db/title';
 import { AppError } from '../errors';
 import type { ChatMessage, ChatRequestBody } from './wire-types';
 
@@ -67,6 +68,11 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
     .filter((p): p is { type: 'text'; text: string } => p.type === 'text')
     .map((p) => p.text)
     .join('\n');
+}
+
+/** The title a chat gets from its first message: what it asks, or the files attached to it (`db/title.ts`). */
+export function titleOf(message: Pick<ChatMessage, 'parts' | 'metadata'>): string {
+  return deriveTitle(messageText(message), message.metadata?.attachments?.map((a) => a.name) ?? []);
 }
 
 /** Parses a raw JSON body; throws `AppError` with a specific reason. */

@@ -78,7 +78,8 @@ export interface TurnWrites {
    */
   takeLease(chatId: string, abort: () => void): Promise<boolean>;
   saveUserMessage(chatId: string, message: ChatMessage): Promise<void>;
-  setTitleFromFirstMessage(chatId: string, text: string): Promise<void>;
+  /** Names the chat `title` (derived from its first message, `request.ts` `titleOf`) unless it has a name already. */
+  setTitleFromFirstMessage(chatId: string, title: string): Promise<void>;
   /** Sets a title the app chose (the model's) only while the chat is still called `expected`; false otherwise. */
   renameChatIfTitle(chatId: string, expected: string, title: string): Promise<boolean>;
   deleteMessagesAfter(chatId: string, messageId: string): Promise<void>;

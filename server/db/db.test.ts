@@ -7,7 +7,7 @@ import { describeDb } from '../../test/db/db-suite';
 import { describeLeases } from '../../test/db/lease-suite';
 import { describeSearch } from '../../test/db/search-suite';
 import { describeTurnWrites } from '../../test/db/turn-suite';
-import { createChat, DEFAULT_CHAT_TITLE, deriveTitle, getChat, listChats } from './chats';
+import { createChat, getChat, listChats } from './chats';
 import { closeDb, type Db, getOpenReport, openDb, sqliteDatabase, withoutFlush } from './client';
 import { getMessageRecords, saveUserMessage, startAssistantMessage } from './messages';
 import { acquireTurnLease, getTurnLease } from './turn-leases';
@@ -157,26 +157,5 @@ describe('a commit not flushed by itself (withoutFlush: the turn leases)', () =>
       ),
     ).rejects.toThrow(/FOREIGN KEY/);
     expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
-  });
-});
-
-describe('deriveTitle', () => {
-  it.each([
-    ['Summarise this PDF', 'Summarise this PDF'],
-    ['\n\n  first   line  \nsecond line', 'first line'],
-    ['', DEFAULT_CHAT_TITLE],
-    ['   \n\t', DEFAULT_CHAT_TITLE],
-    [
-      'Please extract every table from the attached quarterly report and convert them to CSV',
-      'Please extract every table from the attached quarterly…',
-    ],
-    ['x'.repeat(100), `${'x'.repeat(59)}…`],
-  ])('%j -> %j', (text, title) => {
-    expect(deriveTitle(text)).toBe(title);
-    expect(Array.from(deriveTitle(text)).length).toBeLessThanOrEqual(60);
-  });
-
-  it('never splits an emoji', () => {
-    expect(deriveTitle('😀'.repeat(80))).toBe(`${'😀'.repeat(59)}…`);
   });
 });

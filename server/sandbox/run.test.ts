@@ -62,7 +62,13 @@ forEachBackend(
       const listed = JSON.parse(r.stdout);
       expect(listed.fields.map((f: { name: string }) => f.name)).toEqual(['full_name', 'email', 'plan', 'newsletter']);
       expect(r.files).toEqual([
-        { name: 'fields.json', size: expect.any(Number), mediaType: 'application/json', status: 'created' },
+        {
+          name: 'fields.json',
+          size: expect.any(Number),
+          mediaType: 'application/json',
+          status: 'created',
+          version: expect.any(String),
+        },
       ]);
       const files = await listWorkspace(config.workspace.dir, 'forms1');
       expect(files.map((f) => [f.name, f.origin])).toEqual([

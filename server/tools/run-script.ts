@@ -60,6 +60,8 @@ const runScriptOutput = z.object({
         size: z.number(),
         mediaType: z.string(),
         status: z.enum(['created', 'changed']),
+        /** The copy of this version the chat keeps (the viewer's earlier versions). */
+        version: z.string().optional(),
       }),
     )
     .optional(),
@@ -131,7 +133,13 @@ export async function runScript(
     ...(result.error ? { error: result.error } : {}),
     ...(result.limit ? { limit: result.limit } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
-    files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
+    files: result.files.map(({ name, size, mediaType, status, version }) => ({
+      name,
+      size,
+      mediaType,
+      status,
+      ...(version ? { version } : {}),
+    })),
     ...(result.egress ? { egress: result.egress } : {}),
   };
 }

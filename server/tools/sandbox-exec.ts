@@ -28,6 +28,8 @@ const producedFile = z.object({
   size: z.number(),
   mediaType: z.string(),
   status: z.enum(['created', 'changed']),
+  /** The copy of this version the chat keeps (the viewer's earlier versions). */
+  version: z.string().optional(),
 });
 
 const shellOutput = z.object({
@@ -163,7 +165,13 @@ async function* execute(
     ...(result.limit ? { limit: result.limit } : {}),
     ...(result.error ? { error: result.error } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
-    files: result.files.map(({ name, size, mediaType, status }) => ({ name, size, mediaType, status })),
+    files: result.files.map(({ name, size, mediaType, status, version }) => ({
+      name,
+      size,
+      mediaType,
+      status,
+      ...(version ? { version } : {}),
+    })),
     ...(result.egress ? { egress: result.egress } : {}),
   };
 }

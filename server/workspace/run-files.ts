@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { keepVersions } from './file-versions';
 import { forgetUsage, type QuotaCaps, type Room, recordOwner, roomFor } from './quota';
 import { removeTrees } from './remove';
 import { measureTree, type UsageCaps, usageMessage } from './usage';
@@ -112,9 +113,10 @@ export async function openRunFiles(
     async finish() {
       const overCap = await takeBackOverCap(dir, names, caps, chatId ? root : null, chatId);
       if (chatId) forgetUsage(root);
-      const changes = diffWorkspace(before, await scanWorkspace(dir));
-      if (chatId) await recordScriptFiles(root, chatId, changes);
-      return { changes, overCap };
+      const found = diffWorkspace(before, await scanWorkspace(dir));
+      if (!chatId) return { changes: found, overCap };
+      await recordScriptFiles(root, chatId, found);
+      return { changes: await keepVersions(root, chatId, found, workspace.maxWorkspaceBytes), overCap };
     },
     async close() {
       if (!chatId) await removeTrees(path.dirname(/*turbopackIgnore: true*/ dir), [path.basename(dir)]);

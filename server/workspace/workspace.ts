@@ -5,6 +5,7 @@
  *   <workspaces>/<chatId>/meta.json  where each file came from (upload or script), outside the sandbox's reach
  *   <workspaces>/<chatId>/text/      each document's text as the model gets it (documents/extract.ts), likewise
  *   <workspaces>/<chatId>/layer/     packages its runs installed (runtime.installs `allow`; /opt/skillchat-layer)
+ *   <workspaces>/<chatId>/versions/  a copy of each version of a file a run wrote (file-versions.ts)
  *
  * The server only ever reads regular files here, opened without following links: a script can leave a symlink
  * to `/etc/shadow` in its workspace, and it is neither listed nor served.
@@ -241,6 +242,8 @@ export interface FileChange {
   size: number;
   mediaType: string;
   status: 'created' | 'changed';
+  /** The copy of this version kept for the viewer (`file-versions.ts`); absent when none was kept. */
+  version?: string;
 }
 
 /** What a run created or changed, comparing scans before and after (size, mtime, inode). */

@@ -11,8 +11,9 @@ import {
   toUIMessageStream,
   type UIMessageStreamWriter,
 } from 'ai';
-import { deriveTitle } from '../../db/title';
 import { readDocument } from '../../documents/extract';
+import { readPdfFile } from '../../documents/pdf-file';
+import { readsPdfFiles } from '../../model/file-parts';
 import { compactionNote, noSandboxLine, workspaceFilesLine } from '../../prompt/appended-lines';
 import { buildInstructions } from '../../prompt/instructions';
 import type { ExecutionConfig, ShellMode } from '../../sandbox/config';
@@ -25,7 +26,7 @@ import { createToolApproval } from '../approvals';
 import { attachDocuments } from '../attached-documents';
 import { type ConversationCompaction, compactConversation } from '../compaction';
 import { titleAfterAnswer } from '../generated-title';
-import { messageText } from '../request';
+import { messageText, titleOf } from '../request';
 import { renderActiveSkills } from '../skill-content';
 import { summariseMessages } from '../summary';
 import type { ChatDataParts, ChatMessage } from '../wire-types';
@@ -162,7 +163,7 @@ export async function streamAnswer(
           model: deps.model.model,
           question,
           signal,
-          save: (title) => deps.store.renameChatIfTitle(chatId, deriveTitle(question), title),
+          save: (title) => deps.store.renameChatIfTitle(chatId, titleOf(history.at(-1)!), title),
         })
       : stream,
   );
@@ -170,7 +171,7 @@ export async function streamAnswer(
 
 /**
  * The documents attached to the person's messages, as text before their words (attached-documents.ts), read in the
- * sandbox once per file. Not for the offline model: it takes the last message's text as the person's commands and
+ * sandbox once per file; PDFs whole as file parts for a model that reads them (`model/file-parts.ts`). Not for the offline model: it takes the last message's text as the person's commands and
  * paths, and a document's text must not become those.
  */
 async function withAttachedDocuments(messages: ChatMessage[], turn: TurnContext): Promise<ChatMessage[]> {
@@ -179,6 +180,9 @@ async function withAttachedDocuments(messages: ChatMessage[], turn: TurnContext)
   if (!execution) return messages;
   return attachDocuments(messages, {
     read: (name) => readDocument(execution, chatId, name, { signal: turn.slot.controller.signal, owner: deps.owner }),
+    ...(readsPdfFiles(deps.model.provider)
+      ? { pdfFile: (name: string) => readPdfFile(execution.workspace.dir, chatId, name) }
+      : {}),
     contextWindow: deps.model.contextWindow,
   });
 }

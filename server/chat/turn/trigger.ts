@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import { applyApprovals } from '../approvals';
-import { messageText } from '../request';
+import { titleOf } from '../request';
 import type { TurnWrites } from '../store';
 import type { ChatMessage } from '../wire-types';
 import { approvalContext, type TurnContext } from './context';
@@ -43,7 +43,7 @@ export async function prepareHistory(turn: TurnContext): Promise<PreparedHistory
       answerId: randomUUID(),
       write: async (store) => {
         await store.saveUserMessage(chatId, message);
-        if (history.length === 0) await store.setTitleFromFirstMessage(chatId, messageText(message));
+        if (history.length === 0) await store.setTitleFromFirstMessage(chatId, titleOf(message));
       },
     };
   }
