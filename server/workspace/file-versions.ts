@@ -6,17 +6,17 @@
  *
  * and the run's result names the copy (`FileChange.version`), so the chat's messages say which turn made which
  * version. The viewer lists a file's versions and opens an earlier one (`/api/chats/:id/files/<path>?version=<id>`).
- * Outside `files/`, so a run can neither read nor change them; deleted with the chat. Not in the quotas of
- * `quota.ts`, so bounded on their own: a copy of at most `MAX_VERSION_BYTES`, `MAX_VERSIONS_PER_FILE` a file, and a
- * chat's copies at most `MAX_VERSIONS_BYTES` and its workspace's own cap (so at most doubling what a chat holds),
- * the oldest dropped first.
+ * Outside `files/`, so a run can neither read nor change them; deleted with the chat. Counted in the person's and
+ * the server's caps (`quota.ts`), not in the chat's own, and bounded on their own: a copy of at most
+ * `MAX_VERSION_BYTES`, `MAX_VERSIONS_PER_FILE` a file, and a chat's copies at most `MAX_VERSIONS_BYTES` and its
+ * workspace's own cap, the oldest dropped first.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { guessMediaType } from '../skills/resources/resources';
 import { safeRelativePath } from './file-names';
-import { chatFolder, workspaceDir } from './folders';
+import { versionsDir, workspaceDir } from './folders';
 import type { FileChange } from './workspace';
 
 export const MAX_VERSION_BYTES = 10 * 1024 * 1024;
@@ -34,9 +34,6 @@ export interface FileVersionEntry {
 // Time first (base 36, fixed width), so ids sort in the order the versions were made.
 const ID = /^[0-9a-z]{9}-[0-9a-f]{8}$/;
 const newId = () => `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
-
-const versionsDir = (root: string, chatId: string) =>
-  path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'versions');
 
 /** Every kept version of the chat's files, oldest first. */
 async function allVersions(root: string, chatId: string): Promise<FileVersionEntry[]> {

@@ -34,6 +34,11 @@ export function layerDir(root: string, chatId: string): string {
   return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'layer');
 }
 
+/** Copies of the files the chat's runs wrote (file-versions.ts): the owner's, counted in the person and server caps. */
+export function versionsDir(root: string, chatId: string): string {
+  return path.join(/*turbopackIgnore: true*/ chatFolder(root, chatId), 'versions');
+}
+
 export async function readMeta(root: string, chatId: string): Promise<Meta> {
   try {
     const parsed = JSON.parse(

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ExecutionConfig, resolveExecutionConfig } from '../sandbox/config';
 import { runCommand } from '../sandbox/run';
 import { bwrapAvailability } from '../sandbox/select';
+import { versionsDir } from './folders';
 import { forgetUsage, roomFor, workspaceUsage } from './quota';
 import { MAX_DEPTH } from './usage';
 import { layerDir, saveUpload } from './workspace';
@@ -77,6 +78,19 @@ describe('workspace quotas', () => {
     expect(room.bytes).toBeLessThanOrEqual(50 * KB);
     expect(room.label).toMatch(/maxPersonBytes/);
     expect((await upload('a1', 'two.bin', 60 * KB, 'ann')).ok).toBe(false);
+  });
+
+  it("counts the kept copies of a chat's files (its versions) in the person's and the server's caps", async () => {
+    await upload('a1', 'one.bin', 10 * KB, 'ann');
+    const versions = versionsDir(config.workspace.dir, 'a1');
+    fs.mkdirSync(versions, { recursive: true });
+    fs.writeFileSync(path.join(versions, 'copy'), new Uint8Array(250 * KB));
+    forgetUsage(config.workspace.dir);
+    const usage = await workspaceUsage(config.workspace.dir);
+    expect(usage.byChat.get('a1')?.bytes).toBeLessThan(20 * KB);
+    expect(usage.byOwner.get('ann')).toBeGreaterThanOrEqual(260 * KB);
+    expect(usage.total).toBeGreaterThanOrEqual(260 * KB);
+    expect((await upload('a2', 'two.bin', 60 * KB, 'ann')).ok).toBe(false);
   });
 
   it('a chat whose files cannot be measured gets no room, and counts as a full chat toward its owner', async () => {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { processWide } from '../process-wide';
-import { layerDir, readMeta, workspaceDir, writeMeta } from './folders';
+import { layerDir, readMeta, versionsDir, workspaceDir, writeMeta } from './folders';
 import { measureTree } from './usage';
 
 export interface QuotaCaps {
@@ -53,16 +53,18 @@ async function measure(root: string): Promise<WorkspaceUsage> {
     if (chatId === TRASH)
       usage.total += (await measureTree(path.join(/*turbopackIgnore: true*/ root, TRASH), all)).bytes;
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(chatId)) continue;
-    const [owner, tree, layer] = await Promise.all([
+    const [owner, tree, layer, versions] = await Promise.all([
       readMeta(root, chatId).then((meta) => meta.owner ?? ''),
       measureTree(workspaceDir(root, chatId), all),
       measureTree(layerDir(root, chatId), all),
+      measureTree(versionsDir(root, chatId), all),
     ]);
     const bytes = tree.bytes + layer.bytes;
-    usage.total += bytes;
+    // The kept copies of files (file-versions.ts) are the owner's and the server's bytes, not the chat's room.
+    usage.total += bytes + versions.bytes;
     const unmeasured = [tree.over, layer.over].some((over) => over === 'unmeasured' || over === 'depth');
     usage.byChat.set(chatId, { owner, bytes, layer: layer.bytes, unmeasured });
-    if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + bytes);
+    if (owner) usage.byOwner.set(owner, (usage.byOwner.get(owner) ?? 0) + bytes + versions.bytes);
   }
   return usage;
 }
