@@ -109,7 +109,7 @@ describe('personal skills', () => {
   });
 
   it('an upload is checked as an archive is: paths, caps, hidden text', async () => {
-    const escape = await refused(
+    const leaving = await refused(
       installPersonalSkill(
         appWith(),
         'alice',
@@ -117,7 +117,7 @@ describe('personal skills', () => {
         'install',
       ),
     );
-    expect((escape as InstallError).problems.map((p) => p.code)).toContain('parent-path');
+    expect((leaving as InstallError).problems.map((p) => p.code)).toContain('parent-path');
     const many = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`f${i}.md`, 'x']));
     const capped = await refused(
       installPersonalSkill(appWith({ maxFiles: 3 }), 'alice', { kind: 'files', files: folder('big', many) }, 'install'),
