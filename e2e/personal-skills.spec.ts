@@ -64,20 +64,18 @@ async function signedIn(browser: Browser, who: { email: string; password: string
   return page;
 }
 
-test('the admin is set up and adds two members', async ({ request }) => {
+test('the admin is set up and adds two members', async ({ browser, request }) => {
   const setup = /setup token \(valid once\): (\S+)/.exec(server.output());
   expect(setup).not.toBeNull();
   const headers = { origin: server.origin };
   const created = await request.post(`${server.origin}/api/setup`, { headers, data: { token: setup![1], ...ADMIN } });
   expect(created.status()).toBe(201);
-  // Setting up signs the admin in: this request context carries the session.
+  const page = await signedIn(browser, ADMIN);
   for (const member of [ALICE, BOB]) {
-    const made = await request.post(`${server.origin}/api/admin/users`, {
-      headers,
-      data: { ...member, role: 'member' },
-    });
+    const made = await page.request.post('/api/admin/users', { headers, data: { ...member, role: 'member' } });
     expect(made.status()).toBe(201);
   }
+  await page.context().close();
 });
 
 test('a member uploads a folder skill on /settings and uses /its-name in a chat', async ({ browser }) => {
@@ -145,7 +143,8 @@ test('the admin installs a folder on /admin and sees each person’s count', asy
   await form.getByTestId('install-folder').setInputFiles(path.join(tmp, 'uploads', 'admin-folder'));
   await form.getByTestId('install-folder-submit').click();
   await expect(form.getByTestId('install-result')).toHaveAttribute('data-skill', 'admin-folder');
-  await expect(page.getByTestId('personal-skills-setting')).toContainText('on');
+  await expect(page.getByTestId('personal-skills-setting')).toContainText('1 skill installed by 1 person');
+  await expect(form.getByTestId('install-folder-submit')).toHaveText('Install folder');
   await page.locator('#install').screenshot({ path: screenshotPath('admin-install-folder.png') });
   await page.reload();
   const alice = page.locator(`[data-testid="user-row"][data-email="${ALICE.email}"]`);

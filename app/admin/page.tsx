@@ -67,6 +67,13 @@ function egressFilters(params: Record<string, string | string[] | undefined>): {
   }
 }
 
+/** "3 skills, 2 people": what people installed for themselves, counted (never their contents). */
+function ownSkillsLine(counts: ReadonlyMap<string, number>): string {
+  const skills = [...counts.values()].reduce((a, b) => a + b, 0);
+  const people = [...counts.values()].filter((n) => n > 0).length;
+  return `${skills} ${skills === 1 ? 'skill' : 'skills'} installed by ${people} ${people === 1 ? 'person' : 'people'}`;
+}
+
 export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
   await requireAdmin('/admin');
   const params = await searchParams;
@@ -199,8 +206,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           <p className="muted small" data-testid="personal-skills-setting">
             Personal skills (each person installs their own on /settings, seen and used by them alone):{' '}
             <strong>{personalSkillsOn(app.config) ? 'on' : 'off'}</strong> (<code>install.personalSkills</code> in the
-            config file). {[...ownSkills.values()].reduce((a, b) => a + b, 0)} installed by{' '}
-            {[...ownSkills.values()].filter((n) => n > 0).length} people; the Users table counts each person&apos;s.
+            config file). {ownSkillsLine(ownSkills)}; the Users table counts each person&apos;s.
           </p>
           <h3>Write a new skill</h3>
           <NewSkill />
