@@ -162,7 +162,9 @@ async function main(): Promise<number> {
       baseURL: 'http://127.0.0.1',
       logLevel: 'error',
     });
-    process.stdout.write(`${await run(auth, argv, { db, workspaceDir: config.execution.workspace.dir })}\n`);
+    process.stdout.write(
+      `${await run(auth, argv, { db, workspaceDir: config.execution.workspace.dir, installRoot: config.install.root })}\n`,
+    );
     return 0;
   } finally {
     await closeDatabase(db);

@@ -83,6 +83,12 @@ const installSchema = z.strictObject({
     z.array(text().check(z.refine(isAllowEntry, 'must be a host name, an IP address or a CIDR range'))),
     [],
   ),
+  /**
+   * Whether people may install their own skills on /settings (default true): each person's are seen and used by
+   * them alone, under `<install root's parent>/personal-skills/<user id>`. `false` hides and refuses them (the
+   * folders stay on disk).
+   */
+  personalSkills: z.optional(z.boolean()),
 });
 
 export type InstallConfig = Omit<z.infer<typeof installSchema>, 'root'> & { root: string };
@@ -110,6 +116,7 @@ const permissionsSchema = z.strictObject({
         'user-agents': z.enum(PERMISSIONS),
         'user-skillchat': z.enum(PERMISSIONS),
         configured: z.enum(PERMISSIONS),
+        personal: z.enum(PERMISSIONS),
       }),
     ),
   ),

@@ -35,6 +35,7 @@ import { getApp } from '@/server/app';
 import { listUserRows } from '@/server/auth/admin-api';
 import { usageByUser } from '@/server/db/activations';
 import { listInstalled } from '@/server/install/install';
+import { countPersonalSkills, personalSkillsOn } from '@/server/install/personal';
 import { loadSandboxStatus } from '@/server/sandbox/status';
 import { adminSecretViews } from '@/server/secrets/manage';
 import { getExposurePolicy } from '@/server/security/exposure-policy';
@@ -66,6 +67,13 @@ function egressFilters(params: Record<string, string | string[] | undefined>): {
   }
 }
 
+/** "3 skills, 2 people": what people installed for themselves, counted (never their contents). */
+function ownSkillsLine(counts: ReadonlyMap<string, number>): string {
+  const skills = [...counts.values()].reduce((a, b) => a + b, 0);
+  const people = [...counts.values()].filter((n) => n > 0).length;
+  return `${skills} ${skills === 1 ? 'skill' : 'skills'} installed by ${people} ${people === 1 ? 'person' : 'people'}`;
+}
+
 export default async function AdminPage({ searchParams }: { searchParams: SearchParams }) {
   await requireAdmin('/admin');
   const params = await searchParams;
@@ -79,10 +87,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const sandbox = await loadSandboxStatus(app.config.execution, { exposed: policy.exposed });
   // Accounts are what an exposed server signs people in with; a loopback server has only its local person.
   const files = policy.exposed ? await workspaceUsage(app.config.execution.workspace.dir) : null;
+  const ownSkills = await countPersonalSkills(app.config);
   const users = policy.exposed
     ? (await listUserRows(app.auth, await usageByUser(app.db))).map((u) => ({
         ...u,
         fileBytes: files?.byOwner.get(u.id) ?? 0,
+        personalSkills: ownSkills.get(u.id) ?? 0,
       }))
     : null;
   const me = policy.exposed ? (await pageUser('/admin')).email : null;
@@ -193,6 +203,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
         <section className="card" id="install" aria-labelledby="install-h">
           <h2 id="install-h">Install</h2>
           <InstallSkill root={installRootShown} />
+          <p className="muted small" data-testid="personal-skills-setting">
+            Personal skills (each person installs their own on /settings, seen and used by them alone):{' '}
+            <strong>{personalSkillsOn(app.config) ? 'on' : 'off'}</strong> (<code>install.personalSkills</code> in the
+            config file). {ownSkillsLine(ownSkills)}; the Users table counts each person&apos;s.
+          </p>
           <h3>Write a new skill</h3>
           <NewSkill />
           <h3>Installed here</h3>

@@ -1,15 +1,18 @@
 /**
  * /settings: the person's own secrets (the `personal` ones the operator configured: their token for a service their
- * skills call), set, replaced or cleared here and never shown again; the commands they always allow; the MCP servers
+ * skills call), set, replaced or cleared here and never shown again; their own skills (installed, listed, removed);
+ * the commands they always allow; the MCP servers
  * that sign each person in, with Connect and Disconnect; and a way to their access tokens.
  */
 import type { Metadata } from 'next';
 import { pageUser } from '@/app/_lib/page-user';
 import { McpConnections } from '@/components/settings/mcp-connections';
 import { PersonalSecrets } from '@/components/settings/personal-secrets';
+import { PersonalSkills } from '@/components/settings/personal-skills';
 import { StandingGrants } from '@/components/settings/standing-grants';
 import { getApp } from '@/server/app';
 import { standingShellGrants } from '@/server/consent/standing';
+import { listPersonalSkills, personalSkillsOn } from '@/server/install/personal';
 import { connectionViews } from '@/server/mcp/connect';
 import { personalSecretViews } from '@/server/secrets/manage';
 
@@ -24,6 +27,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   const secrets = await personalSecretViews(app.config.egress.secrets, app.secrets, user.id);
   const grants = await standingShellGrants(app.db, user.id);
   const connections = await connectionViews(app.mcpPeople, user.id);
+  const ownSkills = await listPersonalSkills(app, user.id);
   const { mcp_error: mcpError } = await searchParams;
   return (
     <main className="auth-page">
@@ -37,6 +41,12 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           see the value, and it is not shown here again once saved.
         </p>
         <PersonalSecrets secrets={secrets} />
+        <h2 className="settings-section">Your skills</h2>
+        <p className="auth-card__lead">
+          Skills only you see and use: in your chats, your <code>/</code> menu and your starters, never anyone
+          else&apos;s. They are checked as the operator&apos;s installs are, and their scripts ask as shared ones do.
+        </p>
+        <PersonalSkills skills={ownSkills} enabled={personalSkillsOn(app.config)} />
         <h2 className="settings-section">Commands you always allow</h2>
         <p className="auth-card__lead">
           Commands starting with these run in your chats without asking, while your shell is set to ask. Anything

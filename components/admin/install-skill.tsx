@@ -1,11 +1,13 @@
 'use client';
 /**
- * Install a skill on /admin: upload a .zip/.skill archive or give a git, archive or index URL. A refusal lists every
+ * Install a skill on /admin: upload a .zip/.skill archive or a skill's folder (`webkitdirectory`: each file with its
+ * relative path), or give a git, archive or index URL. On /settings the same form installs a person's own skill
+ * (`endpoint`, archive and folder only). A refusal lists every
  * reason; a name that is already installed offers "Show changes" (the SKILL.md diff and file list) before "Apply
  * update". The server rescans after a change, so the skill is in the chat's slash menu without a restart.
  */
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useRef, useState, useTransition } from 'react';
+import { type FormEvent, useId, useRef, useState, useTransition } from 'react';
 import './install.css';
 
 type Mode = 'install' | 'preview' | 'update';
@@ -35,7 +37,17 @@ interface Success {
 
 type Outcome = { kind: 'ok'; result: Success } | { kind: 'refused'; problems: Problem[]; conflict: boolean } | null;
 
-type Source = { file: File } | { url: string; name?: string };
+type Source = { file: File } | { folder: File[] } | { url: string; name?: string };
+
+/** The folder's files as the install routes read them (server/install/upload.ts): `files` with `paths` beside. */
+function folderForm(files: File[]): FormData {
+  const form = new FormData();
+  for (const file of files) {
+    form.append('files', file, file.name);
+    form.append('paths', file.webkitRelativePath || file.name);
+  }
+  return form;
+}
 
 function parseProblems(body: unknown, status: number): Problem[] {
   if (body && typeof body === 'object') {
@@ -45,9 +57,21 @@ function parseProblems(body: unknown, status: number): Problem[] {
   return [{ code: 'error', message: `Install failed (${status})` }];
 }
 
-export function InstallSkill({ root }: { root: string }) {
+export function InstallSkill({
+  root,
+  endpoint = '/api/admin/skills/install',
+  urls = true,
+}: {
+  /** Where installs go, as the operator reads it; absent on /settings (a person's folder is not theirs to see). */
+  root?: string;
+  endpoint?: string;
+  /** Offer installing from a URL (the admin's form). */
+  urls?: boolean;
+}) {
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const folderId = useId();
   const [url, setUrl] = useState('');
   const [indexName, setIndexName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -65,11 +89,15 @@ export function InstallSkill({ root }: { root: string }) {
         form.set('file', source.file);
         form.set('mode', mode);
         init = { method: 'POST', body: form };
+      } else if ('folder' in source) {
+        const form = folderForm(source.folder);
+        form.set('mode', mode);
+        init = { method: 'POST', body: form };
       } else {
         const body = { url: source.url, mode, ...(source.name ? { name: source.name } : {}) };
         init = { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
       }
-      const response = await fetch('/api/admin/skills/install', { ...init, credentials: 'same-origin' });
+      const response = await fetch(endpoint, { ...init, credentials: 'same-origin' });
       const body: unknown = await response.json().catch(() => null);
       if (!response.ok) {
         setOutcome({
@@ -99,6 +127,12 @@ export function InstallSkill({ root }: { root: string }) {
     if (file) void send({ file }, 'install');
   }
 
+  function submitFolder(event: FormEvent) {
+    event.preventDefault();
+    const files = [...(folderInput.current?.files ?? [])];
+    if (files.length > 0) void send({ folder: files }, 'install');
+  }
+
   function submitUrl(event: FormEvent) {
     event.preventDefault();
     if (url.trim()) void send({ url: url.trim(), ...(indexName.trim() ? { name: indexName.trim() } : {}) }, 'install');
@@ -108,9 +142,13 @@ export function InstallSkill({ root }: { root: string }) {
   return (
     <div className="install" data-testid="install-skill">
       <p className="muted small">
-        Installs go to <code data-testid="install-root">{root}</code>. Archives are checked before anything is unpacked
-        (no absolute paths, <code>..</code>, links, devices, case clashes, oversized or zip-bomb contents) and the skill
-        is validated before it goes live.
+        {root !== undefined && (
+          <>
+            Installs go to <code data-testid="install-root">{root}</code>.{' '}
+          </>
+        )}
+        Archives and folders are checked before anything is unpacked (no absolute paths, <code>..</code>, links,
+        devices, case clashes, oversized or zip-bomb contents) and the skill is validated before it goes live.
       </p>
       <form className="install__row" onSubmit={submitFile}>
         <label className="small" htmlFor="install-file">
@@ -121,30 +159,49 @@ export function InstallSkill({ root }: { root: string }) {
           {working ? 'Installing…' : 'Install'}
         </button>
       </form>
-      <form className="install__row" onSubmit={submitUrl}>
-        <label className="small" htmlFor="install-url">
-          Git, archive or index URL
+      <form className="install__row" onSubmit={submitFolder}>
+        <label className="small" htmlFor={folderId}>
+          Folder (with SKILL.md)
         </label>
         <input
-          id="install-url"
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          placeholder="https://github.com/org/skill.git or https://example.org/index.json"
-          data-testid="install-url"
+          id={folderId}
+          ref={folderInput}
+          type="file"
+          multiple
+          // React does not know the attribute; Chromium, Firefox and Safari all take it.
+          {...{ webkitdirectory: '' }}
+          data-testid="install-folder"
         />
-        <input
-          type="text"
-          value={indexName}
-          onChange={(e) => setIndexName(e.target.value)}
-          placeholder="skill name (index)"
-          aria-label="Skill name in the index"
-          data-testid="install-index-name"
-        />
-        <button type="submit" className="button button--outline" disabled={working} data-testid="install-url-submit">
-          Install from URL
+        <button type="submit" className="button button--primary" disabled={working} data-testid="install-folder-submit">
+          {working ? 'Installing…' : 'Install folder'}
         </button>
       </form>
+      {urls && (
+        <form className="install__row" onSubmit={submitUrl}>
+          <label className="small" htmlFor="install-url">
+            Git, archive or index URL
+          </label>
+          <input
+            id="install-url"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://github.com/org/skill.git or https://example.org/index.json"
+            data-testid="install-url"
+          />
+          <input
+            type="text"
+            value={indexName}
+            onChange={(e) => setIndexName(e.target.value)}
+            placeholder="skill name (index)"
+            aria-label="Skill name in the index"
+            data-testid="install-index-name"
+          />
+          <button type="submit" className="button button--outline" disabled={working} data-testid="install-url-submit">
+            Install from URL
+          </button>
+        </form>
+      )}
       {outcome?.kind === 'refused' && (
         <div className="install__refused" role="alert" data-testid="install-errors">
           <p>The skill was not installed:</p>

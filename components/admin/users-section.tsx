@@ -17,6 +17,8 @@ export interface UserRowView {
   scriptRuns: number;
   /** Bytes of this person's files across all their chats (workspace quotas). */
   fileBytes?: number;
+  /** How many skills of their own they installed on /settings (a count: their contents are theirs). */
+  personalSkills?: number;
 }
 
 async function send(url: string, method: string, body?: unknown): Promise<string | null> {
@@ -91,6 +93,7 @@ export function UsersSection({
               <th>Activations</th>
               <th>Script runs</th>
               <th>Files{personBytes ? ` (of ${mib(personBytes)})` : ''}</th>
+              <th>Own skills</th>
               <th>Actions</th>
             </tr>
           </thead>
@@ -117,6 +120,7 @@ export function UsersSection({
                 <td data-testid="user-activations">{u.activations}</td>
                 <td data-testid="user-script-runs">{u.scriptRuns}</td>
                 <td data-testid="user-files">{mib(u.fileBytes ?? 0)}</td>
+                <td data-testid="user-personal-skills">{u.personalSkills ?? 0}</td>
                 <td>
                   <div className="users__actions">
                     <button

@@ -5,10 +5,12 @@
  */
 import path from 'node:path';
 import type { AppConfig, Permission, PermissionsConfig } from '../config';
+import { isPersonalSkillRoot } from '../skills/personal-root';
 import type { RootKind, Skill } from '../skills/types';
 import { compileGlobRules } from './globs';
 
-export type PermissionSource = RootKind | 'parent-agents';
+/** `personal`: a person's own skill, installed on /settings (server/install/personal.ts). */
+export type PermissionSource = RootKind | 'parent-agents' | 'personal';
 
 /**
  * Skills the operator put next to the app, or in their own home, are trusted; skills picked up from `.agents/skills`
@@ -23,6 +25,8 @@ export const DEFAULT_PERMISSIONS: Record<PermissionSource, Permission> = {
   configured: 'allow',
   // The operator configured the server, as they would a root; `permissions.rules` over `label:*` say otherwise.
   mcp: 'allow',
+  // Checked as an operator's install is, and used only by the person who installed it, as the install root's are.
+  personal: 'allow',
 };
 
 export interface ResolvedPermission {
@@ -39,15 +43,15 @@ const SOURCE_LABELS: Record<PermissionSource, string> = {
   'user-skillchat': '~/.skillchat/skills',
   configured: 'a configured root',
   mcp: 'skills served by an MCP server',
+  personal: "a person's own skills",
 };
 
-export function permissionSource(
-  skill: Pick<Skill, 'root' | 'origin'>,
-  config: Pick<AppConfig, 'roots' | 'appDir'>,
-): PermissionSource {
+type PolicyConfig = Pick<AppConfig, 'roots' | 'appDir'> & { install?: Pick<AppConfig['install'], 'root'> };
+
+export function permissionSource(skill: Pick<Skill, 'root' | 'origin'>, config: PolicyConfig): PermissionSource {
   if (skill.origin?.kind === 'mcp') return 'mcp';
   const root = config.roots.find((r) => r.path === skill.root);
-  if (!root) return 'configured';
+  if (!root) return config.install && isPersonalSkillRoot(config.install.root, skill.root) ? 'personal' : 'configured';
   // `.agents/skills` or `.claude/skills` directly in the app folder is the app's own; higher up it is a parent's.
   if (root.kind === 'agents' && path.dirname(path.dirname(root.path)) !== path.resolve(config.appDir)) {
     return 'parent-agents';
@@ -59,9 +63,7 @@ export interface PermissionPolicy {
   resolve(skill: Pick<Skill, 'name' | 'root' | 'origin'>): ResolvedPermission;
 }
 
-export function createPermissionPolicy(
-  config: Pick<AppConfig, 'roots' | 'appDir'> & { permissions: PermissionsConfig },
-): PermissionPolicy {
+export function createPermissionPolicy(config: PolicyConfig & { permissions: PermissionsConfig }): PermissionPolicy {
   const rules = compileGlobRules(config.permissions.rules);
   const defaults = { ...DEFAULT_PERMISSIONS, ...config.permissions.defaults };
   // One answer per reason (a rule, or a source's default), shared by the skills it holds for: 10,000 records, a

@@ -69,13 +69,21 @@ const CODE: Record<InstallErrorKind, string> = {
 };
 
 /** Server paths (the install root and its staging folders) never reach the browser. */
-function redact(text: string, root: string): string {
-  return text.split(root).join('<install root>');
+function redact(text: string, root: string, label: string): string {
+  return text.split(root).join(label);
 }
 
-export function installErrorResponse(error: InstallError, host: InstallHost): Response {
-  const root = path.resolve(/*turbopackIgnore: true*/ host.config.install.root);
-  const problems = error.problems.map((p) => ({ ...p, message: redact(p.message, root) }));
+/**
+ * The refusal as JSON. `where`: the root the install went to when it is not the install root (a person's folder),
+ * and what to call it instead of its path.
+ */
+export function installErrorResponse(
+  error: InstallError,
+  host: InstallHost,
+  where: { root: string; label: string } = { root: host.config.install.root, label: '<install root>' },
+): Response {
+  const root = path.resolve(/*turbopackIgnore: true*/ where.root);
+  const problems = error.problems.map((p) => ({ ...p, message: redact(p.message, root, where.label) }));
   const first = problems[0]?.message ?? 'The skill cannot be installed';
   const summary =
     problems.length === 1 ? first : `${problems.length} problems: ${problems.map((p) => p.message).join('; ')}`;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Limits } from '../config';
 import type { Resolver } from '../egress/address';
+import { isInside } from '../paths';
 import { STAGING_DIR } from '../skills/discovery/own-folders';
 import type { Diagnostic } from '../skills/types';
 import { diffSkillFolders, type SkillUpdateDiff } from './diff';
@@ -35,7 +36,15 @@ export type InstallSource =
   | { kind: 'archive'; file: string }
   | { kind: 'archive-bytes'; bytes: Buffer }
   | { kind: 'folder'; dir: string }
+  /** A folder uploaded from a browser (`<input webkitdirectory>`): each file's relative path and bytes. */
+  | { kind: 'files'; files: readonly UploadedFile[] }
   | { kind: 'url'; url: string; name?: string };
+
+export interface UploadedFile {
+  /** As the browser sent it (`webkitRelativePath`): checked like an archive's entry name before anything is written. */
+  path: string;
+  bytes: Buffer;
+}
 
 export interface InstallOptions {
   /** The writable root installs go to. */
@@ -47,8 +56,11 @@ export interface InstallOptions {
    * `update` replaces the installed copy.
    */
   mode?: 'install' | 'preview' | 'update';
-  /** A skill by this name is loaded from another root (installing would be shadowed, or shadow it). */
-  loadedElsewhere?: (name: string) => boolean;
+  /**
+   * A skill by this name is loaded from another root (installing would be shadowed, or shadow it): `true`, or the
+   * sentence that says why the name is taken.
+   */
+  loadedElsewhere?: (name: string) => boolean | string;
   /** `file:` URLs read the server's own disk: the CLI allows them, the web admin does not. */
   allowFileUrls?: boolean;
   /** How host names are resolved for the network policy (tests); the system's resolver by default. */
@@ -136,6 +148,43 @@ async function unpackArchive(file: string, unpacked: string, limits: InstallLimi
   return listing.entries.map(({ raw: _raw, ...entry }) => entry);
 }
 
+/** Parts of an uploaded folder that are not the skill's: a checkout's history, the desktop's own files. */
+const UPLOAD_NOISE = new Set(['.git', '.DS_Store', 'Thumbs.db']);
+
+/**
+ * An uploaded folder's files, checked as an archive's entries are (paths, count, bytes, case clashes) before any is
+ * written, then written with exclusive creates: what reaches `unpacked` is what an archive of the folder would give.
+ */
+async function unpackFiles(
+  files: readonly UploadedFile[],
+  unpacked: string,
+  limits: InstallLimits,
+): Promise<ArchiveEntry[]> {
+  const kept = files.filter((f) => !f.path.split('/').some((part) => UPLOAD_NOISE.has(part)));
+  if (kept.length === 0) {
+    throw new InstallError('invalid', [problem('empty-upload', 'The uploaded folder has no files')]);
+  }
+  const entries: ArchiveEntry[] = kept.map((f) => ({ path: f.path, kind: 'file', size: f.bytes.length }));
+  refuseBadEntries(entries, limits, { truncated: false });
+  await fs.promises.mkdir(/*turbopackIgnore: true*/ unpacked, { mode: 0o755 });
+  for (const file of kept) {
+    const target = path.join(/*turbopackIgnore: true*/ unpacked, file.path);
+    // checkEntries refused absolute paths and `..`: still, nothing is written outside the folder.
+    if (!isInside(unpacked, target) || target === unpacked) {
+      throw new InstallError('invalid', [problem('invalid-path', 'The path leaves the folder', file.path)]);
+    }
+    try {
+      await fs.promises.mkdir(/*turbopackIgnore: true*/ path.dirname(target), { recursive: true, mode: 0o755 });
+      await fs.promises.writeFile(/*turbopackIgnore: true*/ target, file.bytes, { mode: 0o644, flag: 'wx' });
+    } catch (error) {
+      // A file and a folder of one name (`a` and `a/b`): the upload cannot be a folder.
+      if (!['EEXIST', 'ENOTDIR', 'EISDIR'].includes(errnoCode(error) ?? '')) throw error;
+      throw new InstallError('invalid', [problem('path-clash', 'A file and a folder share this name', file.path)]);
+    }
+  }
+  return entries;
+}
+
 /** The source unpacked into `<staging>/.source`, checked; returns its entries. */
 async function unpack(source: InstallSource, staging: string, options: InstallOptions): Promise<ArchiveEntry[]> {
   const unpacked = path.join(/*turbopackIgnore: true*/ staging, '.source');
@@ -165,6 +214,7 @@ async function unpack(source: InstallSource, staging: string, options: InstallOp
     await copyTree(path.resolve(/*turbopackIgnore: true*/ source.dir), entries, unpacked);
     return entries;
   }
+  if (source.kind === 'files') return unpackFiles(source.files, unpacked, limits);
   const { url, kind } = parseSourceUrl(source.url);
   if (url.protocol === 'file:' && !options.allowFileUrls) {
     throw new InstallError('invalid', [problem('invalid-url', 'file: URLs are only accepted by the command line')]);
@@ -240,9 +290,13 @@ export async function installSkill(source: InstallSource, options: InstallOption
         problem('already-installed', `A skill named "${staged.name}" is already installed; update it instead`),
       ]);
     }
-    if (mode === 'install' && options.loadedElsewhere?.(staged.name)) {
+    const taken = mode === 'install' ? options.loadedElsewhere?.(staged.name) : false;
+    if (taken) {
       throw new InstallError('conflict', [
-        problem('name-taken', `A skill named "${staged.name}" is already loaded from another root`),
+        problem(
+          'name-taken',
+          typeof taken === 'string' ? taken : `A skill named "${staged.name}" is already loaded from another root`,
+        ),
       ]);
     }
     if (mode === 'update' && !installed) {

@@ -26,6 +26,8 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/skills', methods: ['GET'] },
   { pattern: '/api/me/skills', methods: ['GET'] },
   { pattern: '/api/me/skills/[name]', methods: ['PUT'] },
+  { pattern: '/api/me/personal-skills', methods: ['GET', 'POST'] },
+  { pattern: '/api/me/personal-skills/[name]', methods: ['DELETE'] },
   { pattern: '/api/me/mcp', methods: ['GET'] },
   { pattern: '/api/me/mcp/[label]', methods: ['PUT'] },
   { pattern: '/api/me/mcp/[label]/connection', methods: ['POST', 'DELETE'] },

@@ -16,6 +16,7 @@ import { addUser, deleteUser, disableUser, listUsers, setPassword } from '../../
 import { claimTurn } from '../../server/chat/running/active-turns';
 import type { Database } from '../../server/db';
 import { createChat, listChats } from '../../server/db/chats';
+import { personalSkillsRoot } from '../../server/skills/personal-root';
 import { ensureWorkspace } from '../../server/workspace/workspace';
 
 export interface OpenedDb {
@@ -241,10 +242,18 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
           },
         );
 
-        expect(await deleteAccount(auth, 'erin@example.test', { db: d, workspaceDir })).toEqual({
+        // Their own skills (server/install/personal.ts), beside the install root.
+        const installRoot = path.join(workspaceDir, 'install', 'skills');
+        const erinSkill = path.join(personalSkillsRoot(installRoot, erin.id), 'erin-notes');
+        const finnSkill = path.join(personalSkillsRoot(installRoot, finn.id), 'finn-notes');
+        for (const dir of [erinSkill, finnSkill]) fs.mkdirSync(dir, { recursive: true });
+
+        expect(await deleteAccount(auth, 'erin@example.test', { db: d, workspaceDir, installRoot })).toEqual({
           chats: 2,
           filesLeft: 0,
         });
+        expect(fs.existsSync(path.dirname(erinSkill))).toBe(false);
+        expect(fs.existsSync(finnSkill)).toBe(true);
 
         expect(await listChats({ userId: erin.id }, d)).toEqual([]);
         expect((await listChats({ userId: finn.id }, d)).map((c) => c.id)).toEqual([`${dialect}-finn-1`]);

@@ -10,6 +10,7 @@ import { createAccessResolver } from '../../access/resolver';
 import { loadConfig } from '../../config';
 import { type Database, openDb, setSkillDisabled, sqliteDatabase } from '../../db';
 import { LOCAL_USER_ID } from '../../db/local-user';
+import { installPersonalSkill } from '../../install/personal';
 import { createOfflineModel } from '../../offline-model/model';
 import { createMatcher } from '../../skills/catalog/match';
 import { discoverSkills } from '../../skills/discovery/discovery';
@@ -117,5 +118,31 @@ describe('turnDeps', () => {
     await expect(
       runChatTurn({ chatId: 'read-once', trigger: 'submit-message', message: { ...message, id: 'x' } }, stranger),
     ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("a person's own skill is in their turns alone: `/name` activates it for them, another person's model never sees it", async () => {
+    const stores = createDbChatStores(db);
+    const app = appWith(stores);
+    const files = [
+      {
+        path: 'my-notes/SKILL.md',
+        bytes: Buffer.from('---\nname: my-notes\ndescription: Keeps my notes.\n---\n\nNote it.\n'),
+      },
+    ];
+    await installPersonalSkill(app, LOCAL_USER_ID, { kind: 'files', files }, 'install');
+
+    await stores.forUser(LOCAL_USER_ID).createChat({ id: 'personal-mine' });
+    const mine = await turnDeps(app, LOCAL_USER_ID, 'personal-mine');
+    expect(mine.skills.skills.map((s) => s.name)).toContain('my-notes');
+    const message: ChatMessage = { id: 'pm-u', role: 'user', parts: [{ type: 'text', text: '/my-notes jot this' }] };
+    await (await runChatTurn({ chatId: 'personal-mine', trigger: 'submit-message', message }, mine)).text();
+    await waitForTurn('personal-mine');
+    expect((await stores.forUser(LOCAL_USER_ID).getActivations('personal-mine')).map((a) => a.name)).toEqual([
+      'my-notes',
+    ]);
+
+    const theirs = await turnDeps(app, 'someone-else', 'personal-theirs');
+    expect(theirs.skills.skills.map((s) => s.name)).not.toContain('my-notes');
+    expect(theirs.skills.matcher?.rank('my notes', 10).map((m) => m.name)).not.toContain('my-notes');
   });
 });

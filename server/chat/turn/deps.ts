@@ -10,6 +10,7 @@ import type { AccessOptions, AccessResolver } from '../../access/resolver';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db';
 import type { Resolver } from '../../egress/address';
+import { skillsForPerson } from '../../install/personal';
 import type { PersonalMcp, PersonalMcpTools } from '../../mcp/people';
 import { switchedOffServers } from '../../mcp/personal';
 import type { McpSource } from '../../mcp/tools';
@@ -92,9 +93,9 @@ export async function turnDeps(
   asker: Asker = { exposed: false },
 ): Promise<TurnDeps> {
   const store = app.store.forUser(userId);
-  const [{ skills }, matcher, chat, personal, mcpSwitchedOff, mcpPerson] = await Promise.all([
-    app.registry.current(),
-    app.registry.matcher(),
+  const [{ skills, matcher }, chat, personal, mcpSwitchedOff, mcpPerson] = await Promise.all([
+    // The shared skills and the person's own (server/install/personal.ts): nobody else's.
+    skillsForPerson(app, userId),
     store.getChat(chatId),
     personalAccess(app.db, userId),
     // Read only where servers are configured: without them nothing of the turn needs it.

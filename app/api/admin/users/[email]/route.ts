@@ -25,6 +25,7 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   const { filesLeft } = await deleteUserByEmail(app.auth, (await params).email, {
     db: app.db,
     workspaceDir: app.config.execution.workspace.dir,
+    installRoot: app.config.install.root,
   });
   if (filesLeft === 0) return json({ ok: true });
   const error = `The account was deleted, but the files of ${filesLeft} of its chats could not all be removed yet: they are retried at the next deletion`;

@@ -6,6 +6,7 @@ import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { handle, json } from '@/server/http';
+import { skillsForPerson } from '@/server/install/personal';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,6 +18,6 @@ export const PUT = handle(async (request: Request, { params }: { params: Promise
   const parsed = bodySchema.safeParse(await readJsonBody(request));
   if (!parsed.success) throw new AppError('bad_request:skill_pref', 'The body must be { "disabled": true | false }');
   const app = await getApp();
-  const skill = await app.registry.get(name);
+  const skill = (await skillsForPerson(app, userId)).skills.find((s) => s.name === name);
   return json(await setSkillPref(app.db, userId, skill, name, parsed.data.disabled));
 });
