@@ -8,7 +8,14 @@ const project = path.resolve(import.meta.dirname, '../..');
 async function run(args: string[]) {
   let out = '';
   let err = '';
-  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
+  const io = {
+    out: (t: string) => {
+      out += t;
+    },
+    err: (t: string) => {
+      err += t;
+    },
+  };
   const code = await evalCommand.run(args, io);
   return { code, out, err };
 }
