@@ -67,9 +67,9 @@ test.describe('skill evals', () => {
     // Improve the description: proposals with their scores and a diff; nothing saved yet.
     await section.getByTestId('describe-run').click();
     await expect(section.getByTestId('describe-proposal')).toHaveCount(3);
-    await expect(section.getByTestId('describe-current').getByTestId('describe-validation')).toContainText('1/3');
+    await expect(section.getByTestId('describe-current').getByTestId('describe-validation')).toContainText('2/4');
     const first = section.getByTestId('describe-proposal').first();
-    await expect(first.getByTestId('describe-validation')).toContainText('3/3');
+    await expect(first.getByTestId('describe-validation')).toContainText('4/4');
     await expect(first.locator('ins')).toHaveText('Use it also for total, bill, including, check, receipt.');
     await page.screenshot({ path: screenshotPath('skill-evals-trigger.png'), fullPage: true });
     await page.reload();
