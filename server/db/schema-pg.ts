@@ -215,6 +215,8 @@ export const triggerChecks = pgTable(
     descriptionHash: text('description_hash').notNull(),
     model: text('model').notNull(),
     runs: integer('runs').notNull(),
+    kind: text('kind').notNull().default('trigger'),
+    contentHash: text('content_hash'),
     report: text('report').notNull(),
     at: timestamp('at').notNull(),
   },

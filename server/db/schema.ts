@@ -287,7 +287,11 @@ export const triggerChecks = sqliteTable(
     descriptionHash: text('description_hash').notNull(),
     model: text('model').notNull(),
     runs: integer('runs').notNull(),
-    /** JSON `TriggerReport` (server/authoring/trigger-check.ts). */
+    /** `trigger` (a trigger eval) or `describe` (description proposals, each scored). */
+    kind: text('kind').notNull().default('trigger'),
+    /** `skillContentHash` of the evaluated skill (SKILL.md and scripts): results are per version. */
+    contentHash: text('content_hash'),
+    /** JSON `TriggerReport` (server/evals/trigger.ts) or `DescribeReport` (server/evals/describe.ts). */
     report: text('report').notNull(),
     at: timestamp('at').notNull(),
   },

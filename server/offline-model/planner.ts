@@ -7,12 +7,14 @@
  *   paths named by the user (or, for "validate/check/test/verify", by the skill's instructions) not yet read this
  *   turn -> skills_readResource for each, in parallel;
  *   otherwise -> answer from what the tools returned.
+ * A request for skill descriptions (`<description_request>`) is answered before any of this (describe.ts).
  * Every branch only moves forward (an activation is tried once per turn, a path read once), so it cannot loop.
  * A forced tool choice is the exception by definition: the caller forces step 0 only (see `prepareStep`).
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { TOOL_ACTIVATE, TOOL_READ_RESOURCE, TOOL_RUN_SCRIPT, TOOL_SEARCH, TOOL_SHELL } from '../tools/names';
 import { composeAnswer, shellCommandIn } from './answer';
+import { descriptionAnswer } from './describe';
 import { mcpCallIn, plannedMcpCall } from './mcp-calls';
 import { activatedName, type CatalogEntry, type PromptView, readPrompt } from './prompt-reader';
 import { findPathsInMessage, normalizeRequestedPath, pointedFiles } from './resource-paths';
@@ -281,6 +283,9 @@ export function createPlanner(createMatcher: MatcherFactory): (options: CallOpti
   const matcherFor = cachedFactory(createMatcher);
   return (options) => {
     const s = assess(options, matcherFor);
+    // A request for skill descriptions (server/evals/describe.ts) is answered from its own words.
+    const proposals = descriptionAnswer(s.view.userText);
+    if (proposals !== null) return { type: 'text', text: proposals };
     const toolChoice = options.toolChoice ?? { type: 'auto' };
     if (toolChoice.type === 'tool' && s.view.offeredTools.has(toolChoice.toolName)) {
       return { type: 'tool-calls', calls: [forcedCall(s, toolChoice.toolName)] };

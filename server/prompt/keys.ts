@@ -30,3 +30,5 @@ export const SKILL_DIRECTORY_LABEL = 'Skill directory: ';
 export const DOCUMENT_TAG = 'attached_document';
 /** The text of an `unreadable="true"` document starts with this, then the reason. */
 export const UNREADABLE_LABEL = 'The file could not be read: ';
+/** `<description_request>{json}</description_request>`: a request for skill descriptions (server/evals/describe.ts). */
+export const DESCRIPTION_REQUEST_TAG = 'description_request';

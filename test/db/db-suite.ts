@@ -49,6 +49,7 @@ import { addGrant, listGrants, listScriptRuns, recordDecision, recordScriptRun }
 import { searchChats } from '../../server/db/search';
 import { listModeOverrides, setModeOverride } from '../../server/db/skill-modes';
 import { listDisabledSkills, setSkillDisabled } from '../../server/db/skill-prefs';
+import { addTriggerCheck, listTriggerChecks } from '../../server/db/trigger-checks';
 import { listVersionGroups, replaceTail, switchVersion } from '../../server/db/versions';
 import { until } from '../until';
 
@@ -745,6 +746,22 @@ export function describeDb(dialect: 'sqlite' | 'pg', open: () => Promise<OpenedD
           replacePartsIfUnchanged('c', userMessage('q', 'two'), asked.parts, d),
         ]);
         expect(results.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
+    describe('trigger checks', () => {
+      it('keep each kind apart, with the content hash, newest first', async () => {
+        const row = { skillName: 'pdf', descriptionHash: 'd1', model: 'm', runs: 1, report: '{}' };
+        const old = await addTriggerCheck(d, { ...row, at: t(0) });
+        const eval1 = await addTriggerCheck(d, { ...row, kind: 'trigger', contentHash: 'c1', at: t(1) });
+        const proposals = await addTriggerCheck(d, { ...row, kind: 'describe', contentHash: 'c1', at: t(2) });
+        const trigger = await listTriggerChecks(d, 'pdf');
+        expect(trigger.map((r) => [r.id, r.kind, r.contentHash])).toEqual([
+          [eval1, 'trigger', 'c1'],
+          [old, 'trigger', null],
+        ]);
+        expect((await listTriggerChecks(d, 'pdf', 5, 'describe')).map((r) => r.id)).toEqual([proposals]);
+        expect(await listTriggerChecks(d, 'docx')).toEqual([]);
       });
     });
   });

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readQueriesFile } from '../../server/evals/queries-file';
 import { DEFAULT_LIMITS } from '../../server/limits';
 import { createMatcher } from '../../server/skills/catalog/match';
 import { loadSkill } from '../../server/skills/load/skill-file';
@@ -35,6 +36,26 @@ describe('the document skills', () => {
         expect(text, `${name}/scripts/${file}`).toContain('argparse.ArgumentParser(');
       }
     }
+  });
+
+  it.each(DOCUMENT_SKILLS)('%s carries 8-12 trigger queries, about half that should trigger', async (name) => {
+    const { skill } = await load(name);
+    const file = await readQueriesFile(skill!);
+    expect(file.problems).toEqual([]);
+    expect(file.queries.length).toBeGreaterThanOrEqual(8);
+    expect(file.queries.length).toBeLessThanOrEqual(12);
+    const wanted = file.queries.filter((q) => q.shouldTrigger).length;
+    expect(Math.abs(wanted - file.queries.length / 2)).toBeLessThanOrEqual(1);
+    // The near-misses name another document kind.
+    const others = DOCUMENT_SKILLS.filter((n) => n !== name);
+    const kinds: Record<string, RegExp> = {
+      pdf: /pdf/i,
+      docx: /word|docx/i,
+      xlsx: /excel|xlsx|workbook/i,
+      pptx: /slide|deck|presentation|powerpoint/i,
+    };
+    const nearMisses = file.queries.filter((q) => !q.shouldTrigger && others.some((o) => kinds[o]!.test(q.text)));
+    expect(nearMisses.length).toBeGreaterThanOrEqual(2);
   });
 
   it('keep one LibreOffice helper: scripts/office.py is the same file in each skill that uses it', () => {

@@ -9,7 +9,9 @@ import { Markdown } from '@/components/chat/markdown';
 import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
-import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
+import { lastDescribe } from '@/server/evals/describe-admin';
+import { readQueriesFile } from '@/server/evals/queries-file';
+import { storedTriggerChecks } from '@/server/evals/trigger-admin';
 import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { requireAdmin } from '../../_lib/guard';
 import './skill-detail.css';
@@ -42,6 +44,7 @@ export default async function AdminSkillPage({
   const app = await getApp();
   const loaded = await app.registry.get(skill.name);
   const editable = loaded ? writableRootOf(app.config, loaded.dir) !== null : false;
+  const carried = loaded ? await readQueriesFile(loaded) : { queries: [], problems: [] };
 
   return (
     <>
@@ -134,11 +137,18 @@ export default async function AdminSkillPage({
           </section>
         </div>
         <section className="card" data-testid="skill-trigger-check" aria-labelledby="trigger-h">
-          <h2 id="trigger-h">Trigger check</h2>
+          <h2 id="trigger-h">Trigger evals</h2>
           <p className="small muted">
-            Example prompts run against the configured model and the matcher: how often each one activates this skill.
+            Queries run against the configured model, with this skill among every installed one, and the matcher: how
+            often each one activates this skill, and which skill won when it did not.
           </p>
-          <TriggerCheck name={skill.name} initial={await storedTriggerChecks(await getApp(), skill.name)} />
+          <TriggerCheck
+            name={skill.name}
+            initial={await storedTriggerChecks(app, skill.name)}
+            carried={{ count: carried.queries.length, problems: carried.problems }}
+            lastDescribe={await lastDescribe(app, skill.name)}
+            editable={editable}
+          />
         </section>
       </main>
     </>

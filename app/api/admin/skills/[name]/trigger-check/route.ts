@@ -1,14 +1,15 @@
 /**
- * GET /api/admin/skills/:name/trigger-check: the stored trigger checks, newest first.
- * POST `{ prompts: [{ text, shouldTrigger }], runs }`: runs one against the configured model and the matcher, stores it.
+ * GET /api/admin/skills/:name/trigger-check: the stored trigger evals, newest first.
+ * POST `{ prompts: [{ text, shouldTrigger }], runs }`: runs the skill's carried queries (evals/trigger-queries.json)
+ * and the typed ones against the configured model and the matcher, stores the result.
  */
 import { z } from 'zod';
 import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
-import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/authoring/trigger-admin';
-import { MAX_PROMPTS, MAX_RUNS } from '@/server/authoring/trigger-check';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
+import { MAX_PROMPTS, MAX_RUNS } from '@/server/evals/trigger';
+import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/evals/trigger-admin';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';

@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { skillContentHash } from '../access/content-hash';
 import { createAccessResolver } from '../access/resolver';
 import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import type { AppError } from '../errors';
 import { createOfflineModel } from '../offline-model/model';
 import { createSkillRegistry } from '../skills/registry';
+import { descriptionHash } from './trigger';
 import { runStoredTriggerCheck, storedTriggerChecks } from './trigger-admin';
-import { descriptionHash } from './trigger-check';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'trigger-admin-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -52,6 +53,30 @@ describe('runStoredTriggerCheck', () => {
     expect(stored[1]?.report).toEqual(first.report);
     expect(stored[0]?.model).toBe('Offline model (built-in)');
     expect(await storedTriggerChecks(h, 'commit-message')).toEqual([]);
+    expect(stored[0]?.contentHash).toBe(await skillContentHash(skill!));
+  });
+
+  it("runs the skill's carried queries first, then the typed ones it lacks, among every installed skill", async () => {
+    const h = host();
+    const run = await runStoredTriggerCheck(
+      h,
+      'pdf',
+      [
+        { text: 'Merge chapter1.pdf and chapter2.pdf into one file', shouldTrigger: true },
+        { text: 'Compress this PDF for email', shouldTrigger: true },
+      ],
+      1,
+    );
+    const { results } = run.report;
+    expect(results.map((r) => r.from)).toEqual([...Array(10).fill('file'), 'typed']);
+    const word = results.find((r) => r.text === 'Accept the tracked changes in my Word document');
+    expect(word).toMatchObject({
+      shouldTrigger: false,
+      modelTriggered: 0,
+      passed: true,
+      others: [{ name: 'docx', runs: 1 }],
+    });
+    expect(run.fileProblems).toEqual([]);
   });
 
   it('refuses unknown skills, no prompts and bad run counts', async () => {
@@ -64,6 +89,7 @@ describe('runStoredTriggerCheck', () => {
     expect(await code(runStoredTriggerCheck(h, 'nope', [{ text: 'x', shouldTrigger: true }], 1))).toBe(
       'not_found:skill',
     );
+    // csv-to-json carries no queries file: a blank typed query leaves nothing to run.
     expect(await code(runStoredTriggerCheck(h, 'csv-to-json', [{ text: '  ', shouldTrigger: true }], 1))).toBe(
       'bad_request:trigger-check',
     );
