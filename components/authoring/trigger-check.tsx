@@ -126,7 +126,7 @@ function Proposals({ name, report, editable }: { name: string; report: DescribeR
                 {editable ? (
                   <button
                     type="button"
-                    className="button"
+                    className="button button--outline"
                     disabled={saving !== null}
                     onClick={() => save(i)}
                     data-testid="describe-save"
@@ -257,7 +257,13 @@ export function TriggerCheck({
         <button type="submit" className="button button--primary" disabled={busy !== null} data-testid="trigger-run">
           {busy === 'evaluate' ? 'Running…' : 'Evaluate'}
         </button>{' '}
-        <button type="button" className="button" disabled={busy !== null} onClick={improve} data-testid="describe-run">
+        <button
+          type="button"
+          className="button button--outline"
+          disabled={busy !== null}
+          onClick={improve}
+          data-testid="describe-run"
+        >
           {busy === 'describe' ? 'Proposing…' : 'Improve the description'}
         </button>
         {error ? (
