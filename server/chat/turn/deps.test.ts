@@ -17,7 +17,9 @@ import type { DiscoveryResult } from '../../skills/types';
 import { createDbChatStores } from '../db-store';
 import type { ChatStores } from '../store';
 import type { ChatMessage } from '../wire-types';
-import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '.';
+import { createRunningTurns, runChatTurn, type TurnApp, turnDeps } from '.';
+
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -31,6 +33,7 @@ function appWith(stores: ChatStores): TurnApp {
   const choice = { id: 'offline:builtin', label: 'Offline model', provider: 'offline' as const };
   return {
     config,
+    turns,
     registry: { current: async () => scan, matcher: async () => matcher },
     // Counts each person's reads of the use counts.
     store: {
@@ -80,7 +83,7 @@ describe('turnDeps', () => {
       const message: ChatMessage = { id: `u${i}`, role: 'user', parts: [{ type: 'text', text }] };
       const turn = await turnDeps(app, owner, 'usage-read-once');
       await (await runChatTurn({ chatId: 'usage-read-once', trigger: 'submit-message', message }, turn)).text();
-      await waitForTurn('usage-read-once');
+      await turns.wait('usage-read-once');
     }
     // The first turn built the chat's catalog; the second reused it, and with it the order the counts gave.
     expect(usageReads).toBe(1);
@@ -109,7 +112,7 @@ describe('turnDeps', () => {
     const message: ChatMessage = { id: 'once-u', role: 'user', parts: [{ type: 'text', text: 'Hello there' }] };
     const deps = await turnDeps(counted, LOCAL_USER_ID, 'read-once');
     await (await runChatTurn({ chatId: 'read-once', trigger: 'submit-message', message }, deps)).text();
-    await waitForTurn('read-once');
+    await turns.wait('read-once');
     expect(chatReads).toBe(1);
 
     const stranger = await turnDeps(counted, 'someone-else', 'read-once');

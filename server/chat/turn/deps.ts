@@ -18,6 +18,7 @@ import type { ShellMode } from '../../sandbox/config';
 import { shellModeFor } from '../../sandbox/shell';
 import type { SecretStore } from '../../secrets/store';
 import type { SkillRegistry } from '../../skills/registry';
+import type { RunningTurns } from '../running/active-turns';
 import type { SkillSource } from '../skill-view';
 import type { ChatStore, ChatStores } from '../store';
 import type { ChatSummary } from '../wire-types';
@@ -25,6 +26,8 @@ import type { ChatSummary } from '../wire-types';
 /** What one turn runs with. Tests and the bench build it by hand; a chat request builds it with `turnDeps`. */
 export interface TurnDeps {
   store: ChatStore;
+  /** The app's running turns (`app.turns`): the chat's slot is claimed here, its answer recorded for a reconnect. */
+  turns: RunningTurns;
   /** The chat as read when these deps were built (`turnDeps` reads it for its model); absent, the turn reads it. */
   chat?: ChatSummary | null;
   config: AppConfig;
@@ -68,6 +71,7 @@ export interface TurnApp {
   config: AppConfig;
   registry: Pick<SkillRegistry, 'current' | 'matcher'>;
   store: ChatStores;
+  turns: RunningTurns;
   models: Pick<ModelRegistry, 'choose'>;
   db: Database;
   access: AccessResolver;
@@ -105,6 +109,7 @@ export async function turnDeps(
   const { choice, note } = await app.models.choose(chat?.model);
   return {
     store,
+    turns: app.turns,
     chat,
     config: app.config,
     // Use counts order the catalog when skills must be left out: asked for only when a chat's catalog is built (its
