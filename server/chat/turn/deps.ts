@@ -1,7 +1,7 @@
 /**
  * What one chat request's turn runs with, from the app and the person asking. app/api/chat/route.ts builds its
- * `TurnDeps` here and so does the turn benchmark (bench/chat.ts), so what is measured is what is served: the bench
- * once timed `runChatTurn` without the person's access layer, a path no request takes.
+ * `TurnDeps` here and so does the turn benchmark (bench/chat.ts), so what is measured is what is served, the
+ * person's access layer included.
  */
 
 import type { LanguageModel } from 'ai';
