@@ -113,9 +113,11 @@ describe('createApp', () => {
     // The response is never read: a closed tab.
     await runChatTurn({ chatId: 'running', trigger: 'submit-message', message }, deps);
     expect(app.turns.get('running')).toBeDefined();
+    expect(app.turns.streams.resume('running')).not.toBeNull();
 
     await app.close();
     expect(app.turns.get('running')).toBeUndefined();
+    expect(app.turns.streams.resume('running')).toBeNull();
     expect(() => app.turns.claim('late')).toThrow(/shutting down/);
     const reopened = sqliteDatabase(openDb(config.databasePath));
     try {

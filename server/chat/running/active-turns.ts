@@ -33,7 +33,8 @@ export interface RunningTurns {
   readonly shuttingDown: boolean;
   /**
    * Graceful shutdown: refuse new turns, let running ones finish for up to `graceMs`, then abort the rest and wait
-   * for them to be stored (as `interrupted`, see the turn). Returns how many finished and how many were cut short.
+   * for them to be stored (as `interrupted`, see the turn) and their recordings to end. Returns how many finished and
+   * how many were cut short.
    */
   drain(graceMs: number): Promise<{ finished: number; cut: number }>;
   /** The running answers, recorded for a reload or a second tab (`GET /api/chats/:id/stream`). */
@@ -44,9 +45,22 @@ export interface RunningTurns {
 export const SHUTDOWN_REASON = 'skillchat:shutdown';
 
 /** An empty table of running turns, recording answers in `streams` (default: in memory, this process). */
-export function createRunningTurns(streams: ResumableStreams = createInProcessStreams()): RunningTurns {
+export function createRunningTurns(store: ResumableStreams = createInProcessStreams()): RunningTurns {
   const turns = new Map<string, ActiveTurn>();
   let shuttingDown = false;
+  // An answer's recording (and the progress writes riding on it) ends a moment after its turn: drain waits for it too,
+  // so nothing writes to a database about to close.
+  const recording = new Set<Promise<void>>();
+  const streams: ResumableStreams = {
+    publish(chatId, sse, onEvent) {
+      const published = store.publish(chatId, sse, onEvent);
+      recording.add(published);
+      const forget = () => recording.delete(published);
+      published.then(forget, forget);
+      return published;
+    },
+    resume: (chatId) => store.resume(chatId),
+  };
   return {
     streams,
     get shuttingDown() {
@@ -101,7 +115,10 @@ export function createRunningTurns(streams: ResumableStreams = createInProcessSt
     async drain(graceMs) {
       shuttingDown = true;
       const running = [...turns.values()];
-      if (running.length === 0) return { finished: 0, cut: 0 };
+      if (running.length === 0) {
+        await Promise.allSettled([...recording]);
+        return { finished: 0, cut: 0 };
+      }
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), graceMs);
@@ -113,6 +130,7 @@ export function createRunningTurns(streams: ResumableStreams = createInProcessSt
       const cut = running.filter((t) => !ended.has(t));
       for (const turn of cut) turn.controller.abort(SHUTDOWN_REASON);
       await Promise.all(cut.map((t) => t.done));
+      await Promise.allSettled([...recording]);
       return { finished: running.length - cut.length, cut: cut.length };
     },
   };
