@@ -13,7 +13,8 @@ import { until } from '../test/until';
 import { createApp } from './app';
 import { runChatTurn, turnDeps } from './chat/turn';
 import { loadConfig } from './config';
-import { closeDb, createChat, getChat, getMessageRecords, LOCAL_USER_ID, openDb, sqliteDatabase } from './db';
+import { closeDb, createChat, getChat, getMessageRecords, openDb, sqliteDatabase } from './db';
+import { LOCAL_USER_ID } from './db/local-user';
 import { buildExposurePolicy } from './security/exposure';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-app-'));
