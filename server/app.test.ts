@@ -15,6 +15,7 @@ import { runChatTurn, turnDeps } from './chat/turn';
 import { loadConfig } from './config';
 import { closeDb, createChat, getChat, getMessageRecords, openDb, sqliteDatabase } from './db';
 import { LOCAL_USER_ID } from './db/local-user';
+import { runSlots } from './sandbox/select';
 import { buildExposurePolicy } from './security/exposure';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-app-'));
@@ -88,7 +89,7 @@ describe('createApp', () => {
     cleared.mockRestore();
   });
 
-  it('close() cuts a running turn short and stores it before the database closes; nothing it started keeps running', async () => {
+  it('close() cuts a running turn short and stores it before the database closes, refuses runs waiting for a slot; nothing it started keeps running', async () => {
     const dir = path.join(tmp, 'turn-on-close');
     const config = loadConfig({
       appDir: dir,
@@ -115,10 +116,16 @@ describe('createApp', () => {
     await runChatTurn({ chatId: 'running', trigger: 'submit-message', message }, deps);
     expect(app.turns.get('running')).toBeDefined();
     expect(app.turns.streams.resume('running')).not.toBeNull();
+    // Every sandbox slot taken, and a run (a document read, say) waiting for one.
+    const slots = runSlots(config.execution);
+    const held = await Promise.all(Array.from({ length: slots.stats().size }, () => slots.acquire('someone')));
+    const waiting = slots.acquire('someone');
 
     await app.close();
     expect(app.turns.get('running')).toBeUndefined();
     expect(app.turns.streams.resume('running')).toBeNull();
+    await expect(waiting).rejects.toThrow('the server is shutting down');
+    for (const slot of held) slot.release();
     expect(() => app.turns.claim('late')).toThrow(/shutting down/);
     const reopened = sqliteDatabase(openDb(config.databasePath));
     try {

@@ -29,6 +29,7 @@ import { createServedSkills } from './mcp/skills';
 import { type ConnectionStore, createConnectionStore } from './model/connections';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
+import { cancelWaitingRuns } from './sandbox/select';
 import { loadSecretsKey, type SecretsKey } from './secrets/crypto';
 import { createSecretStore, type SecretStore } from './secrets/store';
 import type { ExposurePolicy } from './security/exposure';
@@ -77,7 +78,7 @@ export interface App {
   start(): Promise<void>;
   /**
    * Ends everything started: the running turns (cut short and stored as `interrupted`; shutdown drains them first),
-   * the skill watcher, the MCP connections (stdio servers stopped), the leases' timer and
+   * the runs waiting for a sandbox slot, the skill watcher, the MCP connections (stdio servers stopped), the leases' timer and
    * LISTEN connection, then the database unless `keepDatabase` (shutdown: requests still in flight finish on it).
    */
   close(options?: { keepDatabase?: boolean }): Promise<void>;
@@ -185,6 +186,8 @@ function assemble(
       closing ??= (async () => {
         // New turns are refused; a running one is stored before the database it writes to closes.
         await turns.drain(0);
+        // Runs still waiting for a sandbox slot (a document read, a preview) are refused rather than left behind.
+        cancelWaitingRuns('the server is shutting down');
         await registry.stopWatching();
         served.close();
         await Promise.all([mcp.close(), mcpPeople.close(), leases.close()]);
