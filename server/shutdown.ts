@@ -3,8 +3,9 @@
  * which waits for every open response (an answer streaming to an open tab, with no cap) and then exits, while an
  * answer whose tab was closed is cut off with its row left `streaming`. So our handler runs first: it refuses new
  * turns (503 `unavailable:shutting-down`), gives running answers `graceMs` to end, aborts the rest, which are stored
- * as `interrupted`, closes what the app started (`close`: MCP servers, the lease sweep), and only then hands the
- * signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE turned Next's handling off).
+ * as `interrupted`, closes what the app started (`close`: MCP servers, the lease sweep, the watcher, runs waiting for
+ * a sandbox slot), and only then hands the signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE turned
+ * Next's handling off).
  */
 import type { RunningTurns } from './chat/running/active-turns';
 import { processWide } from './process-wide';
