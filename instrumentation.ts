@@ -27,6 +27,7 @@ export async function register() {
   const { installGracefulShutdown } = await import('./server/shutdown');
   installGracefulShutdown({
     graceMs: app.config.server.shutdownGraceMs,
+    turns: app.turns,
     close: () => app.close({ keepDatabase: true }),
   });
   const report = app.db.native.dialect === 'sqlite' ? getOpenReport(app.db.native.db) : undefined;

@@ -21,7 +21,7 @@ import {
 import { createAccessResolver } from '../server/access/resolver';
 import { createDbChatStores } from '../server/chat/db-store';
 import type { ChatStore } from '../server/chat/store';
-import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '../server/chat/turn';
+import { createRunningTurns, runChatTurn, type TurnApp, turnDeps } from '../server/chat/turn';
 import type { ChatMessage } from '../server/chat/wire-types';
 import { loadConfig } from '../server/config';
 import { activationCountsBySkill, closeDb, openDb, sqliteDatabase, usageCounts } from '../server/db';
@@ -302,6 +302,8 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
     }
     return registry;
   };
+  /** The running turns, as the app keeps them (`app.turns`). */
+  const turns = createRunningTurns();
   /** The app as a chat request sees it (server/chat/turn/deps.ts), with these skills and this model. */
   const appFor = (skills: readonly Skill[], model: LanguageModelSelection): TurnApp => {
     const choice = { id: model.label, label: model.label, provider: 'offline' as const, model: model.model };
@@ -309,6 +311,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       config,
       registry: registryFor(skills),
       store: stores,
+      turns,
       models: { choose: async () => ({ choice }) },
       db,
       access,
@@ -332,7 +335,7 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
       const deps = await turnDeps(app, LOCAL_USER_ID, id);
       const response = await runChatTurn({ chatId: id, trigger: 'submit-message', message }, { ...deps, incremental });
       const timing = await drain(response, started, performance.now());
-      await waitForTurn(id);
+      await turns.wait(id);
       return timing;
     };
   };

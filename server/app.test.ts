@@ -11,8 +11,11 @@ import { STDIO_SERVER } from '../test/mcp/servers';
 import { processesWith } from '../test/processes';
 import { until } from '../test/until';
 import { createApp } from './app';
+import { runChatTurn, turnDeps } from './chat/turn';
 import { loadConfig } from './config';
-import { closeDb, createChat, getChat, openDb } from './db';
+import { closeDb, createChat, getChat, getMessageRecords, openDb, sqliteDatabase } from './db';
+import { LOCAL_USER_ID } from './db/local-user';
+import { runSlots } from './sandbox/select';
 import { buildExposurePolicy } from './security/exposure';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-app-'));
@@ -33,6 +36,8 @@ function openHandles(file: string): number {
     }
   }).length;
 }
+
+const count = (kinds: string[], kind: string) => kinds.filter((k) => k === kind).length;
 
 const loopback = () =>
   buildExposurePolicy({ env: { __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3000' }, allowedHosts: [] });
@@ -84,6 +89,56 @@ describe('createApp', () => {
     cleared.mockRestore();
   });
 
+  it('close() cuts a running turn short and stores it before the database closes, refuses runs waiting for a slot; nothing it started keeps running', async () => {
+    const dir = path.join(tmp, 'turn-on-close');
+    const config = loadConfig({
+      appDir: dir,
+      home: dir,
+      env: { SKILLCHAT_DB: path.join(dir, 'chat.db'), SKILLCHAT_SKILL_ROOTS: path.join(dir, 'skills') },
+    });
+    // What keeps a process alive (timers, sockets, child processes, file requests) before the app and after it.
+    const alive = () => process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap');
+    const before = alive();
+    // The offline model paced so the answer is still streaming when the app closes.
+    const app = await createApp(config, {
+      env: { PATH: process.env.PATH, SKILLCHAT_OFFLINE_CHUNK_DELAY_MS: '200' },
+      exposure: loopback,
+    });
+    await app.start();
+    await createChat({ id: 'running' }, app.db);
+    const deps = await turnDeps(app, LOCAL_USER_ID, 'running');
+    const message = {
+      id: 'running-u',
+      role: 'user' as const,
+      parts: [{ type: 'text' as const, text: 'Tell me a long story' }],
+    };
+    // The response is never read: a closed tab.
+    await runChatTurn({ chatId: 'running', trigger: 'submit-message', message }, deps);
+    expect(app.turns.get('running')).toBeDefined();
+    expect(app.turns.streams.resume('running')).not.toBeNull();
+    // Every sandbox slot taken, and a run (a document read, say) waiting for one.
+    const slots = runSlots(config.execution);
+    const held = await Promise.all(Array.from({ length: slots.stats().size }, () => slots.acquire('someone')));
+    const waiting = slots.acquire('someone');
+
+    await app.close();
+    expect(app.turns.get('running')).toBeUndefined();
+    expect(app.turns.streams.resume('running')).toBeNull();
+    await expect(waiting).rejects.toThrow('the server is shutting down');
+    for (const slot of held) slot.release();
+    expect(() => app.turns.claim('late')).toThrow(/shutting down/);
+    const reopened = sqliteDatabase(openDb(config.databasePath));
+    try {
+      expect((await getMessageRecords('running', reopened)).map((r) => r.status)).toEqual(['complete', 'interrupted']);
+    } finally {
+      closeDb(reopened);
+    }
+    // Of each kind no more than before (one the test before started may still be ending).
+    const more = () => [...new Set(alive())].filter((kind) => count(alive(), kind) > count(before, kind));
+    await until(() => (more().length === 0 ? true : undefined)).catch(() => {});
+    expect(more()).toEqual([]);
+  });
+
   it('a database that opens but fails to build an app is closed, not leaked', async () => {
     const dir = path.join(tmp, 'broken');
     const config = loadConfig({ appDir: dir, home: dir, env: { SKILLCHAT_DB: path.join(dir, 'chat.db') } });
@@ -125,6 +180,10 @@ describe('getApp', () => {
       expect(openHandles(dbFile)).toBe(0);
       const again = await reloaded.getApp();
       expect(again === first).toBe(false);
+      // A fresh app takes turns again: the closed one's table refuses them.
+      expect(again.turns === first.turns).toBe(false);
+      expect(first.turns.shuttingDown).toBe(true);
+      expect(again.turns.shuttingDown).toBe(false);
       expect((await getChat('kept', again.db))?.id).toBe('kept');
       await reloaded.closeApp();
     } finally {

@@ -1,8 +1,8 @@
 /**
  * The app: the one object that owns what this process opens and starts, built from the one configuration
  * (`appConfig()`, loaded once): the database, the skill registry and its watcher, the access resolver, the chat
- * stores, the models, the connections to MCP servers, the turn leases, the exposure policy, accounts and the skill
- * server. `createApp` opens it, `start()` starts its background work, `close()` ends everything it started.
+ * stores, the models, the connections to MCP servers, the running turns and their leases, the exposure policy,
+ * accounts and the skill server. `createApp` opens it, `start()` starts its background work, `close()` ends everything it started.
  *
  * The process's app is built lazily by `getApp()` (never at import time, so `next build` touches nothing) and kept
  * process-wide (process-wide.ts), so Next dev reloads and every route bundle share it. Route handlers, pages and
@@ -17,6 +17,7 @@ import { createAppAuth } from './auth/app-auth';
 import type { Auth } from './auth/auth';
 import { loadAuthSecret } from './auth/secret';
 import { createDbChatStores } from './chat/db-store';
+import { createRunningTurns, type RunningTurns } from './chat/running/active-turns';
 import { type TurnLeases, turnLeasesFor } from './chat/running/leases';
 import type { ChatStores } from './chat/store';
 import { type AppConfig, appConfig } from './config';
@@ -28,6 +29,7 @@ import { createServedSkills } from './mcp/skills';
 import { type ConnectionStore, createConnectionStore } from './model/connections';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
+import { cancelWaitingRuns } from './sandbox/select';
 import { loadSecretsKey, type SecretsKey } from './secrets/crypto';
 import { createSecretStore, type SecretStore } from './secrets/store';
 import type { ExposurePolicy } from './security/exposure';
@@ -60,6 +62,8 @@ export interface App {
   mcp: McpManager;
   /** The MCP servers each person signs in to (OAuth): their connections, per person (server/mcp/people.ts). */
   mcpPeople: PersonalMcp;
+  /** The turns running in this process, one per chat, and their recorded answers: the chat, Stop, DELETE, stream routes. */
+  turns: RunningTurns;
   /** The running-turn leases on this database: the sweep for crashed instances, Stop from another instance. */
   leases: TurnLeases;
   /** Who may connect, built on first use (after Next listens): shared with `proxy.ts`. */
@@ -73,7 +77,8 @@ export interface App {
   /** Starts the background work: MCP connections, the lease sweep (and on PostgreSQL its LISTEN). Idempotent. */
   start(): Promise<void>;
   /**
-   * Ends everything started: the skill watcher, the MCP connections (stdio servers stopped), the leases' timer and
+   * Ends everything started: the running turns (cut short and stored as `interrupted`; shutdown drains them first),
+   * the runs waiting for a sandbox slot, the skill watcher, the MCP connections (stdio servers stopped), the leases' timer and
    * LISTEN connection, then the database unless `keepDatabase` (shutdown: requests still in flight finish on it).
    */
   close(options?: { keepDatabase?: boolean }): Promise<void>;
@@ -131,6 +136,7 @@ function assemble(
   // menu after it.
   registry.subscribe(({ skills }) => access.resolveAll(skills));
   const leases = turnLeasesFor(db);
+  const turns = createRunningTurns();
   let auth: Auth | undefined;
   let skillServer: Promise<SkillServer> | undefined;
   let closing: Promise<void> | undefined;
@@ -151,6 +157,7 @@ function assemble(
     access,
     mcp,
     mcpPeople,
+    turns,
     leases,
     get exposure() {
       return exposure();
@@ -177,6 +184,10 @@ function assemble(
     },
     close(closeOptions = {}) {
       closing ??= (async () => {
+        // New turns are refused; a running one is stored before the database it writes to closes.
+        await turns.drain(0);
+        // Runs still waiting for a sandbox slot (a document read, a preview) are refused rather than left behind.
+        cancelWaitingRuns('the server is shutting down');
         await registry.stopWatching();
         served.close();
         await Promise.all([mcp.close(), mcpPeople.close(), leases.close()]);

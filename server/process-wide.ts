@@ -5,7 +5,7 @@
  * modules it imports, and its dev server evaluates them again after an edit. A module-level variable therefore
  * exists once per bundle and per reload: a second table of running turns that Stop would not see, a second queue
  * in front of the one SQLite connection, a second set of run slots. What must be one per process is kept here, by
- * the module that owns it (`processWide('turns', () => ...)`): the app itself (server/app.ts) and the few records
+ * the module that owns it (`processWide('sandbox', () => ...)`): the app itself (server/app.ts) and the few records
  * that code below it reaches without being handed the app. `server/process-wide.test.ts` fails on module-level
  * mutable state anywhere else, and on a second `globalThis` slot.
  */

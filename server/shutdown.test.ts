@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../test/until';
-import { isShuttingDown, resetShutdownForTests } from './chat/running/active-turns';
+import { createRunningTurns } from './chat/running/active-turns';
 import { installGracefulShutdown } from './shutdown';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -15,7 +15,6 @@ afterEach(() => {
     process.removeAllListeners(signal);
     for (const listener of before.get(signal) ?? []) process.on(signal, listener);
   }
-  resetShutdownForTests();
 });
 
 describe('installGracefulShutdown', () => {
@@ -24,19 +23,23 @@ describe('installGracefulShutdown', () => {
     const order: string[] = [];
     // Stands in for Next's handler, which exits the process.
     process.on('SIGTERM', () => order.push('next'));
+    const turns = createRunningTurns();
     installGracefulShutdown({
       graceMs: 50,
+      turns,
       close: async () => {
-        order.push(isShuttingDown() ? 'close after drain' : 'close before drain');
+        order.push(turns.shuttingDown ? 'close after drain' : 'close before drain');
       },
       log: () => {},
     });
     // Installed once per process: a second call (a dev reload running instrumentation again) adds nothing.
-    installGracefulShutdown({ graceMs: 50, log: () => {} });
+    installGracefulShutdown({ graceMs: 50, turns: createRunningTurns(), log: () => {} });
     expect(process.listenerCount('SIGTERM')).toBe(1);
 
     process.emit('SIGTERM', 'SIGTERM');
     await until(() => (order.length === 2 ? true : undefined));
     expect(order).toEqual(['close after drain', 'next']);
+    // New turns are refused once shutdown began.
+    expect(() => turns.claim('late')).toThrow(/shutting down/);
   });
 });

@@ -3,10 +3,11 @@
  * which waits for every open response (an answer streaming to an open tab, with no cap) and then exits, while an
  * answer whose tab was closed is cut off with its row left `streaming`. So our handler runs first: it refuses new
  * turns (503 `unavailable:shutting-down`), gives running answers `graceMs` to end, aborts the rest, which are stored
- * as `interrupted`, closes what the app started (`close`: MCP servers, the lease sweep), and only then hands the
- * signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE turned Next's handling off).
+ * as `interrupted`, closes what the app started (`close`: MCP servers, the lease sweep, the watcher, runs waiting for
+ * a sandbox slot), and only then hands the signal to Next's own handler (or exits when NEXT_MANUAL_SIG_HANDLE turned
+ * Next's handling off).
  */
-import { drainTurns } from './chat/running/active-turns';
+import type { RunningTurns } from './chat/running/active-turns';
 import { processWide } from './process-wide';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -14,6 +15,8 @@ const EXIT_CODES = { SIGTERM: 143, SIGINT: 130 } as const;
 
 export interface ShutdownOptions {
   graceMs: number;
+  /** The app's running turns (`app.turns`): drained before anything is closed. */
+  turns: Pick<RunningTurns, 'drain'>;
   /** Run once the turns are drained: the app's `close` (it keeps the database for requests still in flight). */
   close?: () => Promise<void>;
   log?: (line: string) => void;
@@ -34,7 +37,7 @@ export function installGracefulShutdown(options: ShutdownOptions): void {
       if (draining) return; // A second signal does not restart the grace period.
       draining = (async () => {
         const started = Date.now();
-        const { finished, cut } = await drainTurns(options.graceMs);
+        const { finished, cut } = await options.turns.drain(options.graceMs);
         if (finished + cut > 0) {
           log(
             `[skillchat] ${signal}: ${finished} answers finished, ${cut} stored as interrupted (${Date.now() - started} ms)`,

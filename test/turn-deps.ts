@@ -2,18 +2,27 @@
 import path from 'node:path';
 import { createAccessResolver } from '../server/access/resolver';
 import type { ChatStore } from '../server/chat/store';
-import { runChatTurn, type TurnDeps, waitForTurn } from '../server/chat/turn';
+import { createRunningTurns, type RunningTurns, runChatTurn, type TurnDeps } from '../server/chat/turn';
 import type { ApprovalAnswer } from '../server/chat/wire-types';
 import { loadConfig } from '../server/config';
 import { createOfflineModel } from '../server/offline-model/model';
 
 const appDir = path.resolve(import.meta.dirname, '..');
 
-/** `dir` holds the config's database path and home; `chunkDelayMs` paces the answer (40 ms: a few seconds). */
-export function offlineTurnDeps(store: ChatStore, dir: string, chunkDelayMs: number): TurnDeps {
+/**
+ * `dir` holds the config's database path and home; `chunkDelayMs` paces the answer (40 ms: a few seconds); `turns`:
+ * the running turns the deps share (as the app's `app.turns`), a table of their own unless given.
+ */
+export function offlineTurnDeps(
+  store: ChatStore,
+  dir: string,
+  chunkDelayMs: number,
+  turns: RunningTurns = createRunningTurns(),
+): TurnDeps {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(dir, 'chat.db') }, home: path.join(dir, 'home') });
   return {
     store,
+    turns,
     config,
     skills: { skills: [] },
     model: { model: createOfflineModel({ chunkDelayMs }), label: 'offline' },
@@ -44,6 +53,6 @@ export async function runTurnToEnd(
     deps,
   );
   await response.text();
-  await waitForTurn(chatId);
+  await deps.turns.wait(chatId);
   return (await deps.store.loadChatView(chatId))!;
 }

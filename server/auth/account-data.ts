@@ -6,6 +6,7 @@
  * `npm run user`.
  */
 
+import type { RunningTurns } from '../chat/running/active-turns';
 import { turnLeasesFor } from '../chat/running/leases';
 import { stopChat } from '../chat/turn/stop';
 import type { Database } from '../db';
@@ -18,12 +19,13 @@ import { deleteUser } from './users';
 export async function deleteAccount(
   auth: Auth,
   email: string,
-  data: { db: Database; workspaceDir: string; installRoot?: string },
+  /** `turns`: the app's running turns (`app.turns`); the CLI (`npm run user`) runs none, so it passes none. */
+  data: { db: Database; workspaceDir: string; installRoot?: string; turns?: Pick<RunningTurns, 'stop' | 'wait'> },
 ): Promise<{ chats: number; filesLeft: number }> {
   const userId = await deleteUser(auth, email);
   const leases = turnLeasesFor(data.db);
   const theirs = await listChats({ userId }, data.db);
-  await Promise.all(theirs.map((chat) => stopChat(chat.id, { leases, wait: true })));
+  await Promise.all(theirs.map((chat) => stopChat(chat.id, { turns: data.turns, leases, wait: true })));
   const chatIds = await deleteUserData(userId, data.db);
   let filesLeft = 0;
   for (const id of chatIds) if (!(await deleteWorkspace(data.workspaceDir, id))) filesLeft++;

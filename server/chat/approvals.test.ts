@@ -15,8 +15,11 @@ import { createOfflineModel } from '../offline-model/model';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const SKILL = 'skills-system-validation';
@@ -33,6 +36,7 @@ async function deps(permission: Permission): Promise<TurnDeps> {
   });
   return {
     store,
+    turns,
     config,
     skills: { skills },
     model: { model: createOfflineModel(), label: 'offline' },
@@ -111,7 +115,7 @@ describe('skills under ask', () => {
     expect(won).toHaveLength(1);
     expect(lost[0]?.reason).toMatchObject({ status: 409 });
     await (won[0] as PromiseFulfilledResult<Response>).value.text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     expect((await listDecisions(100, db)).filter((x) => x.chatId === chat.id)).toHaveLength(1);
     expect((await store.loadChatView(chat.id))!.activations).toEqual([expect.objectContaining({ count: 1 })]);
   });

@@ -18,8 +18,11 @@ import type { Skill } from '../skills/types';
 import { activateSkill } from '../tools';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const BUDGET = 1500;
 const TOPICS = ['invoice', 'poster', 'lint', 'schema', 'backup', 'calendar', 'recipe', 'audit', 'chart', 'email'];
@@ -68,6 +71,7 @@ function recordingModel() {
 function deps(cfg: AppConfig, model: LanguageModelV4): TurnDeps {
   return {
     store,
+    turns,
     config: cfg,
     skills: { skills },
     model: { model, label: 'offline' },
@@ -80,7 +84,7 @@ async function send(chatId: string, text: string, d: TurnDeps): Promise<ChatMess
   n += 1;
   const message: ChatMessage = { id: `s${n}`, role: 'user', parts: [{ type: 'text', text }] };
   await (await runChatTurn({ chatId, trigger: 'submit-message', message }, d)).text();
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   return (await store.getMessages(chatId)).at(-1)!;
 }
 

@@ -20,19 +20,20 @@ import {
 } from '../db';
 import { createDbChatStore } from './db-store';
 import { answerProgress } from './progress';
-import { drainTurns, resetShutdownForTests } from './running/active-turns';
 import { createInProcessStreams } from './running/resumable';
 import type { ChatStore } from './store';
-import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, stopChat, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
 
 let tmp: string;
 let db: Database;
 let store: ChatStore;
+/** The turns these tests run, as the app keeps them (`app.turns`); a fresh table after each test (drained ones refuse). */
+let turns = createRunningTurns();
 
 /** The offline model with a pause between chunks: an answer of a few seconds. */
 function slowDeps(chunkDelayMs = 40): TurnDeps {
-  return offlineTurnDeps(store, tmp, chunkDelayMs);
+  return offlineTurnDeps(store, tmp, chunkDelayMs, turns);
 }
 
 let n = 0;
@@ -51,7 +52,9 @@ beforeAll(() => {
   db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
   store = createDbChatStore(db);
 });
-afterEach(() => resetShutdownForTests());
+afterEach(() => {
+  turns = createRunningTurns();
+});
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('turn durability', () => {
@@ -64,7 +67,7 @@ describe('turn durability', () => {
     expect(textOf(during.message).length).toBeGreaterThan(0);
     await sleep(1100);
     expect(textOf((await answerRecord(chat.id)).message).length).toBeGreaterThan(textOf(during.message).length);
-    await stopChat(chat.id);
+    await stopChat(chat.id, { turns });
     const stopped = await answerRecord(chat.id);
     expect(stopped.status).toBe('aborted');
     expect(textOf(stopped.message).startsWith(textOf(during.message))).toBe(true);
@@ -131,7 +134,7 @@ describe('turn durability', () => {
     await ask(chat.id, slowDeps(400));
     await sleep(1200);
     const started = Date.now();
-    const result = await drainTurns(300);
+    const result = await turns.drain(300);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result).toEqual({ finished: 0, cut: 1 });
     const stored = await answerRecord(chat.id);
@@ -143,7 +146,7 @@ describe('turn durability', () => {
   it('shutdown lets an answer that ends within the grace finish', async () => {
     const { chat } = await store.createChat({ id: 'shutdown-grace' });
     await ask(chat.id, slowDeps(0), '/nothing-here hello');
-    expect(await drainTurns(5000)).toMatchObject({ cut: 0 });
+    expect(await turns.drain(5000)).toMatchObject({ cut: 0 });
     expect((await answerRecord(chat.id)).status).toBe('complete');
   });
 
@@ -152,13 +155,13 @@ describe('turn durability', () => {
     const b = (await store.createChat({ id: 'ids-b' })).chat;
     const message: ChatMessage = { id: 'shared-id', role: 'user', parts: [{ type: 'text', text: 'hi' }] };
     await (await runChatTurn({ chatId: a.id, trigger: 'submit-message', message }, slowDeps(0))).text();
-    await waitForTurn(a.id);
+    await turns.wait(a.id);
     await expect(runChatTurn({ chatId: b.id, trigger: 'submit-message', message }, slowDeps(0))).rejects.toMatchObject({
       code: 'message-conflict',
     });
     // The refused request left no turn behind.
     await (await ask(b.id, slowDeps(0), 'hello again')).text();
-    await waitForTurn(b.id);
+    await turns.wait(b.id);
     expect((await answerRecord(b.id)).status).toBe('complete');
   });
 
@@ -207,7 +210,7 @@ describe('turn durability', () => {
         deps,
       );
       await response.text();
-      await waitForTurn('turn');
+      await turns.wait('turn');
     });
     expect(bare).toBe(3);
     // The lease, the message, the title and the answer's start are one commit; the answer's end and the lease's one.

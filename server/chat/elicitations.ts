@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { checkValues, type ElicitAnswer, type ElicitationView, elicitationView } from '../mcp/elicitation';
 import type { McpElicitation } from '../mcp/tools';
-import { activeTurn } from './running/active-turns';
+import type { RunningTurns } from './running/active-turns';
 import type { ChatMessage, ElicitationPart } from './wire-types';
 
 /** What the person sent: the action, and for accept the form's values. */
@@ -106,13 +106,13 @@ const replySchema = z.strictObject({
  * The person's reply (`{ id, action, values? }`) to a request waiting in the chat's running turn; the route has
  * checked the chat is theirs.
  */
-export function replyToElicitation(chatId: string, raw: unknown): void {
+export function replyToElicitation(turns: Pick<RunningTurns, 'get'>, chatId: string, raw: unknown): void {
   const parsed = replySchema.safeParse(raw);
   if (!parsed.success) {
     throw new AppError('bad_request:elicitation', 'Send { id, action: accept | decline | cancel, values? }');
   }
   const { id, ...reply } = parsed.data;
-  const desk = activeTurn(chatId)?.elicitations;
+  const desk = turns.get(chatId)?.elicitations;
   if (!desk) {
     throw new AppError('conflict:chat', 'Nothing is waiting for an answer in this chat; the answer may have ended');
   }

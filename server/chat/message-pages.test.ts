@@ -16,6 +16,7 @@ import {
   parseMessagePageQuery,
   withinBudget,
 } from './message-pages';
+import { createRunningTurns } from './running/active-turns';
 import type { ChatStore } from './store';
 import { switchChatVersion } from './versions';
 import type { ChatMessage } from './wire-types';
@@ -161,12 +162,12 @@ describe('a version switch in a long chat', () => {
     await store.replaceTail('switch', 's9', null);
     await store.startAssistantMessage('switch', 'again');
     await store.finishAssistantMessage('again', { parts: [{ type: 'text', text: 'again' }], status: 'complete' });
-    const back = await switchChatVersion(store, 'switch', { parentId: 's9', version: 1 });
+    const back = await switchChatVersion(store, createRunningTurns(), 'switch', { parentId: 's9', version: 1 });
     expect(back.versions).toEqual([{ parentId: 's9', index: 1, count: 2 }]);
     expect(ids(back.earlier.messages)).toEqual(range(10, 59, 's'));
     expect(back.earlier.gap).toBe(true);
     expect(ids(back.messages)).toEqual(range(91, 120, 's'));
-    const forth = await switchChatVersion(store, 'switch', { parentId: 's9', version: 2 });
+    const forth = await switchChatVersion(store, createRunningTurns(), 'switch', { parentId: 's9', version: 2 });
     expect(ids(forth.earlier.messages)).toEqual([]);
     expect(ids(forth.messages)).toEqual([...range(1, 9, 's'), 'again']);
   });

@@ -23,8 +23,11 @@ import { TOOL_ACTIVATE, TOOL_SHELL } from '../tools/names';
 import { createDbChatStore } from './db-store';
 import { exportChat } from './export';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(appDir, 'data', 'runtime');
@@ -128,6 +131,7 @@ function deps(): TurnDeps {
   });
   return {
     store,
+    turns,
     config,
     skills: { skills },
     model: {
@@ -148,7 +152,7 @@ describe.skipIf(!ready)('secrets in a real turn', () => {
     const message: ChatMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'File a note' }] };
     const response = await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps());
     await response.text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
 
     // The proxy added the header secret on the way out.
     expect(upstreams.received.map((r) => r.authorization)).toEqual([`Bearer ${HEADER_SECRET}`]);

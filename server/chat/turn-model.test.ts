@@ -14,7 +14,10 @@ import { discoverSkills } from '../skills/discovery/discovery';
 import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { runChatTurn, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn } from './turn';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -46,6 +49,7 @@ async function turn(chatId: string, text: string) {
     },
     {
       store,
+      turns,
       config,
       skills: { skills },
       model: note ? { ...choice, note } : choice,
@@ -53,7 +57,7 @@ async function turn(chatId: string, text: string) {
     },
   );
   await response.text();
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   return (await store.loadChatView(chatId))!;
 }
 

@@ -18,8 +18,11 @@ import { bwrapAvailability } from '../sandbox/select';
 import { saveUpload } from '../workspace/workspace';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const fixture = (name: string) => fs.readFileSync(path.join(appDir, 'server/model/fixtures', name), 'utf8');
@@ -67,6 +70,7 @@ function deps(kind: keyof typeof MODELS): TurnDeps {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
   return {
     store,
+    turns,
     config,
     skills: { skills: [] },
     model: { ...MODELS[kind](), label: kind },
@@ -90,7 +94,7 @@ async function sendAttached(kind: keyof typeof MODELS, chatId: string, file: Buf
   const response = await runChatTurn({ chatId, trigger: 'submit-message', message }, d);
   expect(response.status).toBe(200);
   await response.text();
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   const messages = await store.getMessages(chatId);
   // The stored message stays the person's words; the file goes only to the model.
   expect(messages[0]!.parts).toEqual([{ type: 'text', text: 'what does this say?' }]);

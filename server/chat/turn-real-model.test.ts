@@ -23,8 +23,11 @@ import { createDbChatStore } from './db-store';
 import { TITLE_INSTRUCTIONS } from './generated-title';
 import type { ChatStore } from './store';
 import { SUMMARY_INSTRUCTIONS } from './summary';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatDataParts, ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const TEXT_SSE = fs.readFileSync(path.join(appDir, 'server/model/fixtures/chat-completions-text.sse.txt'), 'utf8');
@@ -97,6 +100,7 @@ function deps(overrides: Partial<TurnDeps['model']> = {}): TurnDeps {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
   return {
     store,
+    turns,
     config,
     skills: { skills },
     model: {
@@ -116,7 +120,7 @@ async function send(chatId: string, text: string, d = deps(), metadata?: ChatMes
   const response = await runChatTurn({ chatId, trigger: 'submit-message', message }, d);
   expect(response.status).toBe(200);
   await response.text();
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   const view = (await store.loadChatView(chatId))!;
   return { view, answer: view.messages.at(-1)! };
 }

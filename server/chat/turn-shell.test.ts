@@ -20,8 +20,11 @@ import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { TOOL_ACTIVATE, TOOL_SHELL } from '../tools/names';
 import { createDbChatStore } from './db-store';
 import type { ChatStore } from './store';
-import { runChatTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = process.env.SKILLCHAT_RUNTIME_DIR ?? path.join(appDir, 'data', 'runtime');
@@ -116,6 +119,7 @@ function deps(shell: TurnDeps['shell']): TurnDeps {
   });
   return {
     store,
+    turns,
     config,
     skills: { skills },
     model: {
@@ -140,7 +144,7 @@ describe.skipIf(!ready)('a real model runs a skill as written through the shell 
     };
     const response = await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps('allow'));
     await response.text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
 
     // The answer's steps (the title is asked for apart, without streaming).
     const calls = server.received.slice(before).filter((r) => (r.body as { stream?: boolean }).stream);
@@ -179,7 +183,7 @@ describe.skipIf(!ready)('a real model runs a skill as written through the shell 
     const message: ChatMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Recalculate it' }] };
     const response = await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps('off'));
     await response.text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const first = server.received[before]!.body as { tools?: { function: { name: string } }[] };
     expect((first.tools ?? []).map((t) => t.function.name)).not.toContain(TOOL_SHELL);
   }, 60_000);

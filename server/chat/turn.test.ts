@@ -26,8 +26,11 @@ import type { Skill } from '../skills/types';
 import { createDbChatStore } from './db-store';
 import { createTurnLeases } from './running/leases';
 import type { ChatStore } from './store';
-import { runChatTurn, stopTurn, type TurnDeps, waitForTurn } from './turn';
+import { createRunningTurns, runChatTurn, type TurnDeps } from './turn';
 import type { ChatMessage } from './wire-types';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -39,6 +42,7 @@ function deps(overrides: Partial<TurnDeps> = {}): TurnDeps {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'home') });
   return {
     store,
+    turns,
     config,
     skills: { skills },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
@@ -56,7 +60,7 @@ function userMessage(text: string): ChatMessage {
 async function send(chatId: string, text: string, d = deps()) {
   const response = await runChatTurn({ chatId, trigger: 'submit-message', message: userMessage(text) }, d);
   const wire = await response.text();
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   const view = (await store.loadChatView(chatId))!;
   return { wire, view, answer: view.messages.at(-1)! };
 }
@@ -267,7 +271,7 @@ describe('runChatTurn', () => {
     const { chat } = await store.createChat({ id: 'dupe' });
     const message = userMessage('hello');
     await (await runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const before = (await store.getMessages(chat.id)).length;
     await expect(runChatTurn({ chatId: chat.id, trigger: 'submit-message', message }, deps())).rejects.toMatchObject({
       status: 409,
@@ -279,7 +283,7 @@ describe('runChatTurn', () => {
     const { chat } = await store.createChat({ id: 'regen' });
     const { answer } = await send(chat.id, 'hello');
     await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const messages = await store.getMessages(chat.id);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.id).not.toBe(answer.id);
@@ -299,7 +303,7 @@ describe('runChatTurn', () => {
       deps(),
     );
     await response.text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const view = (await store.loadChatView(chat.id))!;
     expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(text(view.messages[0]!)).toBe('hello again');
@@ -320,7 +324,7 @@ describe('runChatTurn', () => {
     expect(toolParts(first.answer, 'tool-skills_activate')[0]?.output?.instructions).toContain('# Commit messages');
     expect(text(first.answer)).toContain('# Commit messages');
     await (await runChatTurn({ chatId: chat.id, trigger: 'regenerate-message' }, deps())).text();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const again = (await store.getMessages(chat.id)).at(-1)!;
     // The activation card went with the old answer: the instructions now come from the re-attached block only.
     expect(toolParts(again, 'tool-skills_activate')).toEqual([]);
@@ -363,8 +367,8 @@ describe('runChatTurn', () => {
   it('Stop aborts the answer and keeps what was said', async () => {
     const { chat } = await store.createChat({ id: 'stop' });
     await startSlowAnswer(chat.id);
-    expect(stopTurn(chat.id)).toBe(true);
-    await waitForTurn(chat.id);
+    expect(turns.stop(chat.id)).toBe(true);
+    await turns.wait(chat.id);
     const records = await getMessageRecords(chat.id, db);
     const answer = records.at(-1)!;
     expect(answer.status).toBe('aborted');
@@ -390,7 +394,7 @@ describe('runChatTurn', () => {
     const other = createTurnLeases(db, { instanceId: 'other', timings: store.leases!.timings });
     expect(await other.requestStop(chat.id)).toBe(true);
     await store.leases!.tick();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     expect((await getMessageRecords(chat.id, db)).at(-1)?.status).toBe('aborted');
     // The turn's end deleted its lease: the chat is free for the next message, on any instance.
     expect(await getTurnLease(db, chat.id)).toBeNull();
@@ -416,7 +420,7 @@ describe('runChatTurn', () => {
     const reader = response.body!.getReader();
     await reader.read();
     await reader.cancel();
-    await waitForTurn(chat.id);
+    await turns.wait(chat.id);
     const answer = (await getMessageRecords(chat.id, db)).at(-1)!;
     expect(answer.status).toBe('complete');
     expect(text(answer.message as ChatMessage)).toMatch(/offline/i);

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireTurnLease, closeDb, type Database, openDb, releaseTurnLease, sqliteDatabase } from '../db';
 import { createDbChatStore } from './db-store';
-import { claimTurn } from './running/active-turns';
+import { createRunningTurns } from './running/active-turns';
 import type { ChatStore } from './store';
 import { switchChatVersion } from './versions';
+
+/** The running turns, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 let tmp: string;
 let db: Database;
@@ -36,37 +39,39 @@ describe('switchChatVersion (POST /api/chats/:id/versions)', () => {
   it('is a 409 while another instance answers in the chat (its lease), and works once it ends', async () => {
     await chatWithTwoAnswers('s-lease');
     expect(await acquireTurnLease(db, { chatId: 's-lease', instanceId: 'other', expiryMs: 30_000 })).toBe(true);
-    await expect(switchChatVersion(store, 's-lease', { parentId: 's-lease-u', version: 1 })).rejects.toMatchObject({
+    await expect(
+      switchChatVersion(store, turns, 's-lease', { parentId: 's-lease-u', version: 1 }),
+    ).rejects.toMatchObject({
       code: 'conflict:chat',
     });
     expect((await store.getMessages('s-lease')).map((m) => m.id)).toEqual(['s-lease-u', 's-lease-a2']);
     await releaseTurnLease(db, 's-lease', 'other');
-    const view = await switchChatVersion(store, 's-lease', { parentId: 's-lease-u', version: 1 });
+    const view = await switchChatVersion(store, turns, 's-lease', { parentId: 's-lease-u', version: 1 });
     expect(view.messages.map((m) => m.id)).toEqual(['s-lease-u', 's-lease-a1']);
   });
 
   it('shows the asked version and answers with the messages and versions', async () => {
     await chatWithTwoAnswers('s1');
-    const view = await switchChatVersion(store, 's1', { parentId: 's1-u', version: 1 });
+    const view = await switchChatVersion(store, turns, 's1', { parentId: 's1-u', version: 1 });
     expect(view.messages.map((m) => m.id)).toEqual(['s1-u', 's1-a1']);
     expect(view.versions).toEqual([{ parentId: 's1-u', index: 1, count: 2 }]);
   });
 
   it('refuses bad bodies, unknown versions, other people and a running answer', async () => {
     await chatWithTwoAnswers('s2');
-    await expect(switchChatVersion(store, 's2', { parentId: 's2-u' })).rejects.toMatchObject({
+    await expect(switchChatVersion(store, turns, 's2', { parentId: 's2-u' })).rejects.toMatchObject({
       code: 'bad_request:chat',
     });
-    await expect(switchChatVersion(store, 's2', { parentId: 's2-u', version: 9 })).rejects.toMatchObject({
+    await expect(switchChatVersion(store, turns, 's2', { parentId: 's2-u', version: 9 })).rejects.toMatchObject({
       code: 'invalid-input',
     });
     const other = createDbChatStore(db, 'someone-else');
-    await expect(switchChatVersion(other, 's2', { parentId: 's2-u', version: 1 })).rejects.toMatchObject({
+    await expect(switchChatVersion(other, turns, 's2', { parentId: 's2-u', version: 1 })).rejects.toMatchObject({
       code: 'not_found:chat',
     });
-    const turn = claimTurn('s2');
+    const turn = turns.claim('s2');
     try {
-      await expect(switchChatVersion(store, 's2', { parentId: 's2-u', version: 1 })).rejects.toMatchObject({
+      await expect(switchChatVersion(store, turns, 's2', { parentId: 's2-u', version: 1 })).rejects.toMatchObject({
         code: 'conflict:chat',
       });
     } finally {

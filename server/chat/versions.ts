@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { notFound } from '../http';
-import { claimTurn } from './running/active-turns';
+import type { RunningTurns } from './running/active-turns';
 import type { ChatStore } from './store';
 import type { ChatWindow, VersionGroup } from './wire-types';
 
@@ -25,13 +25,18 @@ export interface VersionsView extends ChatWindow {
   versions: VersionGroup[];
 }
 
-export async function switchChatVersion(store: ChatStore, chatId: string, raw: unknown): Promise<VersionsView> {
+export async function switchChatVersion(
+  store: ChatStore,
+  turns: Pick<RunningTurns, 'claim'>,
+  chatId: string,
+  raw: unknown,
+): Promise<VersionsView> {
   const parsed = switchVersionSchema.safeParse(raw);
   if (!parsed.success) {
     throw new AppError('bad_request:chat', `Invalid version switch: ${parsed.error.issues[0]?.message}`);
   }
   if (!(await store.getChat(chatId))) throw notFound('chat', chatId);
-  const turn = claimTurn(chatId);
+  const turn = turns.claim(chatId);
   try {
     // And the lease every instance shares: an answer running on another instance is a 409 too.
     const leases = store.leases;

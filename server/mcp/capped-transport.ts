@@ -2,7 +2,7 @@
  * A cap on one message from an MCP server, applied while it is read: past `limit` bytes the rest of the message is
  * dropped as it arrives, never held, and the request it answers gets a JSON-RPC error that says so. The tool's
  * caller then reports a clear error to the model, and this process holds at most about `limit` bytes per server
- * however much a server sends (a 400 MB result used to be read whole, then cut to `mcp.maxOutputBytes`).
+ * however much a server sends (a result read whole and cut afterwards would hold all of it first).
  *
  * - Streamable HTTP: `cappedFetch` is the transport's `fetch`. A JSON answer is read up to the limit; an SSE answer
  *   is passed on one event at a time, each up to the limit. The request's id comes from the request body.

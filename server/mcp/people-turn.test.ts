@@ -15,6 +15,7 @@ import { createDbChatStore } from '../chat/db-store';
 import { exportChat } from '../chat/export';
 import type { ChatStore } from '../chat/store';
 import type { TurnDeps } from '../chat/turn';
+import { createRunningTurns } from '../chat/turn';
 import type { ChatMessage } from '../chat/wire-types';
 import { loadConfig } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
@@ -24,6 +25,9 @@ import { resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 import { createMcpConnectionStore } from './oauth-store';
 import { createPersonalMcp, type PersonalMcp } from './people';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 const REDIRECT = 'http://127.0.0.1:3000/api/mcp/oauth/callback';
@@ -40,6 +44,7 @@ async function deps(userId: string): Promise<TurnDeps> {
   const mcpConfig = resolveMcpConfig({ mcpServers: { notes: { url: server.url, auth: { kind: 'oauth' } } } });
   return {
     store,
+    turns,
     config,
     skills: { skills: [] },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },

@@ -16,6 +16,7 @@ import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
 import type { TurnDeps } from '../chat/turn';
+import { createRunningTurns } from '../chat/turn';
 import type { ChatMessage } from '../chat/wire-types';
 import { type AppConfig, loadConfig, type Permission } from '../config';
 import { type Database, openDb, sqliteDatabase } from '../db';
@@ -27,6 +28,9 @@ import { NO_STANDING_GRANT } from '../tools/names';
 import { resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 import { createServedSkills, type ServedSkills } from './skills';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -124,6 +128,7 @@ async function deps(rules: Record<string, Permission> = {}): Promise<TurnDeps> {
   const withRules: AppConfig = { ...config, permissions: { ...config.permissions, rules } };
   return {
     store,
+    turns,
     config: withRules,
     skills: await registry.current(),
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },

@@ -15,13 +15,16 @@ import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import { replyToElicitation } from '../chat/elicitations';
 import type { ChatStore } from '../chat/store';
-import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from '../chat/turn';
+import { createRunningTurns, runChatTurn, stopChat, type TurnDeps } from '../chat/turn';
 import type { ChatMessage, ElicitationPart } from '../chat/wire-types';
 import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
 import { createOfflineModel } from '../offline-model/model';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -49,6 +52,7 @@ function deps(): TurnDeps {
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
   return {
     store,
+    turns,
     config,
     skills: { skills: [] },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
@@ -79,7 +83,7 @@ async function startWaiting(chatId: string, text: string): Promise<Card> {
 }
 
 async function ended(chatId: string): Promise<ChatMessage> {
-  await waitForTurn(chatId);
+  await turns.wait(chatId);
   return (await store.getMessages(chatId)).at(-1)!;
 }
 
@@ -100,13 +104,17 @@ describe('elicitation in a chat turn', () => {
       },
     });
     // Wrong values are refused with each field's problem; the question still waits.
-    expect(() => replyToElicitation('accept', { id: card.id, action: 'accept', values: { seats: 0 } })).toThrow(
+    expect(() => replyToElicitation(turns, 'accept', { id: card.id, action: 'accept', values: { seats: 0 } })).toThrow(
       '"Travel date" is required; "Seats" must be at least 1.',
     );
-    expect(() => replyToElicitation('accept', { id: 'nope', action: 'decline' })).toThrow(
+    expect(() => replyToElicitation(turns, 'accept', { id: 'nope', action: 'decline' })).toThrow(
       'No question "nope" is waiting in this chat',
     );
-    replyToElicitation('accept', { id: card.id, action: 'accept', values: { date: '2027-01-02', class: 'business' } });
+    replyToElicitation(turns, 'accept', {
+      id: card.id,
+      action: 'accept',
+      values: { date: '2027-01-02', class: 'business' },
+    });
     const answer = await ended('accept');
     expect(cardsOf(answer)).toMatchObject([{ id: card.id, data: { status: 'accept' } }]);
     expect(toolOf(answer)).toMatchObject({
@@ -114,13 +122,13 @@ describe('elicitation in a chat turn', () => {
       output: { text: 'booked Lisbon on 2027-01-02, 2 seats, business' },
     });
     // Answered once: a second reply finds nothing waiting.
-    expect(() => replyToElicitation('accept', { id: card.id, action: 'decline' })).toThrow(/Nothing is waiting/);
+    expect(() => replyToElicitation(turns, 'accept', { id: card.id, action: 'decline' })).toThrow(/Nothing is waiting/);
   });
 
   it('decline and cancel go back to the server', async () => {
     for (const action of ['decline', 'cancel'] as const) {
       const card = await startWaiting(`no-${action}`, 'mcp.trips.book {"city": "Porto"}');
-      replyToElicitation(`no-${action}`, { id: card.id, action });
+      replyToElicitation(turns, `no-${action}`, { id: card.id, action });
       const answer = await ended(`no-${action}`);
       expect(cardsOf(answer)[0]!.data.status).toBe(action);
       expect(toolOf(answer).output?.text).toBe(`the person chose ${action}`);
@@ -135,7 +143,7 @@ describe('elicitation in a chat turn', () => {
       url: 'https://auth.example/signin?state=abc',
       host: 'auth.example',
     });
-    await stopChat('url');
+    await stopChat('url', { turns });
     const answer = (await store.getMessages('url')).at(-1)!;
     expect(cardsOf(answer)[0]!.data.status).toBe('withdrawn');
   });

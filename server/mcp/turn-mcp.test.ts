@@ -16,6 +16,7 @@ import { buildMcpAdmin } from '../admin/mcp';
 import { createDbChatStore } from '../chat/db-store';
 import type { ChatStore } from '../chat/store';
 import type { TurnDeps } from '../chat/turn';
+import { createRunningTurns } from '../chat/turn';
 import type { ChatMessage } from '../chat/wire-types';
 import { loadConfig } from '../config';
 import { type Database, listDecisions, openDb, sqliteDatabase } from '../db';
@@ -24,6 +25,9 @@ import { createOfflineModel } from '../offline-model/model';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 import { listMcpPrefs, setMcpPref, switchedOffServers } from './personal';
+
+/** The turns these tests run, as the app keeps them (`app.turns`). */
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -48,6 +52,7 @@ function deps(settings: Partial<McpConfig> = {}, overrides: Partial<TurnDeps> = 
   const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
   return {
     store,
+    turns,
     config,
     skills: { skills: [] },
     model: { model: createOfflineModel(), label: 'Offline model (built-in)' },

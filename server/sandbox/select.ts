@@ -96,6 +96,11 @@ export function replaceSandboxBackend(make: MakeBackend | null): void {
   else delete state.replaced;
 }
 
+/** Refuses the runs waiting for one of the process's run slots (the app closing); makes no slots when none exist. */
+export function cancelWaitingRuns(reason: string): number {
+  return state.slots?.slots.cancelWaiting(reason) ?? 0;
+}
+
 /** The process's run slots; a changed size or uid range (tests, a reloaded config) gets a fresh set. */
 export function runSlots(config: Pick<ExecutionConfig, 'sandbox'>): RunSlots {
   const { maxConcurrentRuns, uid } = config.sandbox;

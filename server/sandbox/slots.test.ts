@@ -52,4 +52,15 @@ describe('run slots', () => {
     held.release();
     expect((await first).uid).toBe(100);
   });
+
+  it('refuses the runs still waiting when told to (the app closing), and serves later ones as before', async () => {
+    const slots = createRunSlots(1, 100);
+    const held = await slots.acquire('ann');
+    const waiting = [slots.acquire('bob'), slots.acquire('cat', { signal: new AbortController().signal })];
+    expect(slots.cancelWaiting('the server is shutting down')).toBe(2);
+    for (const run of waiting) await expect(run).rejects.toThrow('the server is shutting down');
+    expect(slots.stats()).toEqual({ running: 1, waiting: 0, size: 1 });
+    held.release();
+    expect((await slots.acquire('dan')).uid).toBe(100);
+  });
 });

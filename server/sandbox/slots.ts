@@ -30,6 +30,11 @@ export interface RunSlots {
   acquire(owner: string, options?: { signal?: AbortSignal; onQueued?: (ahead: number) => void }): Promise<Slot>;
   /** Runs going on and waiting, for /admin and tests. */
   stats(): { running: number; waiting: number; size: number };
+  /**
+   * Refuses every run still waiting for a slot, with `reason` (the app's `close()`: nothing is left waiting behind
+   * it); runs going on keep theirs, and later runs are served as before. Returns how many were refused.
+   */
+  cancelWaiting(reason: string): number;
 }
 
 export function createRunSlots(size: number, firstUid: number): RunSlots {
@@ -94,5 +99,15 @@ export function createRunSlots(size: number, firstUid: number): RunSlots {
       });
     },
     stats: () => ({ running: size - free.length, waiting, size }),
+    cancelWaiting(reason) {
+      const refused = [...queues.values()].flat();
+      queues.clear();
+      waiting = 0;
+      for (const waiter of refused) {
+        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.reject(new Error(reason));
+      }
+      return refused.length;
+    },
   };
 }

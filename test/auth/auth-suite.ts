@@ -13,7 +13,7 @@ import { type AuthDialect, createAuth } from '../../server/auth/auth';
 import { DEVICE_COOKIE } from '../../server/auth/client-key';
 import { createFirstAdmin, issueSetupToken, needsFirstAdmin } from '../../server/auth/first-admin';
 import { addUser, deleteUser, disableUser, listUsers, setPassword } from '../../server/auth/users';
-import { claimTurn } from '../../server/chat/running/active-turns';
+import { createRunningTurns } from '../../server/chat/running/active-turns';
 import type { Database } from '../../server/db';
 import { createChat, listChats } from '../../server/db/chats';
 import { personalSkillsRoot } from '../../server/skills/personal-root';
@@ -200,7 +200,8 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
         const gus = await addUser(auth, { email: 'gus@example.test', password: 'gus password', role: 'member' });
         const chat = await createChat({ id: `${dialect}-gus-1`, userId: gus.id }, d);
         // A turn running in this process: it ends (its answer stored) a moment after it is aborted.
-        const turn = claimTurn(chat.id);
+        const turns = createRunningTurns();
+        const turn = turns.claim(chat.id);
         let storedWhileChatExisted = false;
         turn.controller.signal.addEventListener('abort', () => {
           setTimeout(async () => {
@@ -209,7 +210,7 @@ export function describeAuth(dialect: AuthDialect, open: () => Promise<OpenedDb>
           }, 50);
         });
 
-        expect(await deleteAccount(auth, 'gus@example.test', { db: d, workspaceDir })).toEqual({
+        expect(await deleteAccount(auth, 'gus@example.test', { db: d, turns, workspaceDir })).toEqual({
           chats: 1,
           filesLeft: 0,
         });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDbChatStore } from '../../server/chat/db-store';
 import type { ChatStore } from '../../server/chat/store';
-import { runChatTurn, stopChat, type TurnDeps, waitForTurn } from '../../server/chat/turn';
+import { createRunningTurns, runChatTurn, stopChat, type TurnDeps } from '../../server/chat/turn';
 import type { ChatMessage } from '../../server/chat/wire-types';
 import { DEFAULT_CHAT_TITLE } from '../../server/db/chats';
 import type { Database } from '../../server/db/client';
@@ -37,7 +37,8 @@ export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise
       await opened.close();
     });
 
-    const deps = (chunkDelayMs = 0): TurnDeps => offlineTurnDeps(store, tmp, chunkDelayMs);
+    const turns = createRunningTurns();
+    const deps = (chunkDelayMs = 0): TurnDeps => offlineTurnDeps(store, tmp, chunkDelayMs, turns);
     const message = (id: string, text = 'Hello there'): ChatMessage => ({
       id,
       role: 'user',
@@ -56,13 +57,13 @@ export function describeTurnWrites(dialect: 'sqlite' | 'pg', open: () => Promise
         instanceId: store.leases!.instanceId,
         messageId: answer!.message.id,
       });
-      expect(await stopChat('c', { leases: store.leases })).toBe('stopped');
+      expect(await stopChat('c', { turns, leases: store.leases })).toBe('stopped');
       await response.text();
       expect(await statuses('c')).toEqual(['complete', 'aborted']);
       expect(await getTurnLease(d, 'c')).toBeNull();
       // The chat is free again, here and on any instance.
       await (await runChatTurn({ chatId: 'c', trigger: 'submit-message', message: message('u2') }, deps())).text();
-      await waitForTurn('c');
+      await turns.wait('c');
       expect(await statuses('c')).toEqual(['complete', 'aborted', 'complete', 'complete']);
       expect(await getTurnLease(d, 'c')).toBeNull();
     });

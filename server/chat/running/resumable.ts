@@ -6,8 +6,6 @@
  * keeps each running answer's SSE text in memory. A store shared by several processes (Redis, PostgreSQL
  * LISTEN/NOTIFY) implements `ResumableStreams` and replaces it.
  */
-import { processWide } from '../../process-wide';
-
 export interface ResumableStreams {
   /**
    * Starts recording a chat's answer from its SSE copy; the record goes when the stream ends (the promise resolves).
@@ -71,9 +69,4 @@ export function createInProcessStreams(): ResumableStreams {
       });
     },
   };
-}
-
-/** One store per process: the chat route records the answer, the stream route (another bundle) replays it. */
-export function resumableStreams(): ResumableStreams {
-  return processWide('answer-streams', createInProcessStreams);
 }

@@ -18,7 +18,9 @@ import type { DiscoveryResult } from '../../skills/types';
 import { createDbChatStores } from '../db-store';
 import type { ChatStores } from '../store';
 import type { ChatMessage } from '../wire-types';
-import { runChatTurn, type TurnApp, turnDeps, waitForTurn } from '.';
+import { createRunningTurns, runChatTurn, type TurnApp, turnDeps } from '.';
+
+const turns = createRunningTurns();
 
 const appDir = path.resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -32,6 +34,7 @@ function appWith(stores: ChatStores): TurnApp {
   const choice = { id: 'offline:builtin', label: 'Offline model', provider: 'offline' as const };
   return {
     config,
+    turns,
     registry: { current: async () => scan, matcher: async () => matcher },
     // Counts each person's reads of the use counts.
     store: {
@@ -81,7 +84,7 @@ describe('turnDeps', () => {
       const message: ChatMessage = { id: `u${i}`, role: 'user', parts: [{ type: 'text', text }] };
       const turn = await turnDeps(app, owner, 'usage-read-once');
       await (await runChatTurn({ chatId: 'usage-read-once', trigger: 'submit-message', message }, turn)).text();
-      await waitForTurn('usage-read-once');
+      await turns.wait('usage-read-once');
     }
     // The first turn built the chat's catalog; the second reused it, and with it the order the counts gave.
     expect(usageReads).toBe(1);
@@ -110,7 +113,7 @@ describe('turnDeps', () => {
     const message: ChatMessage = { id: 'once-u', role: 'user', parts: [{ type: 'text', text: 'Hello there' }] };
     const deps = await turnDeps(counted, LOCAL_USER_ID, 'read-once');
     await (await runChatTurn({ chatId: 'read-once', trigger: 'submit-message', message }, deps)).text();
-    await waitForTurn('read-once');
+    await turns.wait('read-once');
     expect(chatReads).toBe(1);
 
     const stranger = await turnDeps(counted, 'someone-else', 'read-once');
@@ -136,7 +139,7 @@ describe('turnDeps', () => {
     expect(mine.skills.skills.map((s) => s.name)).toContain('my-notes');
     const message: ChatMessage = { id: 'pm-u', role: 'user', parts: [{ type: 'text', text: '/my-notes jot this' }] };
     await (await runChatTurn({ chatId: 'personal-mine', trigger: 'submit-message', message }, mine)).text();
-    await waitForTurn('personal-mine');
+    await turns.wait('personal-mine');
     expect((await stores.forUser(LOCAL_USER_ID).getActivations('personal-mine')).map((a) => a.name)).toEqual([
       'my-notes',
     ]);

@@ -1,7 +1,7 @@
 /**
  * What one chat request's turn runs with, from the app and the person asking. app/api/chat/route.ts builds its
- * `TurnDeps` here and so does the turn benchmark (bench/chat.ts), so what is measured is what is served: the bench
- * once timed `runChatTurn` without the person's access layer, a path no request takes.
+ * `TurnDeps` here and so does the turn benchmark (bench/chat.ts), so what is measured is what is served, the
+ * person's access layer included.
  */
 
 import type { LanguageModel } from 'ai';
@@ -19,6 +19,7 @@ import type { ShellMode } from '../../sandbox/config';
 import { shellModeFor } from '../../sandbox/shell';
 import type { SecretStore } from '../../secrets/store';
 import type { SkillRegistry } from '../../skills/registry';
+import type { RunningTurns } from '../running/active-turns';
 import type { SkillSource } from '../skill-view';
 import type { ChatStore, ChatStores } from '../store';
 import type { ChatSummary } from '../wire-types';
@@ -26,6 +27,8 @@ import type { ChatSummary } from '../wire-types';
 /** What one turn runs with. Tests and the bench build it by hand; a chat request builds it with `turnDeps`. */
 export interface TurnDeps {
   store: ChatStore;
+  /** The app's running turns (`app.turns`): the chat's slot is claimed here, its answer recorded for a reconnect. */
+  turns: RunningTurns;
   /** The chat as read when these deps were built (`turnDeps` reads it for its model); absent, the turn reads it. */
   chat?: ChatSummary | null;
   config: AppConfig;
@@ -69,6 +72,7 @@ export interface TurnApp {
   config: AppConfig;
   registry: Pick<SkillRegistry, 'current' | 'matcher'>;
   store: ChatStores;
+  turns: RunningTurns;
   models: Pick<ModelRegistry, 'choose'>;
   db: Database;
   access: AccessResolver;
@@ -106,6 +110,7 @@ export async function turnDeps(
   const { choice, note } = await app.models.choose(chat?.model);
   return {
     store,
+    turns: app.turns,
     chat,
     config: app.config,
     // Use counts order the catalog when skills must be left out: asked for only when a chat's catalog is built (its

@@ -6,7 +6,6 @@
 import { createUIMessageStreamResponse, type InferUIMessageChunk, type UIMessageStreamOnEndCallback } from 'ai';
 import { answerProgress } from '../progress';
 import { SHUTDOWN_REASON } from '../running/active-turns';
-import { resumableStreams } from '../running/resumable';
 import type { ChatMessage } from '../wire-types';
 import type { Answer, TurnContext } from './context';
 
@@ -58,7 +57,7 @@ export function respond(
               save: (parts) => store.saveAnswerProgress(answer.id, parts),
             });
       try {
-        await resumableStreams().publish(turn.chatId, copy, progress?.push);
+        await turn.deps.turns.streams.publish(turn.chatId, copy, progress?.push);
       } finally {
         progress?.end();
       }

@@ -2,7 +2,7 @@
  * The turn runtime: running a chat's turn (`runChatTurn`), stopping it wherever it runs (`stopChat`), and what
  * a request's turn runs with (`turnDeps`). The steps live in `run.ts`, read top to bottom.
  */
-export { stopTurn, waitForTurn } from '../running/active-turns';
+export { createRunningTurns, type RunningTurns } from '../running/active-turns';
 export { type TurnApp, type TurnDeps, turnDeps } from './deps';
 export { MAX_STEPS } from './model-answer';
 export { runChatTurn } from './run';

@@ -8,7 +8,7 @@
  */
 import { createUIMessageStream } from 'ai';
 import { AppError } from '../../errors';
-import { type ActiveTurn, claimTurn } from '../running/active-turns';
+import type { ActiveTurn } from '../running/active-turns';
 import type { TurnWrites } from '../store';
 import type { ChatMessage, ChatRequestBody } from '../wire-types';
 import { type Answer, firstRefusal, loadTurnContext, type TurnContext, toolContext } from './context';
@@ -23,7 +23,7 @@ export async function runChatTurn(body: ChatRequestBody, deps: TurnDeps): Promis
   const chat = deps.chat === undefined ? await deps.store.getChat(chatId) : deps.chat;
   if (!chat) throw new AppError('not_found:chat', `Chat "${chatId}" does not exist`);
   // Claimed before the next await: a second request for this chat is refused until this turn ends.
-  const slot = claimTurn(chatId);
+  const slot = deps.turns.claim(chatId);
   const leases = deps.store.leases;
   // Ends the lease wherever it was taken; nothing to delete when the answer's last write took it, or none was taken.
   if (leases) slot.beforeRelease = () => leases.release(chatId);

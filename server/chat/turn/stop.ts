@@ -5,10 +5,12 @@
  * is asked to stop through its lease (`leases.ts`: NOTIFY on PostgreSQL, else its next heartbeat); `wait` then also
  * waits until that instance has let the chat go, which deleting needs and the Stop button does not.
  */
-import { stopTurn, waitForTurn } from '../running/active-turns';
+import type { RunningTurns } from '../running/active-turns';
 import type { TurnLeases } from '../running/leases';
 
 export interface StopOptions {
+  /** The app's running turns (`app.turns`); absent: none of this process is seen (the CLI runs no turns). */
+  turns?: Pick<RunningTurns, 'stop' | 'wait'>;
   /** The leases shared by instances (`ChatStore.leases`); absent: only this process's turns are seen. */
   leases?: TurnLeases;
   /** Also wait for a turn of another instance to end (bounded by one lease expiry). */
@@ -19,9 +21,9 @@ export interface StopOptions {
 export type StopOutcome = 'stopped' | 'elsewhere' | 'idle';
 
 export async function stopChat(chatId: string, options: StopOptions = {}): Promise<StopOutcome> {
-  const { leases, wait = false } = options;
-  if (stopTurn(chatId)) {
-    await waitForTurn(chatId);
+  const { turns, leases, wait = false } = options;
+  if (turns?.stop(chatId)) {
+    await turns.wait(chatId);
     return 'stopped';
   }
   if (!leases || !(await leases.requestStop(chatId))) return 'idle';

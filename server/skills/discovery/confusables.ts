@@ -1,6 +1,6 @@
 /**
- * Lookalike skill names: a folder named `cоmmit-message` (Cyrillic `о`) sat beside the real `commit-message` in the
- * slash menu with no warning, and so did `pr0be` (a zero) beside `probe`. Two checks from Unicode UTS #39:
+ * Lookalike skill names: a folder named `cоmmit-message` (Cyrillic `о`) beside the real `commit-message`, or `pr0be`
+ * (a zero) beside `probe`, would look the same in the slash menu. Two checks from Unicode UTS #39:
  * - confusable: two loaded names with the same key but different text. The key is the UTS #39 skeleton (NFD, then
  *   confusables.txt's mapping via `unhomoglyph`, then NFD again), which already makes `m` look like `rn` and `1`
  *   like `l`, folded further for the ASCII swaps confusables.txt leaves apart (`lookalikeKey`);

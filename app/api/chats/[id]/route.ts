@@ -60,7 +60,7 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   if (!(await store.getChat(id))) throw notFound('chat', id);
   // The chat's turn and its scripts (they run under the turn's signal) are stopped and stored first, here or on the
   // instance running it; then the chat and its workspace go. The script-run log keeps the runs, without the chat.
-  await stopChat(id, { leases: store.leases, wait: true });
+  await stopChat(id, { turns: (await getApp()).turns, leases: store.leases, wait: true });
   if (!(await store.deleteChat(id))) throw notFound('chat', id);
   if (!(await deleteWorkspace((await getApp()).config.execution.workspace.dir, id))) {
     return json({ error: FILES_LEFT, code: 'files_left:chat' }, { status: 202 });

@@ -24,6 +24,7 @@ export const DELETE = handle(async (request: Request, { params }: Params) => {
   const app = await getApp();
   const { filesLeft } = await deleteUserByEmail(app.auth, (await params).email, {
     db: app.db,
+    turns: app.turns,
     workspaceDir: app.config.execution.workspace.dir,
     installRoot: app.config.install.root,
   });

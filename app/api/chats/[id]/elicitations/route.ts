@@ -1,4 +1,5 @@
 import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { replyToElicitation } from '@/server/chat/elicitations';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { handle, json, notFound } from '@/server/http';
@@ -13,6 +14,6 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   const id = await chatIdFrom(params);
   const store = await storeFor(request);
   if (!(await store.getChat(id))) throw notFound('chat', id);
-  replyToElicitation(id, await readJsonBody(request));
+  replyToElicitation((await getApp()).turns, id, await readJsonBody(request));
   return json({ answered: true });
 });

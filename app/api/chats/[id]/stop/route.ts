@@ -1,4 +1,5 @@
 import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { chatIdFrom } from '@/server/chat/request';
 import { stopChat } from '@/server/chat/turn/stop';
 import { handle, json, notFound } from '@/server/http';
@@ -15,7 +16,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   // Another person's chat is a 404 like a missing one, so ids do not leak; one's own idle chat is `stopped: false`.
   if (!(await store.getChat(id))) throw notFound('chat', id);
   // Answer once the stopped answer is stored, so the next message is not refused as "still answering".
-  const outcome = await stopChat(id, { leases: store.leases });
+  const outcome = await stopChat(id, { turns: (await getApp()).turns, leases: store.leases });
   if (outcome === 'elsewhere') return json({ stopped: true, elsewhere: true }, { status: 202 });
   return json({ stopped: outcome === 'stopped' });
 });

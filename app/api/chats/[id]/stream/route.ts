@@ -1,7 +1,7 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { chatIdFrom } from '@/server/chat/request';
-import { resumableStreams } from '@/server/chat/running/resumable';
 import { handle, notFound } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
 export const GET = handle(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
   const chatId = await chatIdFrom(params);
   if (!(await (await storeFor(request)).getChat(chatId))) throw notFound('chat', chatId);
-  const stream = resumableStreams().resume(chatId);
+  const stream = (await getApp()).turns.streams.resume(chatId);
   if (!stream) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   return new Response(stream.pipeThrough(new TextEncoderStream()), {
     headers: UI_MESSAGE_STREAM_HEADERS,

@@ -1,4 +1,5 @@
 import { storeFor } from '@/app/_lib/store';
+import { getApp } from '@/server/app';
 import { chatIdFrom, readJsonBody } from '@/server/chat/request';
 import { switchChatVersion } from '@/server/chat/versions';
 import { handle, json, notFound } from '@/server/http';
@@ -23,5 +24,5 @@ export const POST = handle(async (request: Request, { params }: Params) => {
   const id = await chatIdFrom(params);
   const store = await storeFor(request);
   if (!(await store.getChat(id))) throw notFound('chat', id);
-  return json(await switchChatVersion(store, id, await readJsonBody(request)));
+  return json(await switchChatVersion(store, (await getApp()).turns, id, await readJsonBody(request)));
 });
