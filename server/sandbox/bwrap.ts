@@ -53,7 +53,7 @@ import {
   type SandboxResult,
   WORKSPACE_POLL_MS,
 } from './port';
-import { createRunCgroup, describeCgroups, findRunCgroups, type RunCgroup, type RunCgroupSupport } from './run-cgroup';
+import { describeCgroups, findRunCgroups, type RunCgroup, type RunCgroupSupport, takeRunCgroup } from './run-cgroup';
 
 const run = promisify(execFile);
 // Next's types make NODE_ENV required; the sandbox's tools get no environment at all.
@@ -331,9 +331,10 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
         setup.egressRuntimeDir = runtimeDir as string;
       }
       let cgroup: RunCgroup | null = null;
+      let makeNext = () => {};
       if (support.ok) {
         try {
-          cgroup = await createRunCgroup(support, request.limits);
+          ({ cgroup, makeNext } = await takeRunCgroup(support, request.limits));
         } catch (error) {
           console.error(`[skillchat] sandbox: could not make the run's cgroup: ${(error as Error).message}`);
           const message = "the sandbox could not make this run's cgroup, which counts its memory and processes";
@@ -345,8 +346,9 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       try {
         result = await runBwrap(request, options, setup);
       } finally {
-        // Not awaited: the run's PID namespace may take a few ms more to go, and its result is already known.
-        void cgroup?.remove();
+        // Not awaited: the run's PID namespace may take a few ms more to go, and its result is already known. The
+        // next run's cgroup is made once this one is gone, off both runs' paths.
+        void cgroup?.remove().then(makeNext);
       }
       if (result.exitCode !== 0 && runtimeDir) {
         const installs = request.installs !== undefined;

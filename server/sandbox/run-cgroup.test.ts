@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderFiles } from '../workspace/run-files';
 import { createBwrapBackend, isRoot } from './bwrap';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxBackend, type SandboxLimits } from './port';
-import { createRunCgroup, findRunCgroups } from './run-cgroup';
+import { createRunCgroup, findRunCgroups, takeRunCgroup } from './run-cgroup';
 import { bwrapAvailability } from './select';
 
 const MEMFD_BOMB =
@@ -132,6 +132,29 @@ describe.skipIf(skip !== null || !cgroups.ok)(`with a cgroup per run${skip ? ` (
     await cgroup.remove();
     expect(await exited).toBe('SIGKILL');
     expect(dirs.some((d) => fs.existsSync(d))).toBe(false);
+  });
+
+  it('makes the next cgroup ahead once runs with the same limits repeat, each for one run only', async () => {
+    const support = await findRunCgroups('auto');
+    if (!support.ok) return;
+    const limits = { memoryMb: 64, maxProcesses: 8 };
+    const ahead = () => support.madeAhead.get('64:8') ?? [];
+    const first = await takeRunCgroup(support, limits);
+    first.makeNext();
+    await first.cgroup.remove();
+    // A server that runs once leaves nothing made ahead.
+    expect(ahead()).toHaveLength(0);
+    const second = await takeRunCgroup(support, limits);
+    await second.cgroup.remove();
+    second.makeNext();
+    await waitFor(() => ahead().length === 1);
+    const made = ahead()[0]?.procsFiles;
+    expect(made?.every((f) => fs.existsSync(f))).toBe(true);
+    const third = await takeRunCgroup(support, limits);
+    expect(third.cgroup.procsFiles).toEqual(made);
+    expect(third.cgroup.procsFiles).not.toEqual(second.cgroup.procsFiles);
+    expect(ahead()).toHaveLength(0);
+    await third.cgroup.remove();
   });
 
   it.skipIf(cgroups.ok && cgroups.pidsParent === null)(

@@ -8,7 +8,7 @@
  * cgroup v1 (a `memory` and a `pids` hierarchy) or v2 (one hierarchy with both controllers), whichever the machine
  * mounts; each run's cgroup is made under the server's own cgroup (or `sandbox.cgroup`'s path), bwrap's process in
  * the new namespaces is moved in while it waits at `--block-fd`, before it starts the run's command (bwrap.ts), so
- * nothing of the run ever runs outside it, and the cgroup is removed after the run.
+ * nothing of the run ever runs outside it, and the cgroup is removed after the run (made ahead: `takeRunCgroup`).
  *
  * Where none is writable (an unprivileged server, a container without a delegated cgroup, v2 where the server's
  * cgroup holds processes) the backend falls back (bwrap.ts): memfd_create and SysV shared memory are denied by the
@@ -29,6 +29,8 @@ export type RunCgroupSupport =
       memoryParent: string;
       /** v1: the pids hierarchy's parent, or null when no pids hierarchy is writable; v2: the same as memory. */
       pidsParent: string | null;
+      /** Fresh cgroups made ahead of the runs that will take them, by limits (`takeRunCgroup`). */
+      madeAhead: Map<string, RunCgroup[]>;
     }
   | { ok: false; reason: string };
 
@@ -163,7 +165,7 @@ export async function findRunCgroups(
     const pidsFailed = pidsParent ? await tryParent(pidsParent, ['pids.max=64']) : 'no pids hierarchy';
     await sweep(memoryParent);
     if (pidsParent && !pidsFailed) await sweep(pidsParent);
-    return { ok: true, version: 'v1', memoryParent, pidsParent: pidsFailed ? null : pidsParent };
+    return { ok: true, version: 'v1', memoryParent, pidsParent: pidsFailed ? null : pidsParent, madeAhead: new Map() };
   }
   const unified = mounts.get('unified');
   if (!unified) return { ok: false, reason: 'no cgroup hierarchy with the memory controller is mounted' };
@@ -189,7 +191,7 @@ export async function findRunCgroups(
   const failed = await tryParent(parent, ['memory.max=67108864', 'memory.swap.max=0']);
   if (failed) return { ok: false, reason: `cgroup v2: ${failed}` };
   await sweep(parent);
-  return { ok: true, version: 'v2', memoryParent: parent, pidsParent: withPids ? parent : null };
+  return { ok: true, version: 'v2', memoryParent: parent, pidsParent: withPids ? parent : null, madeAhead: new Map() };
 }
 
 /** How /admin and the probe say which is in force. */
@@ -282,6 +284,34 @@ export async function createRunCgroup(
     await remove();
     throw error;
   }
+}
+
+/**
+ * A fresh cgroup for one run, made ahead when runs with these limits came before: making one waits on the lock of
+ * the whole hierarchy, which the removal of the last run's cgroup may hold. Each is used by one run only and removed
+ * after it. The first run with given limits makes its own (a server that runs once leaves none behind); from the
+ * second on, the next one is made after a run's cgroup is removed. Those made ahead and never taken are removed
+ * by the next start (`sweep`), like a crashed server's.
+ */
+export async function takeRunCgroup(
+  support: Extract<RunCgroupSupport, { ok: true }>,
+  limits: { memoryMb: number; maxProcesses: number },
+): Promise<{ cgroup: RunCgroup; makeNext: () => void }> {
+  const key = `${limits.memoryMb}:${limits.maxProcesses}`;
+  const ahead = support.madeAhead.get(key);
+  const cgroup = ahead?.pop() ?? (await createRunCgroup(support, limits));
+  if (!ahead) {
+    support.madeAhead.set(key, []);
+    return { cgroup, makeNext: () => {} };
+  }
+  const makeNext = () => {
+    if (ahead.length > 0) return;
+    createRunCgroup(support, limits).then(
+      (next) => ahead.push(next),
+      () => {},
+    );
+  };
+  return { cgroup, makeNext };
 }
 
 /** A cgroup file's text, or null; synchronous like `make`. */
