@@ -32,7 +32,9 @@ describe('readCasesFile', () => {
     expect(file.problems).toHaveLength(5);
     expect(file.problems[0]).toMatch(/^evals\[0\] "no-prompt": prompt: /);
     expect(file.problems[1]).toMatch(/^evals\[1\] "escapes": files\.0: must be a relative path inside the folder/);
-    expect(file.problems[2]).toBe('evals[2] "no-checks": give at least one check (files_exist, file_contains, command, rubric)');
+    expect(file.problems[2]).toBe(
+      'evals[2] "no-checks": give at least one check (files_exist, file_contains, command, rubric)',
+    );
     expect(file.problems[3]).toBe('evals[4] "fine": the id "fine" is used twice');
     expect(file.problems[4]).toMatch(/^evals\[5\]: /);
   });

@@ -109,8 +109,11 @@ export function parseCasesFile(text: string): CasesFile {
     seen.add(id);
     const checks = c.checks ?? {};
     const hasCheck =
-      (checks.files_exist?.length ?? 0) + (checks.file_contains?.length ?? 0) > 0 || !!checks.command || !!checks.rubric;
-    if (!hasCheck) return problems.push(`${label}: give at least one check (files_exist, file_contains, command, rubric)`);
+      (checks.files_exist?.length ?? 0) + (checks.file_contains?.length ?? 0) > 0 ||
+      !!checks.command ||
+      !!checks.rubric;
+    if (!hasCheck)
+      return problems.push(`${label}: give at least one check (files_exist, file_contains, command, rubric)`);
     cases.push({
       id,
       prompt: c.prompt,

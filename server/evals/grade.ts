@@ -49,7 +49,11 @@ const REASON_LINE = /reason\s*[:=\-–]\s*[*_`"]*\s*(.+)$/im;
 export function parseGrade(reply: string): Grade {
   const text = reply.trim();
   const reasonMatch = REASON_LINE.exec(text);
-  const reason = (line: string) => (reasonMatch?.[1] ?? line).trim().replace(/[*_`]+$/, '').slice(0, 300);
+  const reason = (line: string) =>
+    (reasonMatch?.[1] ?? line)
+      .trim()
+      .replace(/[*_`]+$/, '')
+      .slice(0, 300);
   const verdicts = [...text.matchAll(VERDICT_LINE)];
   const last = verdicts.at(-1);
   if (last) return { verdict: last[1]!.toLowerCase() as 'pass' | 'fail', reason: reason('') };
