@@ -98,37 +98,41 @@ export function parseCasesFile(text: string): CasesFile {
   const problems: string[] = [];
   const cases: EvalCase[] = [];
   const seen = new Set<string>();
-  top.data.evals.slice(0, MAX_CASES).forEach((entry, index) => {
-    const rawId = (entry as { id?: unknown } | null)?.id;
-    const label = `evals[${index}]${typeof rawId === 'string' || typeof rawId === 'number' ? ` "${rawId}"` : ''}`;
-    const parsed = caseSchema.safeParse(entry);
-    if (!parsed.success) return problems.push(`${label}: ${issueText(parsed.error)}`);
-    const c = parsed.data;
-    const id = String(c.id);
-    if (seen.has(id)) return problems.push(`${label}: the id "${id}" is used twice`);
-    seen.add(id);
-    const checks = c.checks ?? {};
-    const hasCheck =
-      (checks.files_exist?.length ?? 0) + (checks.file_contains?.length ?? 0) > 0 ||
-      !!checks.command ||
-      !!checks.rubric;
-    if (!hasCheck)
-      return problems.push(`${label}: give at least one check (files_exist, file_contains, command, rubric)`);
-    cases.push({
-      id,
-      prompt: c.prompt,
-      files: c.files ?? [],
-      ...(c.expected_output ? { expectedOutput: c.expected_output } : {}),
-      checks: {
-        filesExist: checks.files_exist ?? [],
-        fileContains: checks.file_contains ?? [],
-        ...(checks.command ? { command: checks.command } : {}),
-        ...(checks.rubric ? { rubric: checks.rubric } : {}),
-      },
-    });
-  });
+  for (const [index, entry] of top.data.evals.slice(0, MAX_CASES).entries()) {
+    const read = readEntry(entry, index, seen);
+    if (typeof read === 'string') problems.push(read);
+    else cases.push(read);
+  }
   if (top.data.evals.length > MAX_CASES) problems.push(`only the first ${MAX_CASES} evals are read`);
   return { skillName: top.data.skill_name ?? null, cases, problems };
+}
+
+/** One entry as a case, or the sentence saying what is wrong with it. */
+function readEntry(entry: unknown, index: number, seen: Set<string>): EvalCase | string {
+  const rawId = (entry as { id?: unknown } | null)?.id;
+  const label = `evals[${index}]${typeof rawId === 'string' || typeof rawId === 'number' ? ` "${rawId}"` : ''}`;
+  const parsed = caseSchema.safeParse(entry);
+  if (!parsed.success) return `${label}: ${issueText(parsed.error)}`;
+  const c = parsed.data;
+  const id = String(c.id);
+  if (seen.has(id)) return `${label}: the id "${id}" is used twice`;
+  seen.add(id);
+  const checks = c.checks ?? {};
+  const hasCheck =
+    (checks.files_exist?.length ?? 0) + (checks.file_contains?.length ?? 0) > 0 || !!checks.command || !!checks.rubric;
+  if (!hasCheck) return `${label}: give at least one check (files_exist, file_contains, command, rubric)`;
+  return {
+    id,
+    prompt: c.prompt,
+    files: c.files ?? [],
+    ...(c.expected_output ? { expectedOutput: c.expected_output } : {}),
+    checks: {
+      filesExist: checks.files_exist ?? [],
+      fileContains: checks.file_contains ?? [],
+      ...(checks.command ? { command: checks.command } : {}),
+      ...(checks.rubric ? { rubric: checks.rubric } : {}),
+    },
+  };
 }
 
 /** Reads `evals/evals.json` of a skill folder; null when the skill has none. */
