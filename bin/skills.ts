@@ -32,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   uninstall: async () => (await import('./cli/install')).uninstallCommand,
   export: async () => (await import('./cli/install')).exportCommand,
   runtime: async () => (await import('./cli/runtime')).runtimeCommand,
+  eval: async () => (await import('./cli/eval')).evalCommand,
 };
 
 async function usage(): Promise<string> {
