@@ -79,13 +79,19 @@ export async function lastEvalRunOtherVersion(
   return (row as EvalRunRecord | undefined) ?? null;
 }
 
-/** Runs left `running` by a process that stopped: marked `stopped` at the next run's start. */
-export async function endAbandonedEvalRuns(d: Database, skillName: string): Promise<void> {
+/** A person's runs left `running` by a process that stopped: marked `stopped` when they start the next one. */
+export async function endAbandonedEvalRuns(d: Database, skillName: string, userId: string): Promise<void> {
   const { skillEvalRuns } = d.t;
   await withDb(d, (db) =>
     db
       .update(skillEvalRuns)
       .set({ status: 'stopped', finishedAt: new Date() })
-      .where(and(eq(skillEvalRuns.skillName, skillName), eq(skillEvalRuns.status, 'running'))),
+      .where(
+        and(
+          eq(skillEvalRuns.skillName, skillName),
+          eq(skillEvalRuns.userId, userId),
+          eq(skillEvalRuns.status, 'running'),
+        ),
+      ),
   );
 }

@@ -96,7 +96,7 @@ export async function startOutputEval(
   try {
     const contentHash = await skillContentHash(skill);
     const { choice } = await host.models.choose(null);
-    await endAbandonedEvalRuns(host.db, skill.name);
+    await endAbandonedEvalRuns(host.db, skill.name, options.userId);
     const earlierRow = await lastEvalRunOtherVersion(host.db, skill.name, contentHash);
     const earlierArm = earlierRow
       ? (JSON.parse(earlierRow.report) as OutputEvalReport).arms.find((a) => a.arm === 'with')

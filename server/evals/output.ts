@@ -203,6 +203,16 @@ async function runOnce(
       ...(options.signal ? { signal: options.signal } : {}),
     },
   );
+  // A tool call left waiting for approval (the shell under `ask`): nobody answers in a scratch chat, so say why.
+  const waiting = answer?.parts.some((p) => 'state' in p && p.state === 'approval-requested');
+  if (waiting) {
+    checks.unshift({
+      kind: 'answer',
+      label: 'no approval needed',
+      passed: false,
+      detail: 'a tool call waited for an approval (the shell or the skill asks first); evals cannot answer it',
+    });
+  }
   return result(checks, counted.tokens() + graderTokens);
 }
 

@@ -55,9 +55,11 @@ export function describeEvalRuns(dialect: 'sqlite' | 'pg', open: () => Promise<O
       expect((await listEvalRuns(d, 'docx')).map((r) => r.contentHash)).toEqual(['h3', 'h2', 'h1', 'h0']);
     });
 
-    it('marks runs left running as stopped', async () => {
+    it("marks a person's runs left running as stopped, not another's", async () => {
       await run('h1', 1000);
-      await endAbandonedEvalRuns(d, 'docx');
+      await endAbandonedEvalRuns(d, 'docx', 'bob');
+      expect((await listEvalRuns(d, 'docx'))[0]!.status).toBe('running');
+      await endAbandonedEvalRuns(d, 'docx', 'ann');
       expect((await listEvalRuns(d, 'docx'))[0]!.status).toBe('stopped');
     });
   });
