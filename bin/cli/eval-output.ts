@@ -8,8 +8,9 @@ import path from 'node:path';
 import { createApp } from '../../server/app';
 import { LOCAL_USER_ID } from '../../server/db/local-user';
 import { isAppError } from '../../server/errors';
+import { CASES_FILE, readCasesFile } from '../../server/evals/cases-file';
 import { ARM_LABELS, MAX_EVAL_RUNS, type OutputEvalReport } from '../../server/evals/output';
-import { startOutputEval } from '../../server/evals/output-admin';
+import { type StoredOutputEval, startOutputEval } from '../../server/evals/output-admin';
 import { loadSkill } from '../../server/skills/load/skill-file';
 import { skillDirArgument } from '../../server/skills/load/skills-ref';
 import { loadAppConfig } from './app';
@@ -66,6 +67,13 @@ export function formatOutputReport(report: OutputEvalReport): string {
   ].join('\n');
 }
 
+/** 0 when the eval finished and the with-skill arm passed every run of every case; 1 otherwise. */
+export function exitCodeFor(ended: Pick<StoredOutputEval, 'status' | 'report'>): 0 | 1 {
+  if (ended.status !== 'done') return 1;
+  const withArm = ended.report.arms.find((a) => a.arm === 'with');
+  return withArm && withArm.total > 0 && withArm.passed === withArm.total ? 0 : 1;
+}
+
 export const evalOutputCommand: Command = {
   name: 'eval output',
   args: '[OPTIONS] SKILL_DIR',
@@ -111,6 +119,13 @@ export const evalOutputCommand: Command = {
       io.err(`Error: ${given} does not load as a skill (run \`skills validate\` on it)\n`);
       return 2;
     }
+    const cases = await readCasesFile(dir);
+    if (!cases || cases.cases.length === 0) {
+      io.err(
+        `Error: ${cases ? `${CASES_FILE} of "${skill.name}" has no usable case${cases.problems[0] ? `: ${cases.problems[0]}` : ''}` : `Skill "${skill.name}" has no ${CASES_FILE}`}\n`,
+      );
+      return 2;
+    }
     // The folder's parent first, so this copy of the skill is the one evaluated, among everything else installed.
     const config = {
       ...base,
@@ -124,9 +139,7 @@ export const evalOutputCommand: Command = {
       io.out(
         parsed.flags.has('--json') ? `${JSON.stringify(ended, null, 2)}\n` : `${formatOutputReport(ended.report)}\n`,
       );
-      if (ended.status !== 'done') return 1;
-      const withArm = ended.report.arms.find((a) => a.arm === 'with');
-      return withArm && withArm.passed === withArm.total ? 0 : 1;
+      return exitCodeFor(ended);
     } catch (error) {
       if (isAppError(error) && error.status === 400) {
         io.err(`Error: ${error.message}\n`);
