@@ -7,7 +7,7 @@
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import type { ArmSummary, OutputEvalReport } from '@/server/evals/output';
-import type { StoredOutputEval } from '@/server/evals/output-admin';
+import type { StoredOutputEval } from '@/server/evals/output-runs';
 
 const ARM_LABELS = { with: 'With the skill', without: 'Without the skill', earlier: 'Earlier version' } as const;
 const pct = (a: { passed: number; total: number }) =>

@@ -5,7 +5,7 @@
 import { skillContentHash } from '../access/content-hash';
 import type { TurnApp } from '../chat/turn';
 import type { Asker } from '../chat/turn/deps';
-import { addEvalRun, endAbandonedEvalRuns, lastEvalRunOtherVersion, listEvalRuns, updateEvalRun } from '../db';
+import { addEvalRun, endAbandonedEvalRuns, lastEvalRunOtherVersion, updateEvalRun } from '../db';
 import type { EvalRunStatus } from '../db/eval-runs';
 import { AppError } from '../errors';
 import { processWide } from '../process-wide';
@@ -13,33 +13,14 @@ import type { SkillRegistry } from '../skills/registry';
 import type { Skill } from '../skills/types';
 import { CASES_FILE, readCasesFile } from './cases-file';
 import { MAX_EVAL_RUNS, type OutputEvalReport, runOutputEvals } from './output';
+import type { StoredOutputEval } from './output-runs';
+
+export { type StoredOutputEval, storedOutputEvals } from './output-runs';
 
 export type EvalHost = TurnApp & { registry: Pick<SkillRegistry, 'current' | 'matcher' | 'get'> };
 
-export interface StoredOutputEval {
-  id: number;
-  status: EvalRunStatus;
-  startedAt: string;
-  finishedAt: string | null;
-  model: string;
-  contentHash: string;
-  report: OutputEvalReport;
-}
-
 // The running eval of each author, for Stop: the route that starts it and the one that stops it are other bundles.
 const running = processWide('skill-evals', () => new Map<string, { controller: AbortController; skill: string }>());
-
-export async function storedOutputEvals(host: Pick<TurnApp, 'db'>, name: string): Promise<StoredOutputEval[]> {
-  return (await listEvalRuns(host.db, name)).map((r) => ({
-    id: r.id,
-    status: r.status,
-    startedAt: r.startedAt.toISOString(),
-    finishedAt: r.finishedAt?.toISOString() ?? null,
-    model: r.model,
-    contentHash: r.contentHash,
-    report: JSON.parse(r.report) as OutputEvalReport,
-  }));
-}
 
 /** Whether the author has an eval running in this process, and of which skill. */
 export function runningOutputEval(userId: string): string | null {

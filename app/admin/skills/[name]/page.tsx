@@ -11,7 +11,7 @@ import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
 import { storedTriggerChecks } from '@/server/authoring/trigger-admin';
-import { storedOutputEvals } from '@/server/evals/output-admin';
+import { storedOutputEvals } from '@/server/evals/output-runs';
 import { getExposurePolicy } from '@/server/security/exposure-policy';
 import { requireAdmin } from '../../_lib/guard';
 import './skill-detail.css';
