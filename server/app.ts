@@ -22,6 +22,7 @@ import { type TurnLeases, turnLeasesFor } from './chat/running/leases';
 import type { ChatStores } from './chat/store';
 import { type AppConfig, appConfig } from './config';
 import { closeDatabase, type Database, listModeOverrides, openDatabase } from './db';
+import { createRunningEvals, type RunningEvals, stopAllOutputEvals } from './evals/output-admin';
 import { createMcpManager, type McpManager } from './mcp/manager';
 import { createMcpConnectionStore } from './mcp/oauth-store';
 import { createPersonalMcp, type PersonalMcp } from './mcp/people';
@@ -64,6 +65,8 @@ export interface App {
   mcpPeople: PersonalMcp;
   /** The turns running in this process, one per chat, and their recorded answers: the chat, Stop, DELETE, stream routes. */
   turns: RunningTurns;
+  /** The output evals running in this process, one per author (server/evals/output-admin.ts); closing stops them. */
+  evals: RunningEvals;
   /** The running-turn leases on this database: the sweep for crashed instances, Stop from another instance. */
   leases: TurnLeases;
   /** Who may connect, built on first use (after Next listens): shared with `proxy.ts`. */
@@ -140,6 +143,7 @@ function assemble(
   let auth: Auth | undefined;
   let skillServer: Promise<SkillServer> | undefined;
   let closing: Promise<void> | undefined;
+  const evals = createRunningEvals();
   const mcpPeople = createPersonalMcp({
     config: config.mcp,
     manager: mcp,
@@ -158,6 +162,7 @@ function assemble(
     mcp,
     mcpPeople,
     turns,
+    evals,
     leases,
     get exposure() {
       return exposure();
@@ -184,7 +189,9 @@ function assemble(
     },
     close(closeOptions = {}) {
       closing ??= (async () => {
-        // New turns are refused; a running one is stored before the database it writes to closes.
+        // An eval's next run is not started; new turns are refused; a running one is stored before the database it
+        // writes to closes.
+        stopAllOutputEvals(evals);
         await turns.drain(0);
         // Runs still waiting for a sandbox slot (a document read, a preview) are refused rather than left behind.
         cancelWaitingRuns('the server is shutting down');

@@ -1,11 +1,12 @@
 /**
- * `eval KIND`: a skill's evals against the configured model, one subcommand per kind (`trigger`). Each kind is
+ * `eval KIND`: a skill's evals against the configured model, one subcommand per kind (`trigger`, `output`). Each kind is
  * imported when it runs, like the commands in bin/skills.ts.
  */
 import { type Command, commandHelp, type Io, twoColumns, UsageError } from './command';
 
 const KINDS: Record<string, () => Promise<Command>> = {
   trigger: async () => (await import('./eval-trigger')).evalTriggerCommand,
+  output: async () => (await import('./eval-output')).evalOutputCommand,
 };
 
 export const evalCommand: Command = {

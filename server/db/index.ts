@@ -17,6 +17,7 @@ export {
   withTransaction,
 } from './client';
 export * from './egress';
+export * from './eval-runs';
 export * from './errors';
 export * from './mcp-connections';
 export * from './messages';

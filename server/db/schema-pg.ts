@@ -223,6 +223,23 @@ export const triggerChecks = pgTable(
   (t) => [index('trigger_checks_skill_idx').on(t.skillName, t.at)],
 );
 
+/** See `schema.ts`: output eval runs per skill content hash. */
+export const skillEvalRuns = pgTable(
+  'skill_eval_runs',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    skillName: text('skill_name').notNull(),
+    contentHash: text('content_hash').notNull(),
+    userId: text('user_id').notNull(),
+    model: text('model').notNull(),
+    status: text('status', { enum: ['running', 'done', 'stopped', 'error'] }).notNull(),
+    report: text('report').notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+  },
+  (t) => [index('skill_eval_runs_skill_idx').on(t.skillName, t.startedAt)],
+);
+
 export const skillModes = pgTable('skill_modes', {
   skillName: text('skill_name').primaryKey(),
   mode: text('mode', { enum: ['pinned', 'auto', 'search', 'manual', 'off'] }).notNull(),

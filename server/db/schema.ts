@@ -299,6 +299,29 @@ export const triggerChecks = sqliteTable(
 );
 
 /**
+ * Output eval runs of a skill (server/evals/output.ts): each with the skill's content hash, so a change compares with
+ * the last run of another hash. `report` is the JSON `OutputEvalReport`, written as arms finish; `status` `running`
+ * until the run ends (`done`, `stopped`, `error`).
+ */
+export const skillEvalRuns = sqliteTable(
+  'skill_eval_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    skillName: text('skill_name').notNull(),
+    /** `skillContentHash` (server/access/content-hash.ts) of the skill evaluated. */
+    contentHash: text('content_hash').notNull(),
+    /** Who ran it: the scratch chats are theirs. */
+    userId: text('user_id').notNull(),
+    model: text('model').notNull(),
+    status: text('status', { enum: ['running', 'done', 'stopped', 'error'] }).notNull(),
+    report: text('report').notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    finishedAt: timestamp('finished_at'),
+  },
+  (t) => [index('skill_eval_runs_skill_idx').on(t.skillName, t.startedAt)],
+);
+
+/**
  * The running-turn lease: one row per chat while an answer runs, shared by every instance (docs/TEAM-SERVER.md,
  * "Two instances"). Taken by an upsert that succeeds only when no row exists or its heartbeat is older than the
  * expiry; refreshed by the running instance each tick and deleted when the turn ends. A crashed instance's row

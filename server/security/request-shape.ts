@@ -47,6 +47,7 @@ export const API_ROUTES: ReadonlyArray<{ pattern: string; methods: readonly stri
   { pattern: '/api/admin/skills/[name]/files', methods: ['GET', 'PUT'] },
   { pattern: '/api/admin/skills/[name]/trigger-check', methods: ['GET', 'POST'] },
   { pattern: '/api/admin/skills/[name]/describe', methods: ['GET', 'POST'] },
+  { pattern: '/api/admin/skills/[name]/output-evals', methods: ['GET', 'POST', 'DELETE'] },
   { pattern: '/api/admin/skills/[name]/mode', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/uninstall', methods: ['POST'] },
   { pattern: '/api/admin/skills/[name]/export', methods: ['GET'] },

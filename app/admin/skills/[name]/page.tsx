@@ -4,12 +4,14 @@ import { notFound } from 'next/navigation';
 import { AdminHeader } from '@/components/admin/admin-header';
 import { ScopeLabel, SeverityBadge } from '@/components/admin/badges';
 import { FileTree } from '@/components/admin/file-tree';
+import { OutputEvals } from '@/components/authoring/output-evals';
 import { TriggerCheck } from '@/components/authoring/trigger-check';
 import { Markdown } from '@/components/chat/markdown';
 import { loadAdminSkill } from '@/server/admin/skill-detail';
 import { getApp } from '@/server/app';
 import { writableRootOf } from '@/server/authoring/authoring';
 import { lastDescribe } from '@/server/evals/describe-admin';
+import { storedOutputEvals } from '@/server/evals/output-runs';
 import { readQueriesFile } from '@/server/evals/queries-file';
 import { storedTriggerChecks } from '@/server/evals/trigger-admin';
 import { getExposurePolicy } from '@/server/security/exposure-policy';
@@ -149,6 +151,15 @@ export default async function AdminSkillPage({
             lastDescribe={await lastDescribe(app, skill.name)}
             editable={editable}
           />
+        </section>
+
+        <section className="card" data-testid="skill-output-evals">
+          <h2>Output evals</h2>
+          <p className="small muted">
+            The cases in <code>evals/evals.json</code>, each run in a scratch chat with this skill and without it;
+            failed runs keep their chat.
+          </p>
+          <OutputEvals name={skill.name} initial={await storedOutputEvals(app, skill.name)} />
         </section>
       </main>
     </>
