@@ -63,6 +63,13 @@ export interface PersonalMcpTools {
  */
 export class McpNeedsConnectError extends Error {
   override name = 'McpNeedsConnectError';
+  /**
+   * By name, not `instanceof`: the app's bundles may each hold a copy of this module, so the class that threw may
+   * not be the class the catching module imported (seen in a production build: the card ended as an error).
+   */
+  static is(error: unknown): error is McpNeedsConnectError {
+    return error instanceof Error && error.name === 'McpNeedsConnectError';
+  }
   constructor(
     readonly server: string,
     readonly scopes: string[] = [],

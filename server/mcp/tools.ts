@@ -265,7 +265,7 @@ export function mcpTurnTools(
               ? await source.person.call(label, tool.name, args, asking)
               : await source.manager.call(label, tool.name, args, asking);
         } catch (error) {
-          if (error instanceof McpNeedsConnectError) return connectOutput(label, tool.name, error.scopes);
+          if (McpNeedsConnectError.is(error)) return connectOutput(label, tool.name, error.scopes ?? []);
           throw new McpToolError((error as Error).message);
         }
         if (result.isError) throw new McpToolError(errorMessage(label, tool.name, result));
