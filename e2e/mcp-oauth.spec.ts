@@ -2,8 +2,10 @@
  * An MCP server that signs each person in (OAuth), as people meet it on a team server: a member connects it on
  * /settings (the browser goes to the authorization server and back), calls its tool in a chat as themselves and
  * disconnects; a second member who has not connected gets "connect to use" with a Connect button in the chat, and
- * connects from there; an admin sees who connected on /admin and revokes. The authorization server and MCP server
- * are the loopback ones of test/mcp/oauth-servers.ts (the SDK's), running in this test process.
+ * connects from there; when a tool needs more scope than they granted, the card asks them to connect again to grant
+ * it; an admin sees who connected on /admin and revokes, and the tokens are revoked at the authorization server too.
+ * The authorization server and MCP server are the loopback ones of test/mcp/oauth-servers.ts (the SDK's), running in
+ * this test process.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +29,7 @@ let tmp: string;
 test.beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-mcp-oauth-')));
   fs.mkdirSync(path.join(tmp, 'home'));
-  oauth = await startOAuthMcpServer();
+  oauth = await startOAuthMcpServer({ stepUpScope: 'mcp:write', revocation: 'ok' });
   const config = path.join(tmp, 'skillchat.config.json');
   fs.writeFileSync(config, JSON.stringify({ mcpServers: { notes: { url: oauth.url, auth: { kind: 'oauth' } } } }));
   server = await startOwnServer(
@@ -110,6 +112,11 @@ test('a member connects on /settings, calls the tool as themselves, and disconne
   await page.goto(`${server.origin}/settings`);
   await row.getByTestId('mcp-disconnect-notes').click();
   await expect(row).toHaveAttribute('data-connected', 'false');
+  // Revoked at the authorization server too (RFC 7009), refresh token first.
+  expect(oauth.revocations.map((r) => [r.hint, r.known])).toEqual([
+    ['refresh_token', true],
+    ['access_token', true],
+  ]);
   await page.context().close();
 });
 
@@ -141,6 +148,33 @@ test('a member who has not connected sees "connect to use" in the chat and conne
   await page.context().close();
 });
 
+test('a tool that needs more scope asks the member to connect again to grant it, and that connect asks for it', async ({
+  browser,
+}) => {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, MIA);
+  const chat = new ChatPage(page);
+  await chat.ready();
+  await chat.send('mcp.notes.publish {}');
+  await chat.waitForAnswer(1);
+  const card = chat.toolCards('mcp.notes.publish', chat.lastAnswer());
+  await expect(card).toHaveAttribute('data-state', 'done');
+  const content = await chat.expandCard(card);
+  const connect = content.getByTestId('mcp-connect-card');
+  await expect(connect).toContainText('connect again to grant mcp:write');
+  await card.screenshot({ path: screenshotPath('chat-mcp-step-up-card.png') });
+
+  const chatUrl = page.url();
+  await connect.getByTestId('mcp-connect-notes').click();
+  await expect(page).toHaveURL(`${chatUrl}?mcp_connected=notes`);
+  expect(oauth.scopesAsked.at(-1)?.split(' ')).toEqual(expect.arrayContaining(['mcp:tools', 'mcp:write']));
+  await chat.send('mcp.notes.publish {}');
+  await chat.waitForAnswer(2);
+  const second = await chat.expandCard(chat.toolCards('mcp.notes.publish', chat.lastAnswer()));
+  await expect(second.getByTestId('mcp-output')).toHaveText(`${MIA.email} published`);
+  await page.context().close();
+});
+
 test("an admin sees who connected on /admin and revokes a person's connection", async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, ADMIN);
@@ -153,8 +187,10 @@ test("an admin sees who connected on /admin and revokes a person's connection", 
   await expect(card.getByTestId('mcp-connection-row')).toHaveCount(1);
   await card.screenshot({ path: screenshotPath('admin-mcp-connections.png') });
   noToken(await page.content());
+  const revokedBefore = oauth.revocations.length;
   await row.getByTestId('mcp-disconnect-notes').click();
   await expect(card.getByTestId('mcp-connection-row')).toHaveCount(0);
+  expect(oauth.revocations.slice(revokedBefore).map((r) => r.hint)).toEqual(['refresh_token', 'access_token']);
   await expect(card.getByTestId('mcp-no-connections')).toBeVisible();
   await page.context().close();
 

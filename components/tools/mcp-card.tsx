@@ -48,7 +48,12 @@ export function McpCard({ call }: ToolRendererProps<Record<string, unknown>, Mcp
       {call.status === 'waiting' ? null : (
         <>
           <Arguments input={call.input} />
-          {output?.connect ? (
+          {output?.connect?.scopes?.length ? (
+            <p className="small" data-testid="mcp-connect-card" data-scopes={output.connect.scopes.join(' ')}>
+              {server} needs more permission for {tool}: connect again to grant {output.connect.scopes.join(' ')}, then
+              ask again. <McpConnectButton server={output.connect.server} />
+            </p>
+          ) : output?.connect ? (
             <p className="small" data-testid="mcp-connect-card">
               {server} signs in each person: connect it to use its tools, then ask again.{' '}
               <McpConnectButton server={output.connect.server} />

@@ -2,7 +2,9 @@
  * The whole OAuth flow without a browser, for a program that drives skillchat's MCP client against a server whose
  * authorization server approves at once (the conformance suite's does): the SDK's `OAuthClientProvider` kept in
  * memory, whose "redirect" fetches the authorization URL and reads the code from the answer's `Location`. Everything
- * OAuth is the SDK's, as in oauth-provider.ts.
+ * OAuth is the SDK's, as in oauth-provider.ts: a request the server refuses for want of scope (403
+ * `insufficient_scope`, a step-up) or with a token it no longer takes (401, maybe from a new authorization server)
+ * makes the SDK authorize again, and `authorized()` finishes that approval and sends the request again.
  */
 import {
   Client,
@@ -15,6 +17,7 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { rediscoverWhenRefused } from './oauth-provider';
 
 /** The callback address the code is read from; nothing listens there. */
 const HEADLESS_REDIRECT = 'http://127.0.0.1:1/oauth/callback';
@@ -94,10 +97,23 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/** How many approvals one request may need (a sign-in, then a step-up to more scope). */
+const APPROVALS_PER_REQUEST = 3;
+
+export interface HeadlessConnection {
+  client: Client;
+  provider: HeadlessOAuthProvider;
+  /**
+   * Runs `request` (a call on `client`); when the SDK stopped it to authorize again (a 401, or a step-up on 403
+   * `insufficient_scope` with the union of the granted and challenged scopes), finishes that approval and runs it again.
+   */
+  authorized<T>(request: () => Promise<T>): Promise<T>;
+}
+
 /**
  * Connects `client` (made with `clientOptions` when not given) to `url` through OAuth without a browser: on the
  * SDK's `UnauthorizedError` the approval the provider fetched is finished with `transport.finishAuth` and the
- * connection made again. Returns the connected client and its provider (tokens in memory only).
+ * connection made again. Returns the connected client, its provider (tokens in memory only) and `authorized`.
  */
 export async function connectWithHeadlessOAuth(
   url: string,
@@ -106,23 +122,46 @@ export async function connectWithHeadlessOAuth(
     clientOptions?: ClientOptions;
     provider?: HeadlessOAuthProvider;
     fetchFn?: typeof fetch;
+    /** For the connection (the version probe or initialize); the SDK's default when absent. */
+    timeoutMs?: number;
   } = {},
-): Promise<{ client: Client; provider: HeadlessOAuthProvider }> {
+): Promise<HeadlessConnection> {
   const provider = options.provider ?? new HeadlessOAuthProvider(options.fetchFn ? { fetchFn: options.fetchFn } : {});
   const client = options.client ?? new Client({ name: 'skillchat', version: '0.1.0' }, options.clientOptions);
   const transport = () =>
     new StreamableHTTPClientTransport(new URL(url), {
       authProvider: provider,
-      ...(options.fetchFn ? { fetch: options.fetchFn } : {}),
+      fetch: rediscoverWhenRefused(provider, options.fetchFn),
     });
-  const first = transport();
+  /** Finishes the approval the SDK just asked for, if it did; false when the error was not that. */
+  const finish = async (on: StreamableHTTPClientTransport, error: unknown): Promise<boolean> => {
+    const callback = provider.callback;
+    if (!(error instanceof UnauthorizedError) || !callback) return false;
+    provider.callback = null;
+    await on.finishAuth(callback);
+    return true;
+  };
+  const connectOptions = options.timeoutMs ? { timeout: options.timeoutMs } : undefined;
+  let current = transport();
   try {
-    await client.connect(first);
-    return { client, provider };
+    await client.connect(current, connectOptions);
   } catch (error) {
-    if (!(error instanceof UnauthorizedError) || !provider.callback) throw error;
-    await first.finishAuth(provider.callback);
+    if (!(await finish(current, error))) throw error;
+    current = transport();
+    await client.connect(current, connectOptions);
   }
-  await client.connect(transport());
-  return { client, provider };
+  const connected = current;
+  return {
+    client,
+    provider,
+    async authorized(request) {
+      for (let approvals = 0; ; approvals++) {
+        try {
+          return await request();
+        } catch (error) {
+          if (approvals >= APPROVALS_PER_REQUEST || !(await finish(connected, error))) throw error;
+        }
+      }
+    },
+  };
 }

@@ -2,8 +2,11 @@
  * The MCP SDK's OAuth client, for one person and one server: `McpOAuthProvider` is the SDK's `OAuthClientProvider`
  * over that person's sealed row (oauth-store.ts). Everything OAuth itself (protected resource metadata, authorization
  * server discovery, dynamic client registration or a client ID metadata document, PKCE, scopes from the metadata or a
- * `WWW-Authenticate` challenge, refresh, step-up on `insufficient_scope`) is the SDK's `auth()` and its transport;
- * this file only keeps what they hand over and says where the browser goes.
+ * `WWW-Authenticate` challenge, refresh, step-up on `insufficient_scope`, a client registration bound to the issuer
+ * that made it) is the SDK's `auth()` and its transport; this file only keeps what they hand over and says where the
+ * browser goes. Two things the SDK leaves to its host are here: a refused token sends the next `auth()` to discover
+ * the authorization server again (`rediscoverWhenRefused`), and the scope a step-up asked for is kept so the person's
+ * next sign-in asks for it (`McpConnectionBlob.scope`).
  *
  * The sign-in is two requests of the person's browser: `beginSignIn` (the URL to send them to) and `finishSignIn`
  * (the callback's `code` and `state`; the state is checked here, as the SDK leaves that to the caller).
@@ -11,6 +14,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   auth,
+  computeScopeUnion,
+  type FetchLike,
+  isStrictScopeSuperset,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -120,8 +126,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.change(({ pending: _, ...b }) => ({ ...b, tokens, tokensAt: Date.now() }));
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
+  /** Keeps the URL for the browser, and the scope it asks for: a step-up's union is asked again at the next sign-in. */
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     this.authorizationUrl = authorizationUrl;
+    const scope = authorizationUrl.searchParams.get('scope');
+    if (scope) await this.change((b) => ({ ...b, scope }));
   }
 
   async saveCodeVerifier(verifier: string): Promise<void> {
@@ -167,11 +176,34 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/**
+ * `fetchFn` for a transport whose requests carry `provider`'s token: when the server refuses a token it was sent
+ * (401), the stored discovery is forgotten before the SDK's `auth()` runs, so it reads the protected resource
+ * metadata again and follows a server that moved to another authorization server (SEP-2352; the SDK leaves this to
+ * its host: "Hosts should call invalidateCredentials with scope 'discovery' on repeated 401s"). The client
+ * registration and tokens of the old issuer are then discarded by the SDK itself (their `issuer` stamp differs).
+ */
+export function rediscoverWhenRefused(
+  provider: Pick<OAuthClientProvider, 'invalidateCredentials'>,
+  fetchFn: FetchLike = fetch,
+): FetchLike {
+  return async (url, init) => {
+    const response = await fetchFn(url, init);
+    if (response.status === 401) {
+      const sent = new Headers(init?.headers);
+      if (/^bearer /i.test(sent.get('authorization') ?? '')) await provider.invalidateCredentials?.('discovery');
+    }
+    return response;
+  };
+}
+
 export type SignInStart = { connected: true } | { connected: false; authorizationUrl: string };
 
 /**
- * Starts (or renews) `target`'s connection: the SDK discovers, registers and builds the authorization URL; when a
- * refresh token still works no sign-in is needed.
+ * Starts (or renews) `target`'s connection: the SDK discovers (afresh: the server may have moved to another
+ * authorization server), registers when the stored client belongs to another issuer or there is none, and builds
+ * the authorization URL; when a refresh token still works no sign-in is needed. The scope asked for is the config's
+ * with what the server last asked for (a step-up); a token without all of it is not refreshed but signed in again.
  */
 export async function beginSignIn(
   store: McpConnectionStore,
@@ -184,9 +216,15 @@ export async function beginSignIn(
   },
 ): Promise<SignInStart> {
   const provider = new McpOAuthProvider(store, target, options);
+  await provider.invalidateCredentials('discovery');
+  const stored = await store.read(target.userId, target.server);
+  const scope = computeScopeUnion(target.settings.scopes?.join(' '), stored?.scope);
   const result = await auth(provider, {
     serverUrl: target.url,
-    ...(target.settings.scopes?.length ? { scope: target.settings.scopes.join(' ') } : {}),
+    ...(scope ? { scope } : {}),
+    ...(scope && stored?.tokens && isStrictScopeSuperset(scope, stored.tokens.scope)
+      ? { forceReauthorization: true }
+      : {}),
     ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
   });
   if (result === 'AUTHORIZED') return { connected: true };

@@ -28,6 +28,8 @@ export interface McpConnectionBlob {
   /** The redirect URL the client was registered and the sign-in started with. */
   redirectUrl?: string;
   discovery?: OAuthDiscoveryState;
+  /** The scope last asked for at the authorization server (a step-up's union of granted and challenged scopes). */
+  scope?: string;
   /** A sign-in under way: the PKCE verifier, the state sent, when it lapses, and the page to return to. */
   pending?: { verifier?: string; state?: string; expiresAt: number; returnTo?: string };
 }

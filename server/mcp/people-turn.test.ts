@@ -1,7 +1,8 @@
 /**
  * A server that signs each person in, in a chat turn: the offline model calls `mcp.notes.whoami`; the connected
- * person's call goes out as them, the one who has not connected gets "connect to use", and no token reaches the
- * stored chat, its export, a log line or the admin's view.
+ * person's call goes out as them, the one who has not connected gets "connect to use", one whose server asks for
+ * more scope gets "connect again to grant", and no token reaches the stored chat, its export, a log line or the
+ * admin's view.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,7 +61,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-mcp-oauth-turn-'));
   db = sqliteDatabase(openDb(path.join(tmp, 'chat.db')));
   store = createDbChatStore(db);
-  server = await startOAuthMcpServer();
+  server = await startOAuthMcpServer({ stepUpScope: 'mcp:write' });
   const config = resolveMcpConfig({ mcpServers: { notes: { url: server.url, auth: { kind: 'oauth' } } } });
   manager = createMcpManager(config, { env: {}, appDir, log: (l) => logged.push(l) });
   manager.start();
@@ -142,5 +143,16 @@ describe('a server that signs each person in, in a turn', () => {
       output: { connect: { server: 'notes' } },
     });
     await fresh.close();
+  });
+
+  it('a call the server refuses for want of scope asks the person to connect again to grant it', async () => {
+    const { chat } = await store.createChat({ id: 'alice-publish' });
+    const { messages } = await runTurnToEnd(chat.id, { text: 'mcp.notes.publish {}' }, await deps('alice'));
+    const [part] = toolParts(messages.at(-1)!);
+    expect(part).toMatchObject({
+      state: 'output-available',
+      output: { server: 'notes', tool: 'publish', connect: { server: 'notes', scopes: ['mcp:write'] } },
+    });
+    expect(String(part!.output!.text)).toMatch(/connect again to grant mcp:write/);
   });
 });

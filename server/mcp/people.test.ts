@@ -136,6 +136,78 @@ describe('MCP servers each person connects', () => {
     expect((await people.forPerson('alice')).servers[0]).toMatchObject({ connected: false });
   });
 
+  it('a call refused for want of scope asks the person to connect again to grant it, and that sign-in asks for both', async () => {
+    await server.close();
+    server = await startOAuthMcpServer({ stepUpScope: 'mcp:write' });
+    setUp({ auth: { kind: 'oauth', scopes: ['mcp:tools'] } });
+    await connect('alice');
+    const alice = await people.forPerson('alice');
+    expect((await alice.call('notes', 'whoami', {}, CALL)).content).toEqual([
+      { type: 'text', text: 'signed in as alice' },
+    ]);
+    const refused = await alice.call('notes', 'publish', {}, CALL).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpNeedsConnectError);
+    expect((refused as McpNeedsConnectError).scopes).toEqual(['mcp:write']);
+    expect((refused as Error).message).toMatch(/connect again to grant mcp:write/);
+
+    // The next sign-in asks for what was granted and what the server asked for, even though a refresh would work.
+    const start = await people.begin('alice', 'notes', { redirectUrl: REDIRECT });
+    if (start.connected) throw new Error('expected a sign-in, not a refresh');
+    expect(new URL(start.authorizationUrl).searchParams.get('scope')?.split(' ').sort()).toEqual([
+      'mcp:tools',
+      'mcp:write',
+    ]);
+    expect(await people.finish('alice', await approve(start.authorizationUrl))).toMatchObject({ ok: true });
+    const again = await people.forPerson('alice');
+    expect((await again.call('notes', 'publish', {}, CALL)).content).toEqual([
+      { type: 'text', text: 'alice published' },
+    ]);
+  });
+
+  it('registers again at the new authorization server when the server moved to another one', async () => {
+    setUp({ auth: { kind: 'oauth' } });
+    await connect('alice');
+    expect(server.registeredAt).toEqual([server.issuer]);
+    server.moveAuthorizationServer();
+    // The refused token sends the client to the resource metadata again: it names the new server, where the client
+    // registers (the old registration belongs to the old issuer) before the person is asked to sign in there.
+    expect((await people.forPerson('alice')).servers[0]).toMatchObject({ connected: false });
+    expect(server.registeredAt).toEqual([server.issuer, `${server.issuer}/next`]);
+    expect(await connect('alice')).toMatchObject({ ok: true });
+    const alice = await people.forPerson('alice');
+    expect((await alice.call('notes', 'whoami', {}, CALL)).content).toEqual([
+      { type: 'text', text: 'signed in as alice' },
+    ]);
+    expect(server.registeredAt).toEqual([server.issuer, `${server.issuer}/next`]);
+  });
+
+  it('revokes the tokens at the authorization server on disconnect, refresh token first', async () => {
+    await server.close();
+    server = await startOAuthMcpServer({ revocation: 'ok' });
+    setUp({ auth: { kind: 'oauth' } });
+    await connect('alice');
+    await (await people.forPerson('alice')).call('notes', 'whoami', {}, CALL);
+    expect(await people.disconnect('alice', 'notes')).toBe(true);
+    expect(server.revocations).toEqual([
+      { hint: 'refresh_token', known: true, clientId: expect.stringMatching(/^client_/) },
+      { hint: 'access_token', known: true, clientId: expect.stringMatching(/^client_/) },
+    ]);
+    expect(await people.connections(null)).toEqual([]);
+    expect(logged).toEqual([]);
+  });
+
+  it('forgets the connection even when the authorization server refuses to revoke, and logs no token', async () => {
+    await server.close();
+    server = await startOAuthMcpServer({ revocation: 'fails' });
+    setUp({ auth: { kind: 'oauth' } });
+    await connect('alice');
+    expect(await people.disconnect('alice', 'notes')).toBe(true);
+    expect(server.revocations).toHaveLength(1);
+    expect(await people.connections(null)).toEqual([]);
+    expect(logged).toEqual([expect.stringMatching(/revoking a person's tokens .* failed \(.*503/)]);
+    for (const token of server.issued) expect(logged.join('\n')).not.toContain(token);
+  });
+
   it('refuses a callback whose state is not the one it sent', async () => {
     setUp({ auth: { kind: 'oauth' } });
     const start = await people.begin('alice', 'notes', { redirectUrl: REDIRECT });

@@ -1,9 +1,11 @@
 /**
  * MCP servers each person signs in to (OAuth): no connection of the app's own, one SDK client per person who
  * connected, made when a turn of theirs needs it and closed after `idleMs` without use, on disconnect or on an
- * admin's revoke. A server is per-person when its entry says `auth.kind: oauth`, or when the manager found it
- * answering 401 with OAuth metadata (status `per-person`). The sign-in itself is oauth-provider.ts; the tokens are
- * refreshed by the SDK when the server refuses one, and here before one expires.
+ * admin's revoke (then the tokens are revoked at the authorization server too, oauth-revoke.ts). A server is
+ * per-person when its entry says `auth.kind: oauth`, or when the manager found it answering 401 with OAuth metadata
+ * (status `per-person`). The sign-in itself is oauth-provider.ts; the tokens are refreshed by the SDK when the server
+ * refuses one, and here before one expires. A call refused for want of scope (a step-up) ends as "connect again to
+ * grant <scopes>", and the person's next sign-in asks for them.
  */
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { AppError } from '../errors';
@@ -24,10 +26,12 @@ import {
   finishSignIn,
   McpOAuthProvider,
   type McpOAuthTarget,
+  rediscoverWhenRefused,
   type SignInEnd,
   type SignInStart,
   serverOfState,
 } from './oauth-provider';
+import { revokeTokens } from './oauth-revoke';
 import type { McpConnectionInfo, McpConnectionStore } from './oauth-store';
 import { nameTools } from './tool-names';
 
@@ -53,11 +57,28 @@ export interface PersonalMcpTools {
   call(label: string, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult>;
 }
 
-/** A call that needs the person to connect (again) first: not a broken server. */
+/**
+ * A call that needs the person to connect (again) first: not a broken server. `scopes`: what the server asked for
+ * beyond what the person granted (a step-up), which the next connect requests.
+ */
 export class McpNeedsConnectError extends Error {
   override name = 'McpNeedsConnectError';
-  constructor(readonly server: string) {
-    super(`the MCP server "${server}" needs the person to connect it`);
+  /**
+   * By name, not `instanceof`: the app's bundles may each hold a copy of this module, so the class that threw may
+   * not be the class the catching module imported (seen in a production build: the card ended as an error).
+   */
+  static is(error: unknown): error is McpNeedsConnectError {
+    return error instanceof Error && error.name === 'McpNeedsConnectError';
+  }
+  constructor(
+    readonly server: string,
+    readonly scopes: string[] = [],
+  ) {
+    super(
+      scopes.length > 0
+        ? `the MCP server "${server}" needs the person to connect again to grant ${scopes.join(' ')}`
+        : `the MCP server "${server}" needs the person to connect it`,
+    );
   }
 }
 
@@ -90,6 +111,8 @@ interface Live {
   timer: NodeJS.Timeout | null;
   /** The calls under way on this person's client and the questions its server asks during them. */
   questions: CallQuestions;
+  /** Its transport's provider: after a step-up it holds the authorization URL with the scope asked for. */
+  provider: McpOAuthProvider;
 }
 
 const key = (userId: string, label: string) => `${userId}\0${label}`;
@@ -149,6 +172,20 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
     await auth(new McpOAuthProvider(store, t, { env }), { serverUrl: t.url }).catch(() => {});
   };
 
+  /**
+   * The scopes a step-up asked for that the person has not granted: the SDK's transport met 403
+   * `insufficient_scope`, asked its `auth()` for the union of granted and challenged scopes, and that needs the
+   * person's browser (the provider was handed the authorization URL). None when the refusal was not a step-up.
+   */
+  const moreScope = async (userId: string, label: string, provider: McpOAuthProvider): Promise<string[]> => {
+    const tokens = (await store.read(userId, label))?.tokens;
+    // No tokens left: the server refused them all (revoked), a plain "connect again".
+    if (!tokens) return [];
+    const asked = provider.authorizationUrl?.searchParams.get('scope')?.split(' ').filter(Boolean) ?? [];
+    const granted = new Set(tokens.scope?.split(' ') ?? []);
+    return asked.filter((s) => !granted.has(s) && s !== 'offline_access');
+  };
+
   const open = (userId: string, label: string): Promise<Live> => {
     const k = key(userId, label);
     const existing = live.get(k);
@@ -163,10 +200,12 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
         versionNegotiation: { mode: 'auto' },
       });
       client.setRequestHandler('elicitation/create', (request) => questions.handle(request.params));
+      const provider = new McpOAuthProvider(store, t, { env });
       const transport = new StreamableHTTPClientTransport(new URL(t.url), {
-        authProvider: new McpOAuthProvider(store, t, { env }),
-        // One message at most MAX_MESSAGE_BYTES, as for the operator's servers (capped-transport.ts).
-        fetch: cappedFetch(MAX_MESSAGE_BYTES),
+        authProvider: provider,
+        // One message at most MAX_MESSAGE_BYTES, as for the operator's servers (capped-transport.ts); a refused
+        // token makes the SDK look for the authorization server again (it may have moved).
+        fetch: rediscoverWhenRefused(provider, cappedFetch(MAX_MESSAGE_BYTES)),
       });
       try {
         await client.connect(transport, { timeout: config.connectTimeoutMs });
@@ -178,7 +217,7 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
         const byName = new Map(tools.map((x) => [x.name, x]));
         const listed = named.map((n) => toTool(byName.get(n.name)!, n.wireName));
         known.set(label, listed);
-        const l: Live = { client, tools: listed, timer: null, questions };
+        const l: Live = { client, tools: listed, timer: null, questions, provider };
         client.onclose = () => {
           if (live.get(k) === made) live.delete(k);
         };
@@ -251,7 +290,7 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
           } catch (error) {
             if (error instanceof UnauthorizedError) {
               await drop(userId, label);
-              throw new McpNeedsConnectError(label);
+              throw new McpNeedsConnectError(label, await moreScope(userId, label, l.provider));
             }
             throw error;
           }
@@ -264,6 +303,17 @@ export function createPersonalMcp(options: PersonalMcpOptions): PersonalMcp {
     },
     async disconnect(userId, label) {
       await drop(userId, label);
+      // The authorization server forgets the grant too when it can (RFC 7009); ours goes either way.
+      if (servers().some((s) => s.label === label)) {
+        const t = target(userId, label);
+        const outcome = await revokeTokens(new McpOAuthProvider(store, t, { env }), t.url);
+        if (outcome.kind === 'failed') {
+          log(
+            `[skillchat] MCP server "${label}": revoking a person's tokens at the authorization server failed ` +
+              `(${outcome.reason}); the connection is forgotten here all the same`,
+          );
+        }
+      }
       return store.remove(userId, label);
     },
     async close() {

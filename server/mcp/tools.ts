@@ -28,8 +28,11 @@ export interface McpToolOutput {
   items?: string[];
   /** The server's structured result, when it sent one and it is small. */
   structured?: unknown;
-  /** The person has not connected this server (it signs each person in): the card offers Connect. */
-  connect?: { server: string };
+  /**
+   * The person has not connected this server (it signs each person in), or must connect again to grant `scopes`
+   * the server asked for: the card offers Connect.
+   */
+  connect?: { server: string; scopes?: string[] };
 }
 
 const MAX_STRUCTURED = 16 * 1024;
@@ -155,7 +158,18 @@ interface Offered {
 }
 
 /** What a tool of a server the person has not connected answers: not a failure, a step for the person. */
-export function connectOutput(label: string, tool: string): McpToolOutput {
+export function connectOutput(label: string, tool: string, scopes: string[] = []): McpToolOutput {
+  if (scopes.length > 0) {
+    return {
+      server: label,
+      tool,
+      text:
+        `The MCP server "${label}" needs more permission for ${tool} than this person granted: they must connect ` +
+        `again to grant ${scopes.join(' ')}. Nothing is broken: ask them to press Connect on the card shown here, ` +
+        `then try again.`,
+      connect: { server: label, scopes },
+    };
+  }
   return {
     server: label,
     tool,
@@ -251,7 +265,7 @@ export function mcpTurnTools(
               ? await source.person.call(label, tool.name, args, asking)
               : await source.manager.call(label, tool.name, args, asking);
         } catch (error) {
-          if (error instanceof McpNeedsConnectError) return connectOutput(label, tool.name);
+          if (McpNeedsConnectError.is(error)) return connectOutput(label, tool.name, error.scopes ?? []);
           throw new McpToolError((error as Error).message);
         }
         if (result.isError) throw new McpToolError(errorMessage(label, tool.name, result));

@@ -71,7 +71,8 @@ function connected(manager: McpManager): Promise<void> {
 /**
  * An `auth/*` scenario: the person's sign-in the product does for a server with `auth.kind: "oauth"` (the SDK's
  * client auth: discovery, registration or a pre-registered client, PKCE, scopes, refresh), headless
- * (server/mcp/oauth-headless.ts: the suite's authorization server approves at once), then the tools called.
+ * (server/mcp/oauth-headless.ts: the suite's authorization server approves at once), then the tools called, each
+ * request approved again when the server asks for more scope or its authorization server changed.
  */
 async function authScenario(run: ScenarioRun): Promise<number> {
   const { client_id: clientId, client_secret: clientSecret } = run.context as Record<string, string | undefined>;
@@ -79,16 +80,25 @@ async function authScenario(run: ScenarioRun): Promise<number> {
     clientId ? { client: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {},
   );
   let failures = 0;
-  const { client } = await connectWithHeadlessOAuth(run.serverUrl, { provider }).catch((error: unknown) => {
+  // As the product's client for a person (people.ts): the 2026 discovery when the server speaks it, else initialize.
+  const clientOptions = { versionNegotiation: { mode: 'auto' as const } };
+  const connection = await connectWithHeadlessOAuth(run.serverUrl, {
+    provider,
+    clientOptions,
+    timeoutMs: TIMEOUT_MS,
+  }).catch((error: unknown) => {
     console.error(`connect: ${error instanceof Error ? error.message : String(error)}`);
-    return { client: null };
+    return null;
   });
-  if (!client) return 1;
+  if (!connection) return 1;
+  // Each request may need another approval: the first sign-in, a step-up to more scope, a moved authorization server.
+  const { client, authorized } = connection;
   try {
-    const { tools } = await client.listTools();
+    const limits = { timeout: TIMEOUT_MS };
+    const { tools } = await authorized(() => client.listTools(undefined, limits));
     for (const tool of tools) {
       try {
-        const result = await client.callTool({ name: tool.name, arguments: {} });
+        const result = await authorized(() => client.callTool({ name: tool.name, arguments: {} }, limits));
         console.log(`${tool.name}: ${JSON.stringify(result.content ?? result)}`.slice(0, 500));
       } catch (error) {
         failures++;

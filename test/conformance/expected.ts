@@ -90,12 +90,7 @@ export const client: { notApplicable: Expectations; pending: Expectations } = {
     'auth/dpop': 'an extension (DPoP-bound tokens, SEP-1730: not required): skillchat sends bearer tokens',
     'auth/dpop-nonce': 'an extension (DPoP-bound tokens, SEP-1730: not required): skillchat sends bearer tokens',
   },
-  pending: {
-    'auth/scope-step-up':
-      '#33 step-up: a 403 insufficient_scope during a call ends as "connect again" for the person; the client does not re-authorize inside the call yet (1 of 8 checks)',
-    'auth/authorization-server-migration':
-      '#33 SEP-2352: when the resource metadata names a new authorization server the client must register there again; no registration at the new server is made (1 of 3 checks; the two no-reuse checks pass)',
-  },
+  pending: {},
 };
 
 /** The entry of `list` that covers scenario (or `scenario:check`), exact names before `prefix/*`. */
