@@ -22,7 +22,7 @@ import { type TurnLeases, turnLeasesFor } from './chat/running/leases';
 import type { ChatStores } from './chat/store';
 import { type AppConfig, appConfig } from './config';
 import { closeDatabase, type Database, listModeOverrides, openDatabase } from './db';
-import { createRunningEvals, type RunningEvals, stopAllOutputEvals } from './evals/output-admin';
+import { createRunningEvals, type RunningEvals, stopAllOutputEvals } from './evals/running';
 import { createMcpManager, type McpManager } from './mcp/manager';
 import { createMcpConnectionStore } from './mcp/oauth-store';
 import { createPersonalMcp, type PersonalMcp } from './mcp/people';

@@ -162,6 +162,20 @@ describe('server/ arrows', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the app does not load the turn: the app is in every page's bundle, where the tools' text files cannot be read", () => {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of valueGraph.get(file) ?? []) visit(next);
+    };
+    visit(path.join('server', 'app.ts'));
+    expect(reached.size).toBeGreaterThan(20);
+    // define.ts reads each tool's description file when its module loads; the turn loads every tool.
+    const heavy = [path.join('server', 'tools', 'define.ts'), path.join('server', 'chat', 'turn', 'index.ts')];
+    expect(heavy.filter((file) => reached.has(file))).toEqual([]);
+  });
+
   it('no import cycles under server/', () => {
     expect(findCycles(valueGraph).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });

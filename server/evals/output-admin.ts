@@ -13,20 +13,9 @@ import type { Skill } from '../skills/types';
 import { CASES_FILE, readCasesFile } from './cases-file';
 import { MAX_EVAL_RUNS, type OutputEvalReport, runOutputEvals } from './output';
 import type { StoredOutputEval } from './output-runs';
+import type { RunningEvals } from './running';
 
 export { type StoredOutputEval, storedOutputEvals } from './output-runs';
-
-/** The running eval of each author, by user id: the app's (`app.evals`), so Stop from any route finds it. */
-export type RunningEvals = Map<string, { controller: AbortController; skill: string }>;
-
-export function createRunningEvals(): RunningEvals {
-  return new Map();
-}
-
-/** Stops every running eval (the app closing). */
-export function stopAllOutputEvals(evals: RunningEvals): void {
-  for (const entry of evals.values()) entry.controller.abort();
-}
 
 export type EvalHost = TurnApp & { registry: Pick<SkillRegistry, 'current' | 'matcher' | 'get'>; evals: RunningEvals };
 
