@@ -11,6 +11,7 @@ import type { EgressSummaryLine } from '../egress/types';
 import { runSkillScript, skillHasScripts } from '../sandbox/run';
 import { isScriptPath } from '../skills/resources/files';
 import type { Skill } from '../skills/types';
+import type { FileChange } from '../workspace/workspace';
 import { type SkillToolContext, SkillToolError, skillNamed } from './context';
 import { defineTool, skillNameSchema } from './define';
 import { TOOL_ACTIVATE, TOOL_RUN_SCRIPT } from './names';
@@ -133,13 +134,7 @@ export async function runScript(
     ...(result.error ? { error: result.error } : {}),
     ...(result.limit ? { limit: result.limit } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
-    files: result.files.map(({ name, size, mediaType, status, version }) => ({
-      name,
-      size,
-      mediaType,
-      status,
-      ...(version ? { version } : {}),
-    })),
+    files: filesOutput(result.files),
     ...(result.egress ? { egress: result.egress } : {}),
   };
 }
@@ -201,3 +196,14 @@ export const runScriptTool = defineTool({
   execute: (ctx, { name, path, args }: RunScriptInput, call) =>
     runScript(ctx, name, path, args ?? [], call ? ctx.approvedNetwork?.(call.toolCallId) : undefined),
 });
+
+/** The files a run made or changed, as both run tools report them (the kept version's id when there is one). */
+export function filesOutput(files: readonly FileChange[]) {
+  return files.map(({ name, size, mediaType, status, version }) => ({
+    name,
+    size,
+    mediaType,
+    status,
+    ...(version ? { version } : {}),
+  }));
+}

@@ -13,7 +13,7 @@ import { type ConsentToolContext, type SkillToolContext, SkillToolError } from '
 import { defineTool, type ToolCall } from './define';
 import { TOOL_SHELL } from './names';
 import { commandNetworkAsks, commandNetworkConsent, commandNetworkSentence } from './network-consent';
-import { egressLines, fillServedCopies } from './run-script';
+import { egressLines, filesOutput, fillServedCopies } from './run-script';
 import { changedSkillRefusal } from './served-pin';
 import { coveredByPrefixes } from './shell-grants';
 import { standingPrefix } from './shell-prefix';
@@ -165,13 +165,7 @@ async function* execute(
     ...(result.limit ? { limit: result.limit } : {}),
     ...(result.error ? { error: result.error } : {}),
     ...(result.hint ? { hint: result.hint } : {}),
-    files: result.files.map(({ name, size, mediaType, status, version }) => ({
-      name,
-      size,
-      mediaType,
-      status,
-      ...(version ? { version } : {}),
-    })),
+    files: filesOutput(result.files),
     ...(result.egress ? { egress: result.egress } : {}),
   };
 }
