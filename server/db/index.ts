@@ -17,8 +17,8 @@ export {
   withTransaction,
 } from './client';
 export * from './egress';
-export * from './eval-runs';
 export * from './errors';
+export * from './eval-runs';
 export * from './mcp-connections';
 export * from './messages';
 export * from './model-connections';
