@@ -7,6 +7,7 @@ import type { LanguageModel } from 'ai';
 import type { AccessResolver } from '../access/resolver';
 import { buildSkillView } from '../chat/skill-view';
 import type { AppConfig } from '../config';
+import type { ModelRegistry } from '../model/registry';
 import type { Matcher } from '../skills/catalog/match';
 import { catalogDescription } from '../skills/load/arguments';
 import type { Skill } from '../skills/types';
@@ -16,6 +17,12 @@ export interface EvalModel {
   model: LanguageModel;
   label: string;
   contextWindow?: number;
+}
+
+/** The model a new chat would get (the registry's default): what an eval runs against. */
+export async function newChatModel(models: Pick<ModelRegistry, 'choose'>): Promise<EvalModel> {
+  const { choice } = await models.choose(null);
+  return { model: choice.model, label: choice.label, contextWindow: choice.contextWindow };
 }
 
 export interface EvalSetting {

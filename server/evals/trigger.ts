@@ -88,6 +88,11 @@ export function passes(shouldTrigger: boolean, rate: number, threshold = TRIGGER
 export const MAX_PROMPTS = 20;
 export const MAX_RUNS = 10;
 
+/** Prompts typed on a skill's page, as the trigger and describe routes take them. */
+export const typedPromptsSchema = z
+  .array(z.object({ text: z.string().max(2000), shouldTrigger: z.boolean() }).strict())
+  .max(MAX_PROMPTS);
+
 /** Short hash of the description the model saw, so runs before and after an edit can be told apart. */
 export function descriptionHash(description: string): string {
   return createHash('sha256').update(description).digest('hex').slice(0, 12);

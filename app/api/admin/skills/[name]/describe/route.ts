@@ -10,14 +10,15 @@ import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
 import { MAX_PROPOSALS } from '@/server/evals/describe';
 import { lastDescribe, runStoredDescribe } from '@/server/evals/describe-admin';
-import { MAX_PROMPTS, MAX_RUNS } from '@/server/evals/trigger';
+import { MAX_RUNS, typedPromptsSchema } from '@/server/evals/trigger';
+import { newChatModel } from '@/server/evals/trigger-run';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z
   .object({
-    prompts: z.array(z.object({ text: z.string().max(2000), shouldTrigger: z.boolean() }).strict()).max(MAX_PROMPTS),
+    prompts: typedPromptsSchema,
     runs: z.number().int().min(1).max(MAX_RUNS),
     count: z.number().int().min(1).max(MAX_PROPOSALS).optional(),
   })
@@ -40,8 +41,7 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
     );
   }
   const app = await getApp();
-  const { choice } = await app.models.choose(null);
-  const model = { model: choice.model, label: choice.label, contextWindow: choice.contextWindow };
+  const model = await newChatModel(app.models);
   const { prompts, runs, count } = body.data;
   return json(await runStoredDescribe({ ...app, model }, name, prompts, runs, count));
 });

@@ -8,15 +8,16 @@ import { requireAdmin } from '@/app/_lib/current-user';
 import { getApp } from '@/server/app';
 import { readJsonBody } from '@/server/chat/request';
 import { AppError } from '@/server/errors';
-import { MAX_PROMPTS, MAX_RUNS } from '@/server/evals/trigger';
+import { MAX_PROMPTS, MAX_RUNS, typedPromptsSchema } from '@/server/evals/trigger';
 import { runStoredTriggerCheck, storedTriggerChecks } from '@/server/evals/trigger-admin';
+import { newChatModel } from '@/server/evals/trigger-run';
 import { handle, json } from '@/server/http';
 
 export const dynamic = 'force-dynamic';
 
 const bodySchema = z
   .object({
-    prompts: z.array(z.object({ text: z.string().max(2000), shouldTrigger: z.boolean() }).strict()).max(MAX_PROMPTS),
+    prompts: typedPromptsSchema,
     runs: z.number().int().min(1).max(MAX_RUNS),
   })
   .strict();
@@ -39,7 +40,6 @@ export const POST = handle(async (request: Request, { params }: { params: Promis
   }
   // Run against the model a new chat would get (the default of the model registry).
   const app = await getApp();
-  const { choice } = await app.models.choose(null);
-  const model = { model: choice.model, label: choice.label, contextWindow: choice.contextWindow };
+  const model = await newChatModel(app.models);
   return json(await runStoredTriggerCheck({ ...app, model }, name, body.data.prompts, body.data.runs));
 });
