@@ -297,7 +297,12 @@ export async function benchChat(options: ChatBenchOptions): Promise<LatencyFigur
         durationMs: 0,
       };
       const matcher = createMatcher(skills);
-      registry = { current: async () => scan, matcher: async () => matcher };
+      registry = {
+        current: async () => scan,
+        matcher: async () => matcher,
+        // The bench's people have no skills of their own.
+        matcherWith: async () => matcher,
+      };
       registries.set(skills, registry);
     }
     return registry;

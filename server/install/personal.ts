@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '../config';
 import { AppError } from '../errors';
-import { createMatcher, type Matcher } from '../skills/catalog/match';
+import type { Matcher } from '../skills/catalog/match';
 import { discoverSkills } from '../skills/discovery/discovery';
 import { compareNames } from '../skills/name-order';
 import { isPlainUserId, personalSkillsBase, personalSkillsRoot } from '../skills/personal-root';
@@ -22,7 +22,7 @@ import { InstallError } from './problems';
 
 export interface PersonalHost {
   config: Pick<AppConfig, 'install' | 'limits'>;
-  registry: Pick<SkillRegistry, 'current' | 'matcher'>;
+  registry: Pick<SkillRegistry, 'current' | 'matcher' | 'matcherWith'>;
 }
 
 /** The operator's switch (`install.personalSkills`, default on). */
@@ -67,7 +67,7 @@ export async function skillsForPerson(host: PersonalHost, userId: string): Promi
   const personal = own.filter((s) => !taken.has(s.name));
   if (personal.length === 0) return { skills: shared, matcher: sharedMatcher, personal };
   const skills = [...shared, ...personal].sort((a, b) => compareNames(a.name, b.name));
-  return { skills, matcher: createMatcher(skills), personal };
+  return { skills, matcher: await host.registry.matcherWith(personal), personal };
 }
 
 /** One personal skill as /settings lists it. */

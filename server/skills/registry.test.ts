@@ -106,6 +106,25 @@ describe('createSkillRegistry', () => {
     expect(m2.match('merge these documents')[0]?.name).toBe('pdf');
   });
 
+  it("a person's own skills get a matcher over every skill, kept until theirs or the installed ones change", async () => {
+    const registry = createSkillRegistry(configFor(base));
+    const own = [skillRecord('tide-tables', '/own', { description: 'Reads tide tables for harbour pilots.' })];
+    const m1 = await registry.matcherWith(own);
+    expect(m1.match('read the tide tables')[0]?.name).toBe('tide-tables');
+    expect(m1.match('convert this csv file to json')[0]?.name).toBe('csv-to-json');
+    expect(await registry.matcherWith([...own])).toBe(m1);
+    expect(await registry.matcherWith([])).toBe(await registry.matcher());
+
+    const edited = [{ ...own[0]!, description: 'Reads tide tables and moon phases for harbour pilots.' }];
+    expect(await registry.matcherWith(edited)).not.toBe(m1);
+
+    writeSkill('pdf', 'Merge and split PDF documents.');
+    await registry.rescan();
+    const m2 = await registry.matcherWith(own);
+    expect(m2).not.toBe(m1);
+    expect(m2.match('merge these documents')[0]?.name).toBe('pdf');
+  });
+
   it('a failed scan rejects and the next call scans again', async () => {
     let fail = true;
     const registry = createSkillRegistry(configFor(base), {

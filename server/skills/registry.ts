@@ -13,10 +13,12 @@
  */
 import fs from 'node:fs';
 import type { AppConfig } from '../config';
-import { createMatcher, type Matcher } from './catalog/match';
+import { KeptMap } from '../kept-map';
+import { createMatcher, type Matcher, matcherInput } from './catalog/match';
 import { createScanCache, discoverSkills, type SkillLoader, scannedFolders } from './discovery/discovery';
 import { ownFolders } from './discovery/own-folders';
 import { type SkillWatcher, watchSkillRoots } from './discovery/watch';
+import { compareNames } from './name-order';
 import { type ExtraSkillSource, withSources } from './sources';
 import type { Diagnostic, DiscoveryResult, Skill } from './types';
 
@@ -37,6 +39,12 @@ export interface SkillRegistry {
    * only when names or descriptions changed.
    */
   matcher(): Promise<Matcher>;
+  /**
+   * Matcher over the current skills and `extra` (a person's own skills, whose names the current ones do not take):
+   * kept per extra's names and descriptions until the current skills' matcher changes, so a person's turns do not
+   * each index every installed skill again.
+   */
+  matcherWith(extra: readonly Skill[]): Promise<Matcher>;
   /** Watches the roots and rescans on change. Resolves once the watcher is set up. No-op when already watching. */
   startWatching(options?: WatchStartOptions): Promise<void>;
   stopWatching(): Promise<void>;
@@ -71,11 +79,16 @@ function watchDiagnostic(message: string): Diagnostic {
   };
 }
 
+/** People whose own skills' matchers are kept at once (the rest are built again when they next ask). */
+const MATCHERS_WITH_EXTRA = 64;
+
 export function createSkillRegistry(config: AppConfig, options: SkillRegistryOptions = {}): SkillRegistry {
   const cache = createScanCache();
   let result: DiscoveryResult | null = null;
   let byName = new Map<string, Skill>();
   let matcherState: { skills: readonly Skill[]; matcher: Matcher } | null = null;
+  /** Matchers over the current skills and someone's own, for the current matcher (`base`) only. */
+  let withExtra: { base: Matcher; kept: KeptMap<string, Matcher> } | null = null;
   const listeners = new Set<(result: DiscoveryResult) => void>();
   const sources: ExtraSkillSource[] = [];
   /** The last scan's own result, before the sources are added. */
@@ -180,6 +193,20 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
     return matcherState!.matcher;
   }
 
+  async function matcherWith(extra: readonly Skill[]): Promise<Matcher> {
+    const base = await matcher();
+    if (extra.length === 0) return base;
+    if (withExtra?.base !== base) withExtra = { base, kept: new KeptMap(MATCHERS_WITH_EXTRA) };
+    const key = matcherInput(extra);
+    let kept = withExtra.kept.get(key);
+    if (!kept) {
+      const skills = [...matcherState!.skills, ...extra].sort((a, b) => compareNames(a.name, b.name));
+      kept = createMatcher(skills);
+      withExtra.kept.set(key, kept);
+    }
+    return kept;
+  }
+
   return {
     config,
     current,
@@ -189,6 +216,7 @@ export function createSkillRegistry(config: AppConfig, options: SkillRegistryOpt
       return byName.get(name);
     },
     matcher,
+    matcherWith,
     async startWatching(watchOptions = {}) {
       if (watcher) return;
       debounceMs = watchOptions.debounceMs ?? 200;

@@ -35,7 +35,11 @@ function appWith(stores: ChatStores): TurnApp {
   return {
     config,
     turns,
-    registry: { current: async () => scan, matcher: async () => matcher },
+    registry: {
+      current: async () => scan,
+      matcher: async () => matcher,
+      matcherWith: async (extra) => (extra.length ? createMatcher([...scan.skills, ...extra]) : matcher),
+    },
     // Counts each person's reads of the use counts.
     store: {
       forUser: (userId) => {

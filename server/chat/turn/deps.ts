@@ -70,7 +70,7 @@ export const isRealModel = (model: TurnDeps['model']) => model.provider !== unde
 /** The parts of the app (server/app.ts) a turn reads. */
 export interface TurnApp {
   config: AppConfig;
-  registry: Pick<SkillRegistry, 'current' | 'matcher'>;
+  registry: Pick<SkillRegistry, 'current' | 'matcher' | 'matcherWith'>;
   store: ChatStores;
   turns: RunningTurns;
   models: Pick<ModelRegistry, 'choose'>;
