@@ -9,8 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfBytes } from '../../test/documents';
 import { type ReceivedRequest, type ReplayServer, startReplayServer } from '../../test/model/replay-server';
-import { createAccessResolver } from '../access/resolver';
-import { loadConfig } from '../config';
+import { offlineTurnDeps } from '../../test/turn-deps';
 import { openDb, sqliteDatabase } from '../db';
 import { MAX_PDF_PART_BYTES, readPdfFile } from '../documents/pdf-file';
 import { anthropicModel, compatibleModel, openAIModel } from '../model/provider';
@@ -67,15 +66,7 @@ const MODELS = {
 };
 
 function deps(kind: keyof typeof MODELS): TurnDeps {
-  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
-  return {
-    store,
-    turns,
-    config,
-    skills: { skills: [] },
-    model: { ...MODELS[kind](), label: kind },
-    access: createAccessResolver(config),
-  };
+  return { ...offlineTurnDeps(store, tmp, 0, turns), model: { ...MODELS[kind](), label: kind } };
 }
 
 /** A new chat with `file` uploaded and attached to its first message; the body the provider received. */

@@ -10,16 +10,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElicitServer } from '../../test/mcp/elicit-server';
 import type { TestHttpServer } from '../../test/mcp/servers';
+import { offlineTurnDeps } from '../../test/turn-deps';
 import { until } from '../../test/until';
-import { createAccessResolver } from '../access/resolver';
 import { createDbChatStore } from '../chat/db-store';
 import { replyToElicitation } from '../chat/elicitations';
 import type { ChatStore } from '../chat/store';
 import { createRunningTurns, runChatTurn, stopChat, type TurnDeps } from '../chat/turn';
 import type { ChatMessage, ElicitationPart } from '../chat/wire-types';
-import { loadConfig } from '../config';
 import { openDb, sqliteDatabase } from '../db';
-import { createOfflineModel } from '../offline-model/model';
 import { type McpConfig, resolveMcpConfig } from './config';
 import { createMcpManager, type McpManager } from './manager';
 
@@ -49,16 +47,7 @@ afterAll(async () => {
 });
 
 function deps(): TurnDeps {
-  const config = loadConfig({ appDir, env: { SKILLCHAT_DB: path.join(tmp, 'chat.db') }, home: path.join(tmp, 'h') });
-  return {
-    store,
-    turns,
-    config,
-    skills: { skills: [] },
-    model: { model: createOfflineModel(), label: 'Offline model (built-in)' },
-    access: createAccessResolver(config),
-    mcp: { manager, config: mcpConfig },
-  };
+  return { ...offlineTurnDeps(store, tmp, 0, turns), mcp: { manager, config: mcpConfig } };
 }
 
 type Card = { type: 'data-elicitation'; id: string; data: ElicitationPart };
