@@ -134,6 +134,7 @@ test('/admin says which sandbox runs code: bubblewrap and its version, run slots
   await expect(card.getByTestId('sandbox-backend')).toHaveAttribute('data-backend', 'bwrap');
   await expect(card.getByTestId('sandbox-backend')).toContainText(/bubblewrap \d+\.\d+/);
   await expect(card.getByTestId('sandbox-runs')).toContainText('Runs at once: 4');
+  await expect(card.getByTestId('sandbox-office')).toContainText(/LibreOffice kept running .*: \d of at most 2 now/);
   // The e2e server is loopback-only: the model's shell defaults to allow there.
   await expect(card.getByTestId('sandbox-shell')).toHaveAttribute('data-mode', 'allow');
   await expect(card.getByTestId('runtime-seccomp')).toContainText('unshare');

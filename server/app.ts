@@ -30,6 +30,7 @@ import { createServedSkills } from './mcp/skills';
 import { type ConnectionStore, createConnectionStore } from './model/connections';
 import { createModelRegistry, type ModelRegistry } from './model/registry';
 import { processWide } from './process-wide';
+import { closeOfficeHosts } from './sandbox/office-host';
 import { cancelWaitingRuns } from './sandbox/select';
 import { loadSecretsKey, type SecretsKey } from './secrets/crypto';
 import { createSecretStore, type SecretStore } from './secrets/store';
@@ -197,7 +198,7 @@ function assemble(
         cancelWaitingRuns('the server is shutting down');
         await registry.stopWatching();
         served.close();
-        await Promise.all([mcp.close(), mcpPeople.close(), leases.close()]);
+        await Promise.all([mcp.close(), mcpPeople.close(), leases.close(), closeOfficeHosts()]);
         if (!closeOptions.keepDatabase) await closeDatabase(db);
       })();
       return closing;

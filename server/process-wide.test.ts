@@ -71,6 +71,8 @@ const KEYS: Record<string, string> = {
   'document-reads': "reads under way per file: the upload route's read and the turn's are one",
   previews: 'preview runs per person and per file, started by the files route without the app',
   'office-profiles': "LibreOffice's profile, prepared once per version by any run",
+  'office-hosts':
+    "each chat's kept LibreOffice, asked for by any run of the chat (like the run slots, without the app)",
   'skill-server-warnings': 'skills reported as not published, said once across the /mcp and well-known bundles',
 };
 

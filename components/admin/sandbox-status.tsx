@@ -28,6 +28,11 @@ export function SandboxStatusCard({ status, showPaths }: { status: SandboxStatus
           ? `Each run has its own uid (${status.runs.uids}), so one chat's processes cannot use up another's.`
           : "Runs share the server user's process budget (run the server as root for a uid per run)."}
       </p>
+      <p className="muted small" data-testid="sandbox-office" data-running={status.office.running}>
+        {status.office.max > 0
+          ? `LibreOffice kept running for a chat's later conversions: ${status.office.running} of at most ${status.office.max} now${status.runs.perRunUid ? ` (uids ${status.office.uids})` : ''}, each ending after ${status.office.idleSeconds} s without a run in its chat; ${status.office.conversions} conversions done by them, ${status.office.fallbacks} left to soffice in the run.`
+          : 'LibreOffice is started in every run that converts (sandbox.officeHosts is 0).'}
+      </p>
       <p className="small" data-testid="sandbox-shell" data-mode={status.shell.mode}>
         Model's shell (<code>sandbox_exec</code>): <strong>{status.shell.mode}</strong>{' '}
         <span className="muted">

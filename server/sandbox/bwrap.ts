@@ -12,6 +12,8 @@
  *   /node_modules (ro), where ES modules' `import` finds them
  *   /opt/skillchat-office (ro)  LibreOffice's prepared profile and the `soffice` wrappers that copy it into /tmp,
  *   first on PATH (office-profile.ts)
+ *   /run/skillchat/office.sock  a run of a chat: the socket its `soffice --convert-to` asks the chat's kept
+ *   LibreOffice through (office-host.ts); /run/skillchat/office (rw) that LibreOffice's own sandbox: where it listens
  *
  * A run with `egress` (bwrap-egress.ts) still has no network of its own: its proxy's Unix socket is bound in at
  * /run/skillchat/egress.sock, the prologue starts a forwarder on its loopback (127.0.0.1:3128), the proxy and CA
@@ -44,6 +46,7 @@ import { folderFiles } from '../workspace/run-files';
 import { egressEnv, egressMounts, FORWARDER_PROLOGUE, NODE_BASE_OPTIONS, secretEnvArgs } from './bwrap-egress';
 import { installMounts, npmProject, withInstalls } from './bwrap-installs';
 import { runCapped } from './capped-process';
+import { OFFICE_HOST_FOLDER, OFFICE_SOCKET } from './office-host';
 import { OFFICE_MOUNT } from './office-profile';
 import {
   type Availability,
@@ -221,6 +224,10 @@ export function bwrapArgs(
   }
   if (request.installs) args.push(...installMounts(request.installs));
   if (request.office) args.push('--ro-bind', request.office, OFFICE_MOUNT);
+  const { officeHost } = request;
+  if (officeHost) args.push(...['/run', '/run/skillchat'].flatMap((d) => ['--perms', '0755', '--dir', d]));
+  if (officeHost && 'socket' in officeHost) args.push('--bind', officeHost.socket, OFFICE_SOCKET);
+  if (officeHost && 'folder' in officeHost) args.push('--bind', officeHost.folder, OFFICE_HOST_FOLDER);
   const seccompFd = Boolean(setup.seccompFile);
   if (seccompFd) args.push('--seccomp', '3');
   args.push('--chdir', SANDBOX_PATHS.workspace);
@@ -230,6 +237,7 @@ export function bwrapArgs(
   const base = {
     ...sandboxEnv(setup.runtimeDir !== null),
     ...(request.office ? officeEnv(setup.runtimeDir !== null) : {}),
+    ...(officeHost && 'socket' in officeHost ? { SKILLCHAT_OFFICE_SOCKET: OFFICE_SOCKET } : {}),
     ...request.env,
     ...(egress && setup.egressRuntimeDir ? egressEnv(egress, setup.runtimeDir !== null) : {}),
   };
@@ -251,10 +259,15 @@ export function bwrapArgs(
   return { command: bwrap, args, seccompFd, secretArgs };
 }
 
-/** Makes the workspace the run's (root only; otherwise the server's own user owns it). Nested files stay group-writable. */
+/**
+ * Makes the workspace the run's (root only; otherwise the server's own user owns it). Nested files stay
+ * group-writable, and so does the folder: the chat's kept LibreOffice (office-host.ts, another uid of the same gid)
+ * writes the conversions the chat's runs ask for into it.
+ */
 async function handWorkspaceTo(dir: string, uid: number, gid: number): Promise<void> {
   if (!isRoot()) return;
   await fs.promises.lchown(/*turbopackIgnore: true*/ dir, uid, gid);
+  await fs.promises.chmod(/*turbopackIgnore: true*/ dir, 0o775);
   for (const entry of await fs.promises.readdir(/*turbopackIgnore: true*/ dir)) {
     await fs.promises.lchown(/*turbopackIgnore: true*/ `${dir}/${entry}`, uid, gid).catch(() => {});
   }
@@ -372,7 +385,9 @@ const NOT_RUN: SandboxResult = {
 
 async function runBwrap(request: SandboxRequest, options: BwrapOptions, setup: RunSetup): Promise<SandboxResult> {
   const leaveNpmProject = request.installs ? await npmProject(request.workspace.dir) : null;
-  await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
+  // The chat's kept LibreOffice never takes the workspace from the chat's runs (office-host.ts).
+  const keptOffice = request.officeHost !== undefined && 'folder' in request.officeHost;
+  if (!keptOffice) await handWorkspaceTo(request.workspace.dir, request.uid, options.sandboxGid ?? request.uid);
   if (request.installs) await handWorkspaceTo(request.installs.layer, request.uid, options.sandboxGid ?? request.uid);
   const { command, args, seccompFd, secretArgs } = bwrapArgs(request, options, setup);
   const extraFds = (seccompFd ? 1 : 0) + (secretArgs ? 1 : 0);

@@ -32,6 +32,13 @@ export const sandboxConfigSchema = z.strictObject({
   cgroup: z._default(text(), 'auto'),
   /** Runs at once on this server (scripts, commands, previews, document reading); more wait their turn, fairly. */
   maxConcurrentRuns: z._default(z.int().check(z.gte(1), z.lte(256)), 4),
+  /**
+   * Chats whose LibreOffice is kept running at once for their later `soffice --convert-to` (office-host.ts), each
+   * lent a uid after the run slots'; 0: none, every conversion starts LibreOffice.
+   */
+  officeHosts: z._default(z.int().check(z.gte(0), z.lte(64)), 2),
+  /** Seconds a chat's kept LibreOffice waits for another run of the chat before it ends. */
+  officeIdleSeconds: count(120),
   timeoutMs: count(DEFAULT_SANDBOX_LIMITS.timeoutMs),
   cpuSeconds: count(DEFAULT_SANDBOX_LIMITS.cpuSeconds),
   memoryMb: z._default(z.int().check(z.gte(64)), DEFAULT_SANDBOX_LIMITS.memoryMb),

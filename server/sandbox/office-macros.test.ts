@@ -16,8 +16,9 @@
  *   `PostActivateEvent_Impl`), and `--convert-to` loads hidden and passes no `MacroExecutionMode`, which the loader
  *   turns into NEVER_EXECUTE. Macro security in the fresh or prepared profile stays at the packaged default (High).
  * - the conversions the skills make, office.py (`--headless --invisible --norestore --nologo --nodefault
- *   --convert-to` with a fresh profile) and a bare `soffice --headless --convert-to` (the prepared profile's
- *   wrapper), write the PDF and no marker.
+ *   --convert-to` with a fresh profile), a bare `soffice --headless --convert-to` (the prepared profile's
+ *   wrapper) and the same asked of the chat's kept LibreOffice (office-host.py: hidden, NEVER_EXECUTE), write the
+ *   PDF and no marker.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +27,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeInstalled } from '../toolchain/skills-runtime';
 import { type ExecutionConfig, resolveExecutionConfig } from './config';
+import { closeOfficeHosts, officeHosts } from './office-host';
 import { runCommand, runSkillScript } from './run';
 import { bwrapAvailability } from './select';
 
@@ -77,7 +79,10 @@ beforeAll(() => {
   odt = fs.readFileSync(path.join(tmp, 'macro.odt')).toString('base64');
   control = fs.readFileSync(path.join(FIXTURES, 'open-with-macros.py')).toString('base64');
 });
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeOfficeHosts();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 describe.skipIf(!ready)('a document macro during conversion', () => {
   it('runs when LibreOffice opens the document in a frame with macros allowed (the control)', async () => {
@@ -111,6 +116,20 @@ describe.skipIf(!ready)('a document macro during conversion', () => {
     const names = r.files.map((f) => f.name);
     expect(names).toContain('out/macro.pdf');
     expect(names).not.toContain('MACRO_RAN');
+  }, 120_000);
+
+  it("never runs when the chat's kept LibreOffice converts it (office-host.ts)", async () => {
+    // The chat's first conversion starts its LibreOffice; the macro document is its second.
+    const warm = await inSandbox('kept', "printf 'x\\n' > w.txt && soffice --headless --convert-to pdf w.txt");
+    expect(warm.exitCode, warm.stderr).toBe(0);
+    const hosts = officeHosts(config);
+    for (let i = 0; i < 600 && !hosts.isReady('kept'); i++) await new Promise((r) => setTimeout(r, 100));
+    const before = hosts.stats().conversions;
+    const r = await inSandbox('kept', 'soffice --headless --convert-to pdf --outdir out macro.odt; ls');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(hosts.stats().conversions).toBe(before + 1);
+    expect(r.names).toContain('out/macro.pdf');
+    expect(r.names).not.toContain('MACRO_RAN');
   }, 120_000);
 
   it('never runs when a bare soffice --convert-to converts it', async () => {

@@ -27,11 +27,22 @@ import type { SandboxResult } from './port';
 /** Where a run finds the prepared profile and the wrappers (bound read-only by the backend). */
 export const OFFICE_MOUNT = '/opt/skillchat-office';
 const VERSION_FILE = '/usr/lib/libreoffice/program/versionrc';
-/** Changes whenever what is prepared changes, so an old preparation is not used. */
-const RECIPE = 2;
+/** Changes whenever what is prepared changes, so an old preparation is not used (the Python files count too). */
+const RECIPE = 3;
+/** The kept LibreOffice's two sides (office-host.ts), copied from server/sandbox/ into the prepared `bin/`. */
+const PYTHON_FILES = ['office-host.py', 'office-client.py'] as const;
 const BUILD_TIMEOUT_MS = 120_000;
 
 const WRAPPER = `#!/bin/sh
+# A conversion goes first to the chat's LibreOffice kept running (server/sandbox/office-host.ts), when the run has
+# its socket; the client exits 75 when that LibreOffice does not take it, and soffice does it here as always.
+if [ -S "\${SKILLCHAT_OFFICE_SOCKET:-}" ]; then
+  case " $* " in *" -env:"*) ;; *" --convert-to"*|*" -convert-to"*)
+    /usr/bin/python3 -I -S ${OFFICE_MOUNT}/bin/office-client.py "$@"
+    status=$?
+    [ "$status" -ne 75 ] && exit "$status" ;;
+  esac
+fi
 # LibreOffice from the profile prepared once for this version (server/sandbox/office-profile.ts), copied into this
 # run's own HOME on first use. A caller naming its own profile (-env:UserInstallation=...) gets exactly that.
 case " $* " in *" -env:UserInstallation="*) ;; *)
@@ -68,14 +79,33 @@ export type OfficeBuildRunner = (
 const state = processWide('office-profiles', () => ({
   ready: new Map<string, string>(),
   building: new Map<string, Promise<string | null>>(),
+  sources: undefined as Buffer[] | null | undefined,
 }));
 
-/** This machine's LibreOffice as a short key (its version file and its time), or null when it has none. */
+/**
+ * The Python files' sources, read once per process from the app folder (the Next build bundles neither); null when
+ * they are not there (no kept LibreOffice then: every conversion is soffice's own).
+ */
+function pythonSources(): Buffer[] | null {
+  if (state.sources !== undefined) return state.sources;
+  const appDir = process.env.SKILLCHAT_APP_DIR ?? process.cwd();
+  try {
+    state.sources = PYTHON_FILES.map((name) =>
+      fs.readFileSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ appDir, 'server', 'sandbox', name)),
+    );
+  } catch {
+    state.sources = null;
+  }
+  return state.sources;
+}
+
+/** This machine's LibreOffice and what is prepared for it as a short key, or null when it has no LibreOffice. */
 function versionKey(): string | null {
   try {
     const stat = fs.statSync(VERSION_FILE);
-    const text = fs.readFileSync(VERSION_FILE);
-    return createHash('sha256').update(`${RECIPE}\0${stat.mtimeMs}\0`).update(text).digest('hex').slice(0, 16);
+    const hash = createHash('sha256').update(`${RECIPE}\0${stat.mtimeMs}\0`).update(fs.readFileSync(VERSION_FILE));
+    for (const source of pythonSources() ?? []) hash.update('\0').update(source);
+    return hash.digest('hex').slice(0, 16);
   } catch {
     return null;
   }
@@ -145,6 +175,12 @@ async function buildProfile(config: ExecutionConfig, folder: string, build: Offi
       await fs.promises.writeFile(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ bin, name), WRAPPER, {
         mode: 0o755,
       });
+    }
+    const sources = pythonSources() ?? [];
+    for (const [i, name] of PYTHON_FILES.entries()) {
+      if (!sources[i]) continue;
+      const file = path.join(/*turbopackIgnore: true*/ bin, name);
+      await fs.promises.writeFile(/*turbopackIgnore: true*/ file, sources[i] as Buffer, { mode: 0o644 });
     }
     await fs.promises.rename(/*turbopackIgnore: true*/ work, folder).catch(async (error: NodeJS.ErrnoException) => {
       // Another process prepared it meanwhile: theirs is as good.

@@ -75,8 +75,14 @@ export interface SandboxRequest {
   /** The run's way out through its own proxy (egress/); absent: no network at all. */
   egress?: SandboxEgress;
   /** `runtime.installs` is `allow` and the run has a chat: its layer and its package indexes (sandbox/installs.ts). */
-  installs?: SandboxInstalls /** Host folder of LibreOffice's prepared profile and its `soffice` wrappers (office-profile.ts), read-only. */;
+  installs?: SandboxInstalls;
+  /** Host folder of LibreOffice's prepared profile and its `soffice` wrappers (office-profile.ts), read-only. */
   office?: string;
+  /**
+   * The chat's kept LibreOffice (office-host.ts): for a run of the chat, `socket`, the host path of the socket its
+   * `soffice --convert-to` asks; for the host itself, `folder`, the host folder it listens in (read-write).
+   */
+  officeHost?: { socket: string } | { folder: string };
 }
 
 /**

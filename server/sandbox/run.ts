@@ -15,13 +15,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EgressSummaryLine, OpenedEgress, RunEgress } from '../egress/types';
 import { displayPath, normaliseResourcePath } from '../skills/resources/resources';
+import { workspaceDir } from '../workspace/folders';
 import { folderFiles, openRunFiles, type SandboxFiles } from '../workspace/run-files';
 import type { FileChange } from '../workspace/workspace';
 import { argsProblem } from './args';
 import { type ExecutionConfig, resolveExecutionConfig, sandboxLimits } from './config';
 import { runInstalls } from './installs';
 import { interpreterFor } from './interpreter';
-import { buildLimits, type OfficeBuildRunner, officeProfile, prepareOfficeProfile } from './office-profile';
+import { type HostStarter, officeHosts } from './office-host';
+import {
+  buildLimits,
+  OFFICE_MOUNT,
+  type OfficeBuildRunner,
+  officeProfile,
+  prepareOfficeProfile,
+} from './office-profile';
 import {
   type BackendName,
   type RunErrorCode,
@@ -297,14 +305,21 @@ export async function runSandboxed(
       ? await options.egress.open({ runId: randomUUID(), uid: slot.uid, gid: config.sandbox.uid })
       : null;
     const office = await officeProfile(config, buildOfficeProfile);
+    // A run of a chat can ask the chat's kept LibreOffice for its conversions (office-host.ts).
+    const officeSocket =
+      office && options.chatId
+        ? await officeHosts(config).socketFor(options.chatId, officeHostStarter(config, options.chatId, office))
+        : null;
     const output = await choice.backend.run({
       ...call,
       ...(office ? { office } : {}),
+      ...(officeSocket ? { officeHost: { socket: officeSocket } } : {}),
       uid: slot.uid,
       signal: options.signal,
       onOutput: redactedOutput(options.onOutput, egress),
       ...(egress ? { egress: egress.sandbox } : {}),
     });
+    if (officeSocket && options.chatId) officeHosts(config).runEnded(options.chatId);
     const summary = egress ? await egress.close() : undefined;
     return {
       ok: true,
@@ -337,6 +352,34 @@ const buildOfficeProfile: OfficeBuildRunner = async (argv, dir, config) => {
   );
   return run.ok ? { ok: true, output: run.output } : { ok: false, error: run.result.error ?? 'no sandbox' };
 };
+
+/**
+ * How a chat's kept LibreOffice starts (office-host.ts): office-host.py in a sandbox of its own from the same
+ * backend, with the chat's workspace, the prepared profile, the run limits for memory and processes, no slot (it
+ * works only while a run of the chat, which holds one, waits for it) and CPU for its whole life.
+ */
+function officeHostStarter(config: ExecutionConfig, chatId: string, office: string): HostStarter {
+  return async ({ folder, uid, signal, onOutput }) => {
+    const choice = await chooseSandbox(config);
+    if (!choice.backend) return;
+    const limits = sandboxLimits(config);
+    const dir = workspaceDir(config.workspace.dir, chatId);
+    await choice.backend.run({
+      argv: ['/usr/bin/python3', '-I', `${OFFICE_MOUNT}/bin/office-host.py`],
+      mounts: [],
+      // The runs that ask for conversions measure the workspace; the host only writes what they asked for.
+      workspace: { dir, overCap: async () => null },
+      limits: { ...limits, timeoutMs: 24 * 3600_000, cpuSeconds: limits.cpuSeconds * 5, maxOutputBytes: 16 * 1024 },
+      uid,
+      signal,
+      office,
+      officeHost: { folder },
+      onOutput: (stream, text) => {
+        if (stream === 'stdout') onOutput(text);
+      },
+    });
+  };
+}
 
 /** Output as it arrives, with every secret value the run could know replaced (egress/run-egress.ts). */
 function redactedOutput(onOutput: RunOptions['onOutput'], egress: OpenedEgress | null): RunOptions['onOutput'] {

@@ -1,12 +1,14 @@
 /**
- * What /admin shows about running code: which backend runs it and why (with bubblewrap's version), the run slots (concurrent runs, each with its own uid), the model's shell (who may use it),
- * the limits, and the runtime's contents (its seccomp filter among them).
+ * What /admin shows about running code: which backend runs it and why (with bubblewrap's version), the run slots
+ * (concurrent runs, each with its own uid), the chats' kept LibreOffice, the model's shell (who may use it), the
+ * limits, and the runtime's contents (its seccomp filter among them).
  */
 
 import { SECCOMP_CONDITIONS, SECCOMP_DENIED } from '../toolchain/seccomp';
 import { describeRuntime, type RuntimeReport } from '../toolchain/skills-runtime';
 import type { ExecutionConfig, ShellMode } from './config';
 import { sandboxLimits } from './config';
+import { officeHosts } from './office-host';
 import type { BackendName, SandboxLimits } from './port';
 import { chooseSandbox, runSlots } from './select';
 import { type ShellModeSource, shellModeFor } from './shell';
@@ -18,6 +20,16 @@ export interface SandboxStatus {
   /** `bubblewrap 0.8.0`, when it runs here. */
   bubblewrap: string | null;
   runs: { maxConcurrent: number; running: number; waiting: number; perRunUid: boolean; uids: string };
+  /** Chats' LibreOffice kept running for their later conversions (office-host.ts). */
+  office: {
+    max: number;
+    idleSeconds: number;
+    running: number;
+    conversions: number;
+    /** Conversions left to soffice in the run (a chat's first, a command line it does not take, a failure). */
+    fallbacks: number;
+    uids: string;
+  };
   /** How the memory and process limits are enforced here (a cgroup per run, or the fallback), in words. */
   enforcement: { memory: string; processes: string } | null;
   shell: { mode: ShellMode; source: ShellModeSource; people: Record<string, ShellMode> };
@@ -33,7 +45,8 @@ export async function loadSandboxStatus(
 ): Promise<SandboxStatus> {
   const choice = await chooseSandbox(config);
   const slots = runSlots(config).stats();
-  const { uid, maxConcurrentRuns } = config.sandbox;
+  const office = officeHosts(config).stats();
+  const { uid, maxConcurrentRuns, officeHosts: maxOffice, officeIdleSeconds } = config.sandbox;
   const { mode, source } = shellModeFor(config.shell, { exposed: server.exposed });
   return {
     configured: config.sandbox.backend,
@@ -46,6 +59,14 @@ export async function loadSandboxStatus(
       waiting: slots.waiting,
       perRunUid: choice.availability.ok && choice.availability.perRunUid,
       uids: `${uid + 1}-${uid + maxConcurrentRuns}`,
+    },
+    office: {
+      max: maxOffice,
+      idleSeconds: officeIdleSeconds,
+      running: office.hosts,
+      conversions: office.conversions,
+      fallbacks: office.fallbacks,
+      uids: `${uid + maxConcurrentRuns + 1}-${uid + maxConcurrentRuns + maxOffice}`,
     },
     enforcement: (choice.availability.ok && choice.availability.enforcement) || null,
     shell: { mode, source, people: config.shell.people },

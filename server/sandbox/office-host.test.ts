@@ -1,0 +1,225 @@
+/**
+ * The broker between a chat's runs and its kept LibreOffice, with a stand-in host (a Unix socket in this process
+ * answering as office-host.py does) in place of LibreOffice: when a host is started, what reaches it, and when it is
+ * ended. office-conversions.test.ts does the same with real bubblewrap and LibreOffice.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOfficeHosts, type HostStart, type HostStarter, type OfficeHosts } from './office-host';
+
+type Behaviour = 'convert' | 'refuse' | 'hang';
+
+interface StandIn {
+  start: HostStarter;
+  starts: HostStart[];
+  requests: unknown[];
+  ended: number;
+}
+
+/** A host that listens where office-host.py would, says "ready", and answers as `behaviour` says until stopped. */
+function standIn(behaviour: Behaviour = 'convert'): StandIn {
+  const made: StandIn = { starts: [], requests: [], ended: 0, start: async () => {} };
+  made.start = (start) =>
+    new Promise<void>((resolve) => {
+      made.starts.push(start);
+      const server = net.createServer((conn) => {
+        let data = '';
+        conn.on('data', (chunk) => {
+          data += chunk.toString();
+          if (!data.endsWith('\n')) return;
+          const request = JSON.parse(data) as { files: string[]; to: string; outdir: string };
+          made.requests.push(request);
+          if (behaviour === 'hang') return;
+          const converted = request.files.map((source) => ({
+            source,
+            target: `${request.outdir}/${path.posix.basename(source).replace(/\.[^.]*$/, '')}.${request.to}`,
+            filter: 'writer_pdf_Export',
+            app: 'Writer',
+            existed: false,
+          }));
+          const reply = behaviour === 'convert' ? { ok: true, converted } : { ok: false, error: 'could not load' };
+          conn.end(`${JSON.stringify(reply)}\n`);
+        });
+      });
+      server.listen(path.join(start.folder, 'host.sock'), () => start.onOutput('ready\n'));
+      start.signal.addEventListener('abort', () => {
+        made.ended++;
+        server.close(() => resolve());
+      });
+    });
+  return made;
+}
+
+/** What office-client.py does: one JSON line out, one back. */
+function ask(socket: string, args: string[], cwd = '/workspace'): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const conn = net.connect(socket, () => conn.write(`${JSON.stringify({ cwd, args })}\n`));
+    let data = '';
+    conn.on('data', (chunk) => {
+      data += chunk.toString();
+    });
+    conn.on('end', () => resolve(JSON.parse(data) as Record<string, unknown>));
+    conn.on('error', reject);
+  });
+}
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+const CONVERT = ['--headless', '--convert-to', 'pdf', 'in.docx'];
+
+/** A chat's first conversion and the end of its run: the chat's host starts. */
+async function firstRun(office: OfficeHosts, chatId: string, socket: string): Promise<void> {
+  await ask(socket, CONVERT);
+  office.runEnded(chatId);
+}
+let hosts: OfficeHosts | null = null;
+let dir = '';
+
+function make(options: Partial<Parameters<typeof createOfficeHosts>[0]> = {}): OfficeHosts {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-office-hosts-'));
+  hosts = createOfficeHosts({
+    max: 2,
+    idleMs: 60_000,
+    lifetimeMs: 60_000,
+    requestTimeoutMs: 5_000,
+    firstUid: 200_100,
+    dir,
+    ...options,
+  });
+  return hosts;
+}
+
+afterEach(async () => {
+  await hosts?.close();
+  hosts = null;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a chat's kept LibreOffice", () => {
+  it("is started by the chat's first conversion, which soffice does, and takes the later ones", async () => {
+    const office = make();
+    const host = standIn();
+    const socket = (await office.socketFor('chat-a', host.start)) as string;
+    expect(fs.statSync(socket).isSocket()).toBe(true);
+    expect(fs.statSync(socket).mode & 0o777).toBe(0o666);
+    expect(host.starts).toHaveLength(0);
+
+    // Started when the run that asked ends, not beside its own soffice.
+    expect(await ask(socket, CONVERT)).toEqual({ fallback: 'the kept LibreOffice starts after this run' });
+    office.runEnded('chat-b');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(host.starts).toHaveLength(0);
+    office.runEnded('chat-a');
+    office.runEnded('chat-a');
+    await until(() => office.stats().ready === 1);
+    expect(host.starts.map((s) => s.uid)).toEqual([200_100]);
+
+    expect(await ask(socket, CONVERT, '/workspace/sub')).toEqual({
+      stdout:
+        'convert /workspace/sub/in.docx as a Writer document -> /workspace/sub/in.pdf using filter : writer_pdf_Export\n',
+    });
+    expect(host.requests).toEqual([
+      { files: ['/workspace/sub/in.docx'], to: 'pdf', filter: null, infilter: null, outdir: '/workspace/sub' },
+    ]);
+    expect(office.stats()).toMatchObject({ chats: 1, hosts: 1, ready: 1, conversions: 1, fallbacks: 1 });
+  });
+
+  it('never hears of a command line it does not take, nor of a path outside /workspace', async () => {
+    const office = make();
+    const host = standIn();
+    const socket = (await office.socketFor('chat-a', host.start)) as string;
+    await firstRun(office, 'chat-a', socket);
+    await until(() => office.stats().ready === 1);
+    expect(await ask(socket, ['--convert-to', 'pdf', '/tmp/x.docx'])).toEqual({
+      fallback: 'a file or folder outside /workspace',
+    });
+    expect(await ask(socket, ['-env:UserInstallation=file:///tmp/p', '--convert-to', 'pdf', 'in.docx'])).toMatchObject({
+      fallback: expect.stringMatching(/soffice's own/),
+    });
+    const garbage = await new Promise<string>((resolve) => {
+      const conn = net.connect(socket, () => conn.write('{not json\n'));
+      let data = '';
+      conn.on('data', (c) => {
+        data += c.toString();
+      });
+      conn.on('end', () => resolve(data));
+    });
+    expect(JSON.parse(garbage)).toEqual({ fallback: 'not JSON' });
+    expect(host.requests).toEqual([]);
+  });
+
+  it("leaves a conversion it fails at to soffice, and ends a host that does not answer in the run's time", async () => {
+    const office = make({ requestTimeoutMs: 300 });
+    const refusing = standIn('refuse');
+    const a = (await office.socketFor('chat-a', refusing.start)) as string;
+    await firstRun(office, 'chat-a', a);
+    await until(() => office.stats().ready === 1);
+    expect(await ask(a, CONVERT)).toEqual({ fallback: 'could not load' });
+    expect(refusing.ended).toBe(0);
+
+    const hanging = standIn('hang');
+    const b = (await office.socketFor('chat-b', hanging.start)) as string;
+    // Two conversions in one run: the second starts the host at once.
+    expect(await ask(b, CONVERT)).toEqual({ fallback: 'the kept LibreOffice starts after this run' });
+    expect(await ask(b, CONVERT)).toEqual({ fallback: 'starting the kept LibreOffice' });
+    await until(() => office.stats().ready === 2);
+    expect(await ask(b, CONVERT)).toEqual({ fallback: 'the kept LibreOffice did not answer (timed out)' });
+    expect(hanging.ended).toBe(1);
+    expect(office.stats()).toMatchObject({ hosts: 1, ready: 1 });
+    // The next run's conversion starts a new one.
+    expect(await ask(b, CONVERT)).toEqual({ fallback: 'the kept LibreOffice starts after this run' });
+    office.runEnded('chat-b');
+    await until(() => hanging.starts.length === 2);
+  });
+
+  it('gives each chat its own socket and host, at most `max` at once: a new one ends the one idle longest', async () => {
+    const office = make({ max: 1 });
+    const first = standIn();
+    const second = standIn();
+    const a = (await office.socketFor('chat-a', first.start)) as string;
+    const b = (await office.socketFor('chat-b', second.start)) as string;
+    expect(a).not.toBe(b);
+    expect(await office.socketFor('chat-a', first.start)).toBe(a);
+    await firstRun(office, 'chat-a', a);
+    await until(() => office.stats().ready === 1);
+    await firstRun(office, 'chat-b', b);
+    await until(() => second.starts.length === 1 && office.stats().ready === 1);
+    expect(first.ended).toBe(1);
+    // The uid the first host had is the second's: one host at a time.
+    expect(second.starts[0]?.uid).toBe(first.starts[0]?.uid);
+    await ask(b, CONVERT);
+    expect(first.requests).toEqual([]);
+    expect(second.requests).toHaveLength(1);
+  });
+
+  it('ends with its chat idle, and every host when closed; off, there is no socket', async () => {
+    const office = make({ idleMs: 200 });
+    const host = standIn();
+    const socket = (await office.socketFor('chat-a', host.start)) as string;
+    await firstRun(office, 'chat-a', socket);
+    await until(() => office.stats().ready === 1);
+    await until(() => host.ended === 1, 3000);
+    expect(fs.existsSync(socket)).toBe(false);
+    expect(office.stats()).toMatchObject({ chats: 0, hosts: 0 });
+
+    const again = standIn();
+    const socket2 = (await office.socketFor('chat-a', again.start)) as string;
+    await firstRun(office, 'chat-a', socket2);
+    await until(() => office.stats().ready === 1);
+    await office.close();
+    expect(again.ended).toBe(1);
+    expect(await office.socketFor('chat-a', again.start)).toBeNull();
+
+    const off = createOfficeHosts({ max: 0, idleMs: 1, lifetimeMs: 1, requestTimeoutMs: 1, firstUid: 1, dir });
+    expect(await off.socketFor('chat-a', again.start)).toBeNull();
+  });
+});
