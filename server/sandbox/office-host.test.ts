@@ -157,6 +157,29 @@ describe("a chat's kept LibreOffice", () => {
     expect(host.requests).toEqual([]);
   });
 
+  it('holds at most 8 connections of a chat at once: a run cannot use up the server descriptors', async () => {
+    const office = make();
+    const socket = (await office.socketFor('chat-a', standIn().start)) as string;
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve, reject) => {
+        const conn = net.connect(socket, () => resolve(conn));
+        conn.on('error', reject);
+      });
+    const held = await Promise.all(Array.from({ length: 8 }, open));
+    const extra = await open();
+    const closed = await new Promise<boolean>((resolve) => {
+      extra.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 2000);
+    });
+    expect(closed).toBe(true);
+    for (const conn of held) conn.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    // Once they are gone the socket answers again.
+    expect(await ask(socket, ['--convert-to', 'pdf', '/tmp/x.docx'])).toEqual({
+      fallback: 'a file or folder outside /workspace',
+    });
+  });
+
   it("leaves a conversion it fails at to soffice, and ends a host that does not answer in the run's time", async () => {
     const office = make({ requestTimeoutMs: 300 });
     const refusing = standIn('refuse');

@@ -103,6 +103,8 @@ interface Chat {
 type Reply = { stdout: string } | { fallback: string };
 
 const MAX_LINE = 64 * 1024;
+/** Connections a chat's socket holds at once (its runs' conversions wait their turn for the one host anyway). */
+const MAX_CLIENTS = 8;
 const READY_WAIT_MS = 60_000;
 
 function readLine(socket: net.Socket, limit: number, timeoutMs: number): Promise<string> {
@@ -336,6 +338,8 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
         lastUsed: Date.now(),
         idle: null,
       };
+      // A run holding connections open must not hold the server's descriptors: past these, new ones are closed.
+      chat.server.maxConnections = MAX_CLIENTS;
       chat.server.on('connection', (client) => listen(chat, client));
       const listening = await new Promise<boolean>((resolve) => {
         chat.server.once('error', () => resolve(false));

@@ -7,9 +7,12 @@
  * read-only at /opt/skillchat-office/profile and each run copies it, on first use, into its own /tmp:
  *
  *   <runtime>/office-profile/<version key>/profile/       made by soffice converting a text file and a CSV, in a run
- *                                           /bin/soffice   `soffice` and `libreoffice` first on the run's PATH:
- *                                           /bin/libreoffice  copy the profile to $HOME/.config/libreoffice/4 when
- *                                                          it is not there, then the real soffice
+ *                                           /bin/soffice   `soffice` and `libreoffice` first on the run's PATH: a
+ *                                           /bin/libreoffice  conversion asks the chat's kept LibreOffice first
+ *                                                          (office-host.ts); else copy the profile to
+ *                                                          $HOME/.config/libreoffice/4 when it is not there, then
+ *                                                          the real soffice
+ *                                           /bin/office-client.py, office-host.py   that LibreOffice's two sides
  *
  * A caller that names its own profile (`-env:UserInstallation=`, the document skills' office.py) is left alone;
  * office.py seeds its throw-away profile from `SKILLCHAT_OFFICE_PROFILE` itself. Nothing in the profile changes
@@ -27,7 +30,10 @@ import type { SandboxResult } from './port';
 /** Where a run finds the prepared profile and the wrappers (bound read-only by the backend). */
 export const OFFICE_MOUNT = '/opt/skillchat-office';
 const VERSION_FILE = '/usr/lib/libreoffice/program/versionrc';
-/** Changes whenever what is prepared changes, so an old preparation is not used (the Python files count too). */
+/**
+ * Changes whenever how it is prepared changes, so an old preparation is not used (the wrapper and the Python files
+ * are hashed into the key as well).
+ */
 const RECIPE = 3;
 /** The kept LibreOffice's two sides (office-host.ts), copied from server/sandbox/ into the prepared `bin/`. */
 const PYTHON_FILES = ['office-host.py', 'office-client.py'] as const;
@@ -36,7 +42,7 @@ const BUILD_TIMEOUT_MS = 120_000;
 const WRAPPER = `#!/bin/sh
 # A conversion goes first to the chat's LibreOffice kept running (server/sandbox/office-host.ts), when the run has
 # its socket; the client exits 75 when that LibreOffice does not take it, and soffice does it here as always.
-if [ -S "\${SKILLCHAT_OFFICE_SOCKET:-}" ]; then
+if [ -S "\${SKILLCHAT_OFFICE_SOCKET:-}" ] && [ -x /usr/bin/python3 ]; then
   case " $* " in *" -env:"*) ;; *" --convert-to"*|*" -convert-to"*)
     /usr/bin/python3 -I -S ${OFFICE_MOUNT}/bin/office-client.py "$@"
     status=$?
@@ -104,6 +110,7 @@ function versionKey(): string | null {
   try {
     const stat = fs.statSync(VERSION_FILE);
     const hash = createHash('sha256').update(`${RECIPE}\0${stat.mtimeMs}\0`).update(fs.readFileSync(VERSION_FILE));
+    hash.update('\0').update(WRAPPER);
     for (const source of pythonSources() ?? []) hash.update('\0').update(source);
     return hash.digest('hex').slice(0, 16);
   } catch {
