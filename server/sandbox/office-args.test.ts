@@ -32,7 +32,9 @@ describe('the soffice command lines the kept LibreOffice takes', () => {
       infilter: null,
       outdir: '/workspace/sub/out',
     });
-    expect(ok(['--convert-to', 'xlsx', '--infilter=CSV:44,34,76', '/workspace/t.csv']).infilter).toBe('CSV:44,34,76');
+    expect(ok(['--convert-to', 'xlsx', '--infilter=Text - txt - csv (StarCalc)', '/workspace/t.csv']).infilter).toBe(
+      'Text - txt - csv (StarCalc)',
+    );
   });
 
   it('leaves everything else to soffice itself', () => {
@@ -45,6 +47,9 @@ describe('the soffice command lines the kept LibreOffice takes', () => {
     expect(refused(['--convert-to', 'pdf:', 'a.docx'])).toMatch(/--convert-to/);
     expect(refused(['--convert-to', '../x', 'a.docx'])).toMatch(/--convert-to/);
     expect(refused(['--convert-to', 'pdf', '--convert-to', 'docx', 'a.odt'])).toMatch(/--convert-to/);
+    expect(refused(['--convert-to', 'xlsx', '--infilter=Text - txt - csv (StarCalc):59,34,76', 't.csv'])).toMatch(
+      /--infilter/,
+    );
     expect(refused(['--convert-to', 'pdf'])).toBe('no files, or too many');
     expect(refused(['--convert-to'])).toBe('--convert-to without a value');
   });

@@ -63,6 +63,11 @@ export function parseConvert(args: unknown, cwd: unknown): ParsedConvert {
   if (!/^[a-z0-9]{1,10}$/.test(to) || options.length > 0 || filter === '') {
     return refuse(`soffice's own handling of --convert-to ${target}`);
   }
+  const infilter = values.get('infilter') ?? null;
+  // `NAME:OPTIONS` (a CSV's separators) is soffice's to parse.
+  if (infilter !== null && (infilter === '' || infilter.includes(':'))) {
+    return refuse(`soffice's own handling of --infilter ${infilter}`);
+  }
   if (given.length === 0 || given.length > MAX_FILES) return refuse('no files, or too many');
   const files = given.map((file) => underWorkspace(cwd, file));
   const outdir = underWorkspace(cwd, values.get('outdir') ?? '.');
@@ -73,7 +78,7 @@ export function parseConvert(args: unknown, cwd: unknown): ParsedConvert {
       files: files as string[],
       to,
       filter: filter ?? null,
-      infilter: values.get('infilter') ?? null,
+      infilter,
       outdir,
     },
   };

@@ -53,8 +53,9 @@ describe.skipIf(!canRun)("a chat's kept LibreOffice", () => {
     expect(stats()).toMatchObject({ conversions: 0, fallbacks: 1 });
     await untilReady();
 
+    // The files are the run's own, as soffice's would be (the kept LibreOffice runs as another uid).
     const later = await runCommand(
-      'soffice --headless --convert-to pdf --outdir out in.docx t.csv && pdftotext out/in.pdf - && pdftotext out/t.pdf -',
+      'soffice --headless --convert-to pdf --outdir out in.docx t.csv && pdftotext out/in.pdf - && pdftotext out/t.pdf - && chmod 600 out/t.pdf && stat -c "%a %u" out/t.pdf && id -u',
       { execution, chatId: 'kept-a' },
     );
     expect(later.exitCode, later.stderr).toBe(0);
@@ -64,6 +65,8 @@ describe.skipIf(!canRun)("a chat's kept LibreOffice", () => {
     );
     expect(later.stdout).toContain('Hello from the kept office.');
     expect(later.stdout).toMatch(/apples\s+3/);
+    const [mode, owner, uid] = later.stdout.trim().split(/\s+/).slice(-3);
+    expect([mode, owner]).toEqual(['600', uid]);
     expect(later.files.map((f) => f.name).sort()).toEqual(['out/in.pdf', 'out/t.pdf']);
     expect(stats()).toMatchObject({ conversions: 1, fallbacks: 1 });
 
@@ -113,6 +116,61 @@ describe.skipIf(!canRun)("a chat's kept LibreOffice", () => {
     expect(fs.readdirSync(workspaceDir(execution.workspace.dir, 'kept-a')).filter((n) => n.startsWith('.'))).toEqual(
       [],
     );
+  }, 120_000);
+
+  it('picks the filter soffice picks for each target it knows, for text, sheets and slides', async () => {
+    const own = 'soffice -env:UserInstallation=file:///tmp/own --headless';
+    const made = await runCommand(
+      [
+        "printf '# Report\\n\\nHello.\\n' | pandoc -o doc.docx",
+        "printf 'name,count\\napples,3\\n' > sheet.csv",
+        `${own} --convert-to pdf doc.docx >/dev/null`,
+        `${own} --convert-to odp --infilter=impress_pdf_import doc.pdf >/dev/null`,
+        // This chat's first conversion without a profile of its own: its LibreOffice starts after this run.
+        'soffice --headless --convert-to odt --outdir first doc.docx >/dev/null',
+      ].join(' && '),
+      { execution, chatId: 'kept-p' },
+    );
+    expect(made.exitCode, made.stderr).toBe(0);
+    const targets: Array<[string, string[]]> = [
+      ['doc.docx', ['pdf', 'docx', 'odt', 'txt', 'html']],
+      ['sheet.csv', ['pdf', 'xlsx', 'ods', 'csv', 'xls']],
+      ['doc.odp', ['pdf', 'pptx', 'odp', 'ppt']],
+    ];
+    const script = (prefix: string, dir: string) =>
+      targets
+        .flatMap(([file, exts]) => exts.map((ext) => `${prefix} --convert-to ${ext} --outdir ${dir}/${ext} ${file}`))
+        .join(' && ');
+    const soffice = await runCommand(script(own, 'own'), { execution, chatId: 'kept-p', timeoutMs: 120_000 });
+    expect(soffice.exitCode, soffice.stderr).toBe(0);
+    for (let i = 0; i < 600 && !officeHosts(execution).isReady('kept-p'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const before = stats().conversions;
+    const kept = await runCommand(script('soffice --headless', 'kept'), { execution, chatId: 'kept-p' });
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    expect(stats().conversions - before).toBe(14);
+    const lines = (out: string, dir: string) =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('convert '))
+        .map((l) => l.replaceAll(`/workspace/${dir}/`, '/workspace/OUT/'));
+    expect(lines(kept.stdout, 'kept')).toEqual(lines(soffice.stdout, 'own'));
+    expect(lines(kept.stdout, 'kept')).toHaveLength(14);
+  }, 240_000);
+
+  it('does not follow a link out of /workspace: soffice in the run does that conversion', async () => {
+    await untilReady();
+    const before = stats();
+    const r = await runCommand(
+      'ln -sf /tmp/warm-up.txt link.txt && ln -sfn /tmp outside && soffice --headless --convert-to pdf link.txt; soffice --headless --convert-to pdf --outdir outside in.docx; ls',
+      { execution, chatId: 'kept-a' },
+    );
+    expect(stats()).toMatchObject({ conversions: before.conversions, fallbacks: before.fallbacks + 2 });
+    // In the run, /tmp is the run's own: no warm-up.txt there, and in.pdf lands in it, not in the workspace.
+    expect(r.stderr).toContain('source file could not be loaded');
+    expect(r.stdout).toContain('-> /tmp/in.pdf');
+    expect(r.stdout).not.toMatch(/^link\.pdf$/m);
+    await runCommand('rm -f link.txt outside', { execution, chatId: 'kept-a' });
   }, 120_000);
 
   it('leaves what it does not take to soffice, which does it as always', async () => {

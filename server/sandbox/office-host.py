@@ -37,11 +37,11 @@ APPS = {
         "rtf": "Rich Text Format", "txt": "Text", "html": "HTML (StarWriter)", "png": "writer_png_Export",
     }),
     "com.sun.star.sheet.SpreadsheetDocument": ("Calc", {
-        "pdf": "calc_pdf_Export", "xlsx": "Calc MS Excel 2007 XML", "ods": "calc8", "xls": "MS Excel 97",
+        "pdf": "calc_pdf_Export", "xlsx": "Calc Office Open XML", "ods": "calc8", "xls": "MS Excel 97",
         "csv": "Text - txt - csv (StarCalc)", "html": "HTML (StarCalc)", "png": "calc_png_Export",
     }),
     "com.sun.star.presentation.PresentationDocument": ("Impress", {
-        "pdf": "impress_pdf_Export", "pptx": "Impress MS PowerPoint 2007 XML", "odp": "impress8",
+        "pdf": "impress_pdf_Export", "pptx": "Impress Office Open XML", "odp": "impress8",
         "ppt": "MS PowerPoint 97", "png": "impress_png_Export",
     }),
     "com.sun.star.drawing.DrawingDocument": ("Draw", {
@@ -100,39 +100,54 @@ def warm_up(desktop):
 
 
 def inside(path):
-    real = os.path.normpath(path)
+    """Is `path`, every link in it followed, in the workspace? (The server checked the text; this checks the files.)"""
+    real = os.path.realpath(path)
     return real == WORKSPACE or real.startswith(WORKSPACE + "/")
 
 
 def convert(desktop, modules, request):
-    to = request["to"]
+    """Each file in turn; on a failure, the answer names the files already made (the server has the run remove them)."""
     outdir = request["outdir"]
     if not inside(outdir) or not all(inside(f) for f in request["files"]):
-        return {"ok": False, "error": "a path is outside /workspace"}
+        return {"ok": False, "error": "a path leads outside /workspace"}
     os.makedirs(outdir, exist_ok=True)
     done = []
     for source in request["files"]:
-        if not os.path.isfile(source):
-            return {"ok": False, "error": f"no such file: {source}"}
-        load = [prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0)]
-        if request.get("infilter"):
-            load.append(prop("FilterName", request["infilter"]))
-        doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(source), "_blank", 0, tuple(load))
-        if doc is None:
-            return {"ok": False, "error": f"could not load {source}"}
         try:
-            app, filters = APPS.get(modules.identify(doc), (None, {}))
-            chosen = request.get("filter") or filters.get(to)
-            if not app or not chosen:
-                return {"ok": False, "error": f"no known filter for {to}"}
-            stem = os.path.splitext(os.path.basename(source))[0]
-            target = os.path.join(outdir, f"{stem}.{to}")
-            existed = os.path.exists(target)
-            doc.storeToURL(uno.systemPathToFileUrl(target), (prop("FilterName", chosen), prop("Overwrite", True)))
-            done.append({"source": source, "target": target, "filter": chosen, "app": app, "existed": existed})
-        finally:
-            doc.close(True)
+            made = convert_one(desktop, modules, request, source)
+        except Exception as error:  # LibreOffice refused or crashed: the server lets soffice try
+            made = f"{type(error).__name__}: {error}"[:500]
+        if isinstance(made, str):
+            return {"ok": False, "error": made, "converted": done}
+        done.append(made)
     return {"ok": True, "converted": done}
+
+
+def convert_one(desktop, modules, request, source):
+    """The file made, or why not (a sentence)."""
+    to = request["to"]
+    if not os.path.isfile(source):
+        return f"no such file: {source}"
+    load = [prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0)]
+    if request.get("infilter"):
+        load.append(prop("FilterName", request["infilter"]))
+    doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(source), "_blank", 0, tuple(load))
+    if doc is None:
+        return f"could not load {source}"
+    try:
+        app, filters = APPS.get(modules.identify(doc), (None, {}))
+        chosen = request.get("filter") or filters.get(to)
+        if not app or not chosen:
+            return f"no known filter for {to}"
+        stem = os.path.splitext(os.path.basename(source))[0]
+        target = os.path.join(request["outdir"], f"{stem}.{to}")
+        if os.path.islink(target) or not inside(target):
+            return f"{target} is a link"
+        existed = os.path.exists(target)
+        doc.storeToURL(uno.systemPathToFileUrl(target), (prop("FilterName", chosen), prop("Overwrite", True)))
+        return {"source": source, "target": target, "filter": chosen, "app": app, "existed": existed}
+    finally:
+        doc.close(True)
 
 
 def serve(office, desktop, modules):

@@ -4,23 +4,25 @@
  * running it takes about 0.1 s (`npm run bench -- --only=convert`).
  *
  *   run of chat C ── soffice wrapper ── office-client.py ──► /run/skillchat/office.sock
- *                                                            = <dir>/<C>.sock, this module's listener, bound into
- *                                                              every run of C and of no other chat
+ *                                                            = <dir>/<C>-<random>.sock, this module's listener,
+ *                                                              bound into every run of C and of no other chat
  *   this module ── checks the command line (office-args.ts) ──► <dir>/<C>-host/host.sock
  *                                                            = office-host.py in C's own sandbox: C's workspace, no
  *                                                              network, its own cgroup, uid and /tmp
  *
  * The first conversion a chat asks for is done by soffice in the run, as before, and the chat's host starts when
  * that run ends (at once when the run asks for a second); later ones go to the host. Whatever the host does not take,
- * or fails at, the run's soffice does, so a result is never different from soffice's own. A host ends after `idleMs`
- * without a run in its chat, at `lifetimeMs`, when a conversion takes longer than the run time limit, when the server
- * closes, and with the server (bwrap --die-with-parent). At most `max` hosts run at once; a new chat's takes the place
- * of the one idle longest.
+ * or fails at, the run's soffice does; what it takes it converts with the filter soffice would pick. A host ends
+ * after `idleMs` without a run in its chat, at `lifetimeMs`, when a conversion takes longer than the run time limit,
+ * when the server closes, and with the server (bwrap --die-with-parent). At most `max` hosts run at once; a new
+ * chat's takes the place of the one idle longest. A run cannot queue work for it past MAX_PENDING conversions, nor
+ * hold more than MAX_CLIENTS connections, and what waits for a run that has gone is dropped.
  *
  * What the host shares is the chat's: its workspace, which every run of the chat already writes. It takes requests
- * from this module only, never from a run, and opens documents hidden with macros never run.
+ * from this module only, never from a run, checks every path again with links followed, and opens documents hidden
+ * with macros never run.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -84,6 +86,7 @@ interface Host {
   ended: Promise<void>;
   /** Conversions go to a host one at a time. */
   queue: Promise<unknown>;
+  pending: number;
   startedAt: number;
 }
 
@@ -96,18 +99,30 @@ interface Chat {
   /** A conversion asked for a host: it starts when that run ends (`runEnded`). */
   wanted: boolean;
   starting: boolean;
+  /** Ended (idle, stopped, closed): a host being started for it is not started after all. */
+  stopped: boolean;
   lastUsed: number;
   idle: NodeJS.Timeout | null;
 }
 
-type Reply = { stdout: string } | { fallback: string };
+/**
+ * What the client is told: soffice's lines and the files made (the client makes each its own), or to run soffice
+ * itself, after removing `undo` (files this request made before it failed, so soffice's run starts as it would have).
+ */
+type Reply = { stdout: string; targets: string[] } | { fallback: string; undo?: string[] };
 
 const MAX_LINE = 64 * 1024;
 /** Connections a chat's socket holds at once (its runs' conversions wait their turn for the one host anyway). */
 const MAX_CLIENTS = 8;
+/** Conversions waiting for one host; past these, soffice in the run does it (the run's own CPU and limits). */
+const MAX_PENDING = 4;
+/** How long a client has to send its one line. */
+const CLIENT_READ_MS = 10_000;
 const READY_WAIT_MS = 60_000;
 
 function readLine(socket: net.Socket, limit: number, timeoutMs: number): Promise<string> {
+  // A character split between two chunks is decoded whole.
+  socket.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     let data = '';
     const timer = setTimeout(() => finish(new Error('timed out')), timeoutMs);
@@ -117,8 +132,8 @@ function readLine(socket: net.Socket, limit: number, timeoutMs: number): Promise
       if (error) reject(error);
       else resolve(line ?? '');
     };
-    const onData = (chunk: Buffer) => {
-      data += chunk.toString('utf8');
+    const onData = (chunk: string) => {
+      data += chunk;
       const end = data.indexOf('\n');
       if (end >= 0) finish(null, data.slice(0, end));
       else if (data.length > limit) finish(new Error('line too long'));
@@ -143,6 +158,7 @@ function isConverted(value: unknown): value is ConvertedFile[] {
 
 export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
   const chats = new Map<string, Chat>();
+  const creating = new Map<string, Promise<string | null>>();
   const freeUids = Array.from({ length: options.max }, (_, i) => options.firstUid + i);
   const counts = { conversions: 0, fallbacks: 0 };
   let dir: string | null = options.dir ?? null;
@@ -170,6 +186,7 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
   };
 
   const stopChat = async (chat: Chat) => {
+    chat.stopped = true;
     if (chats.get(chat.id) === chat) chats.delete(chat.id);
     if (chat.idle) clearTimeout(chat.idle);
     chat.server.close();
@@ -188,10 +205,12 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
   };
 
   const startHost = async (chat: Chat) => {
-    if (chat.host || chat.starting) return;
+    if (chat.host || chat.starting || chat.stopped) return;
     chat.starting = true;
     try {
       await startHostNow(chat);
+    } catch (error) {
+      console.error(`[skillchat] LibreOffice kept for a chat: ${(error as Error).message}`);
     } finally {
       chat.starting = false;
     }
@@ -199,14 +218,22 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
 
   const startHostNow = async (chat: Chat) => {
     const uid = await lendUid();
-    if (uid === null || closed || chats.get(chat.id) !== chat) {
-      if (uid !== null) freeUids.push(uid);
+    if (uid === null) return;
+    const folder = `${chat.socket.slice(0, -'.sock'.length)}-host`;
+    try {
+      await fs.promises.rm(/*turbopackIgnore: true*/ folder, { recursive: true, force: true });
+      await fs.promises.mkdir(/*turbopackIgnore: true*/ folder, { mode: 0o700 });
+      if (process.getuid?.() === 0) await fs.promises.chown(/*turbopackIgnore: true*/ folder, uid, uid);
+    } catch (error) {
+      freeUids.push(uid);
+      throw error;
+    }
+    // The chat may have ended while the folder was made (idle, stopped, the app closing): nothing to start then.
+    if (closed || chat.stopped) {
+      freeUids.push(uid);
+      await fs.promises.rm(/*turbopackIgnore: true*/ folder, { recursive: true, force: true });
       return;
     }
-    const folder = `${chat.socket.slice(0, -'.sock'.length)}-host`;
-    await fs.promises.rm(/*turbopackIgnore: true*/ folder, { recursive: true, force: true });
-    await fs.promises.mkdir(/*turbopackIgnore: true*/ folder, { mode: 0o700 });
-    if (process.getuid?.() === 0) await fs.promises.chown(/*turbopackIgnore: true*/ folder, uid, uid);
     const abort = new AbortController();
     const lifetime = setTimeout(() => abort.abort(), options.lifetimeMs);
     lifetime.unref();
@@ -219,6 +246,7 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
       ready: false,
       ended: Promise.resolve(),
       queue: Promise.resolve(),
+      pending: 0,
       startedAt: Date.now(),
     };
     chat.host = host;
@@ -248,9 +276,13 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
       });
   };
 
-  const ask = (host: Host, request: ConvertRequest): Promise<Reply> => {
+  const ask = (host: Host, request: ConvertRequest, client: net.Socket): Promise<Reply> => {
+    if (host.pending >= MAX_PENDING) return Promise.resolve({ fallback: 'the kept LibreOffice is busy' });
+    host.pending++;
     const asked = host.queue.then(async (): Promise<Reply> => {
       if (!host.ready) return { fallback: 'the kept LibreOffice ended' };
+      // A request whose run is gone (its client closed) is not converted after it.
+      if (client.destroyed || client.readableEnded) return { fallback: 'the run is gone' };
       const socket = net.connect(path.join(/*turbopackIgnore: true*/ host.folder, 'host.sock'));
       try {
         await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -260,10 +292,12 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
           converted?: unknown;
           error?: string;
         };
-        if (answer.ok !== true || !isConverted(answer.converted)) {
-          return { fallback: answer.error ?? 'the kept LibreOffice could not' };
+        const converted = isConverted(answer.converted) ? answer.converted : [];
+        if (answer.ok !== true || converted.length !== request.files.length) {
+          const undo = converted.filter((c) => !c.existed).map((c) => c.target);
+          return { fallback: answer.error ?? 'the kept LibreOffice could not', ...(undo.length ? { undo } : {}) };
         }
-        return { stdout: convertOutput(answer.converted) };
+        return { stdout: convertOutput(converted), targets: converted.map((c) => c.target) };
       } catch (error) {
         // No answer in time (or none at all): a host that hangs on a document is of no use to the next one.
         socket.destroy();
@@ -274,10 +308,12 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
       }
     });
     host.queue = asked.catch(() => {});
-    return asked;
+    return asked.finally(() => {
+      host.pending--;
+    });
   };
 
-  const answer = async (chat: Chat, line: string): Promise<Reply> => {
+  const answer = async (chat: Chat, line: string, client: net.Socket): Promise<Reply> => {
     let asked: { cwd?: unknown; args?: unknown };
     try {
       asked = JSON.parse(line) as typeof asked;
@@ -300,19 +336,55 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
       return { fallback: 'starting the kept LibreOffice' };
     }
     if (!host.ready) return { fallback: 'the kept LibreOffice is starting' };
-    return ask(host, parsed.request);
+    return ask(host, parsed.request, client);
   };
 
   const listen = (chat: Chat, client: net.Socket) => {
     client.on('error', () => {});
-    readLine(client, MAX_LINE, options.requestTimeoutMs)
-      .then((line) => answer(chat, line))
+    readLine(client, MAX_LINE, CLIENT_READ_MS)
+      .then((line) => answer(chat, line, client))
       .catch((error: Error): Reply => ({ fallback: error.message }))
       .then((reply) => {
         if ('stdout' in reply) counts.conversions++;
         else counts.fallbacks++;
         client.end(`${JSON.stringify(reply)}\n`);
       });
+  };
+
+  /** A listening socket for the chat, at a name of its own (never one another call made), or null. */
+  const listenFor = async (chatId: string, start: HostStarter): Promise<string | null> => {
+    const name = `${createHash('sha256').update(chatId).digest('hex').slice(0, 12)}-${randomBytes(6).toString('hex')}`;
+    const socket = path.join(/*turbopackIgnore: true*/ socketDir(), `${name}.sock`);
+    const chat: Chat = {
+      id: chatId,
+      socket,
+      server: net.createServer(),
+      start,
+      host: null,
+      wanted: false,
+      starting: false,
+      stopped: false,
+      lastUsed: Date.now(),
+      idle: null,
+    };
+    // A run holding connections open must not hold the server's descriptors: past these, new ones are closed.
+    chat.server.maxConnections = MAX_CLIENTS;
+    chat.server.on('connection', (client) => listen(chat, client));
+    const listening = await new Promise<boolean>((resolve) => {
+      chat.server.once('error', () => resolve(false));
+      chat.server.listen(socket, () => resolve(true));
+    });
+    if (!listening) return null;
+    // The run's uid connects through its bind of this file; nobody else can reach the folder (0700).
+    await fs.promises.chmod(/*turbopackIgnore: true*/ socket, 0o666);
+    if (closed) {
+      await stopChat(chat);
+      return null;
+    }
+    chat.server.unref();
+    chats.set(chatId, chat);
+    touch(chat);
+    return socket;
   };
 
   return {
@@ -324,39 +396,12 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
         touch(known);
         return known.socket;
       }
-      const name = createHash('sha256').update(chatId).digest('hex').slice(0, 16);
-      const socket = path.join(/*turbopackIgnore: true*/ socketDir(), `${name}.sock`);
-      await fs.promises.rm(/*turbopackIgnore: true*/ socket, { force: true });
-      const chat: Chat = {
-        id: chatId,
-        socket,
-        server: net.createServer(),
-        start,
-        host: null,
-        wanted: false,
-        starting: false,
-        lastUsed: Date.now(),
-        idle: null,
-      };
-      // A run holding connections open must not hold the server's descriptors: past these, new ones are closed.
-      chat.server.maxConnections = MAX_CLIENTS;
-      chat.server.on('connection', (client) => listen(chat, client));
-      const listening = await new Promise<boolean>((resolve) => {
-        chat.server.once('error', () => resolve(false));
-        chat.server.listen(socket, () => resolve(true));
-      });
-      if (!listening) return null;
-      // The run's uid connects through its bind of this file; nobody else can reach the folder (0700).
-      await fs.promises.chmod(/*turbopackIgnore: true*/ socket, 0o666);
-      const raced = chats.get(chatId);
-      if (raced) {
-        chat.server.close();
-        return raced.socket;
-      }
-      chat.server.unref();
-      chats.set(chatId, chat);
-      touch(chat);
-      return socket;
+      // Runs of one chat starting together share the one socket being made.
+      const making = creating.get(chatId);
+      if (making) return making;
+      const made = listenFor(chatId, start).finally(() => creating.delete(chatId));
+      creating.set(chatId, made);
+      return made;
     },
     async stop(chatId) {
       const chat = chats.get(chatId);
