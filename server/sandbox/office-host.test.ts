@@ -240,10 +240,11 @@ describe("a chat's kept LibreOffice", () => {
     // f0 under way, f1 waiting; then one whose client goes away while it waits; then f3.
     const asked = [convert('f0'), convert('f1')];
     await until(() => host.requests.length === 1);
+    await until(() => office.stats().pending === 2);
     const gone = net.connect(socket, () => gone.write(`${JSON.stringify({ cwd: '/workspace', args: CONVERT })}\n`));
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => office.stats().pending === 3);
     asked.push(convert('f3'));
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => office.stats().pending === 4);
     // Four waiting or under way: the fifth is soffice's in its run.
     expect(await convert('f4')).toEqual({ fallback: 'the kept LibreOffice is busy' });
     gone.destroy();
@@ -306,8 +307,11 @@ describe("a chat's kept LibreOffice", () => {
     const office = make({ idleMs: 1000 });
     const host = standIn();
     const socket = (await office.socketFor('chat-a', host.start)) as string;
-    await firstRun(office, 'chat-a', socket);
-    await until(() => host.ended === 1, 5000);
+    // Not waiting to see it ready: on a busy machine it may already have idled out by then.
+    await ask(socket, CONVERT);
+    office.runEnded('chat-a');
+    await until(() => host.starts.length === 1);
+    await until(() => host.ended === 1, 10_000);
     expect(fs.existsSync(socket)).toBe(false);
     expect(office.stats()).toMatchObject({ chats: 0, hosts: 0 });
 

@@ -73,7 +73,8 @@ export interface OfficeHosts {
   stop(chatId: string): Promise<void>;
   /** Ends every host (the app closing). */
   close(): Promise<void>;
-  stats(): { chats: number; hosts: number; ready: number; conversions: number; fallbacks: number };
+  /** `pending`: conversions under way or waiting for a host, across chats. */
+  stats(): { chats: number; hosts: number; ready: number; pending: number; conversions: number; fallbacks: number };
   /** Whether the chat's LibreOffice is running and takes conversions now. */
   isReady(chatId: string): boolean;
 }
@@ -420,7 +421,13 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
     isReady: (chatId) => chats.get(chatId)?.host?.ready === true,
     stats() {
       const hosts = [...chats.values()].filter((c) => c.host);
-      return { chats: chats.size, hosts: hosts.length, ready: hosts.filter((c) => c.host?.ready).length, ...counts };
+      return {
+        chats: chats.size,
+        hosts: hosts.length,
+        ready: hosts.filter((c) => c.host?.ready).length,
+        pending: hosts.reduce((sum, c) => sum + (c.host?.pending ?? 0), 0),
+        ...counts,
+      };
     },
   };
 }
