@@ -222,6 +222,9 @@ export function createConnectionStore(
     },
     async add(input) {
       const row = await record(`conn-${randomBytes(4).toString('hex')}`, input, null);
+      // Listed in the order added, also for two added within one millisecond (the list is ordered by this time).
+      const last = (await listModelConnections(db)).at(-1)?.createdAt;
+      if (last && row.createdAt.getTime() <= last.getTime()) row.createdAt = new Date(last.getTime() + 1);
       await insertModelConnection(row, db);
       return view(row);
     },

@@ -124,6 +124,15 @@ export function describeConnectionStore(dialect: string, open: () => Promise<Ope
       expect((await listModelConnections(opened.d)).map((c) => c.kind)).toEqual(['openai', 'anthropic', 'ollama']);
     });
 
+    it('lists connections in the order they were added, also within one millisecond', async () => {
+      const sameTime = createConnectionStore(opened.d, () => KEY, { resolve, now: () => new Date(1_795_000_000_000) });
+      const added: string[] = [];
+      for (const port of [9001, 9002, 9003, 9004, 9005, 9006]) {
+        added.push((await sameTime.add({ kind: 'ollama', baseUrl: `http://127.0.0.1:${port}` })).id);
+      }
+      expect((await sameTime.list()).map((c) => c.id)).toEqual(added);
+    });
+
     it('refuses metadata and link-local addresses, literal or behind a name; allows loopback and the LAN', async () => {
       for (const baseUrl of [
         'http://169.254.169.254/v1',
