@@ -3,6 +3,7 @@
  * answering as office-host.py does) in place of LibreOffice: when a host is started, what reaches it, and when it is
  * ended. office-conversions.test.ts does the same with real bubblewrap and LibreOffice.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -332,5 +333,21 @@ describe("a chat's kept LibreOffice", () => {
 
     const off = make({ max: 0 });
     expect(await off.socketFor('chat-a', again.start)).toBeNull();
+  });
+
+  it('leaves no folder of sockets behind a process that exits without closing it', () => {
+    const script = path.join(dir || fs.mkdtempSync(path.join(os.tmpdir(), 'skillchat-office-hosts-')), 'exit.ts');
+    dir = path.dirname(script);
+    fs.writeFileSync(
+      script,
+      [
+        `import { createOfficeHosts } from ${JSON.stringify(path.join(import.meta.dirname, 'office-host.ts'))};`,
+        'const hosts = createOfficeHosts({ max: 1, idleMs: 60000, lifetimeMs: 60000, requestTimeoutMs: 1000, firstUid: 1 });',
+        "hosts.socketFor('chat-a', async () => {}).then((socket) => { console.log(socket); process.exit(0); });",
+      ].join('\n'),
+    );
+    const socket = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' }).trim();
+    expect(socket).toMatch(/skillchat-office-.*\.sock$/);
+    expect(fs.existsSync(path.dirname(socket))).toBe(false);
   });
 });

@@ -165,10 +165,17 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
   let dir: string | null = options.dir ?? null;
   let closed = false;
 
+  // A process that exits without close() (a test worker, process.exit) leaves no folder of sockets behind.
+  const removeDir = () => {
+    if (dir && !options.dir) fs.rmSync(/*turbopackIgnore: true*/ dir, { recursive: true, force: true });
+  };
   const socketDir = () => {
-    dir ??= fs.mkdtempSync(
-      /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-office-'),
-    );
+    if (!dir) {
+      dir = fs.mkdtempSync(
+        /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ os.tmpdir(), 'skillchat-office-'),
+      );
+      if (!options.dir) process.once('exit', removeDir);
+    }
     fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true, mode: 0o700 });
     return dir;
   };
@@ -412,6 +419,7 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
       closed = true;
       await Promise.all([...chats.values()].map(stopChat));
       if (dir && !options.dir) await fs.promises.rm(/*turbopackIgnore: true*/ dir, { recursive: true, force: true });
+      process.off('exit', removeDir);
       dir = options.dir ?? null;
     },
     runEnded(chatId) {
