@@ -172,3 +172,51 @@ test('a file written twice shows two versions by turn, and the earlier one opens
   await expect(heading).toHaveText('Second draft');
   await expect(page.getByTestId('viewer-earlier')).toHaveCount(0);
 });
+
+/** A two-slide deck, a report of several pages and a sheet: each office kind the viewer shows as pages. */
+const OFFICE_COMMAND = [
+  "for i in $(seq 1 120); do printf 'Paragraph %s of the quarterly report, long enough to fill a line or two of its page.\\n\\n' $i; done | pandoc -o report.docx",
+  "printf 'region,q1,q2\\nNorth,10,12\\nSouth,7,9\\n' > book.csv && soffice --headless --convert-to xlsx book.csv >/dev/null",
+  "cat > deck.js <<'JS'",
+  "const pptxgen = require('pptxgenjs');",
+  'const pres = new pptxgen();',
+  "pres.addSlide().addText('Quarterly review', { x: 1, y: 1, fontSize: 36 });",
+  "pres.addSlide().addText('Next steps', { x: 1, y: 1, fontSize: 36 });",
+  "pres.writeFile({ fileName: 'deck.pptx' }).then(() => console.log('deck written'));",
+  'JS',
+  'node deck.js',
+].join('\n');
+
+test('Word, PowerPoint and Excel files a command made, each shown as pages in the viewer', async ({ page }) => {
+  test.setTimeout(180_000);
+  const chat = new ChatPage(page);
+  await chat.openNewChat();
+  await chat.send(`/docx $ ${OFFICE_COMMAND}`);
+  await chat.waitForAnswer();
+  const shell = chat.toolCards('sandbox.exec', chat.lastAnswer());
+  await expect(shell).toHaveAttribute('data-state', 'done');
+  await expect(shell.getByTestId('shell-exit-code')).toHaveText('exit 0');
+
+  // Each is converted to PDF by LibreOffice in the sandbox and its pages rendered; every page is there.
+  const pages = page.getByTestId('viewer-page');
+  const rendered = () => pages.first().evaluate((img: HTMLImageElement) => img.naturalWidth);
+  await openFromCard(page, 'deck.pptx');
+  await expect(pages).toHaveCount(2, { timeout: 60_000 });
+  await expect.poll(rendered, { timeout: 60_000 }).toBeGreaterThan(100);
+  await expect(pages.first()).toHaveAttribute('alt', 'Page 1 of deck.pptx');
+  await page.screenshot({ path: screenshotPath('viewer-desktop-pptx.png') });
+
+  await openFromCard(page, 'report.docx');
+  await expect.poll(() => pages.count(), { timeout: 60_000 }).toBeGreaterThan(1);
+  await expect.poll(rendered, { timeout: 60_000 }).toBeGreaterThan(100);
+  await pages.nth(1).scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => pages.nth(1).evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 60_000 })
+    .toBeGreaterThan(100);
+  await page.screenshot({ path: screenshotPath('viewer-desktop-docx.png') });
+
+  await openFromCard(page, 'book.xlsx');
+  await expect(pages).toHaveCount(1, { timeout: 60_000 });
+  await expect.poll(rendered, { timeout: 60_000 }).toBeGreaterThan(100);
+  await page.screenshot({ path: screenshotPath('viewer-desktop-xlsx.png') });
+});
