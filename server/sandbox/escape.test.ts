@@ -110,8 +110,10 @@ forEachBackend(
     it('a fork bomb is contained and the next run works', async () => {
       let ticks = 0;
       const timer = setInterval(() => ticks++, 50);
-      // The sleep keeps the bomb's processes alive for a while: containment must come from the process limit.
-      const r = await run('bomb.sh', ':(){ :|:& };:; sleep 1; echo survived');
+      // The wait keeps the bomb's processes alive for a while: containment must come from the process limit. It is
+      // `read -t` on a FIFO opened before the bomb, not `sleep`: a fork after the bomb waits in bash's fork retries
+      // (seconds, on a busy machine past the time limit), and `read` and `echo` are builtins.
+      const r = await run('bomb.sh', 'mkfifo wait; exec 3<>wait; :(){ :|:& };:; read -t 1 -u 3; echo survived');
       clearInterval(timer);
       expect(r.durationMs).toBeLessThan(8000);
       expect(r.stderr).toMatch(/Resource temporarily unavailable/);
