@@ -81,14 +81,12 @@ export interface OfficeHosts {
 
 interface Host {
   folder: string;
-  uid: number;
   abort: AbortController;
   ready: boolean;
   ended: Promise<void>;
   /** Conversions go to a host one at a time. */
   queue: Promise<unknown>;
   pending: number;
-  startedAt: number;
 }
 
 interface Chat {
@@ -249,13 +247,11 @@ export function createOfficeHosts(options: OfficeHostOptions): OfficeHosts {
     ready.unref();
     const host: Host = {
       folder,
-      uid,
       abort,
       ready: false,
       ended: Promise.resolve(),
       queue: Promise.resolve(),
       pending: 0,
-      startedAt: Date.now(),
     };
     chat.host = host;
     chat.wanted = false;
